@@ -1,0 +1,48 @@
+# Çetele — every set-up step lives behind these targets. See README.md.
+PY        ?= python3.11
+VENV      := .venv
+BIN       := $(VENV)/bin
+PORT      ?= 8000
+WORKERS   ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
+
+.PHONY: run test lint format serve bench messages clean
+
+## make run: create .venv, install, migrate the embedded SQLite database, serve on 127.0.0.1:$(PORT)
+run:
+	@scripts/setup.sh runtime
+	$(BIN)/python manage.py migrate --noinput
+	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+## make test: install dev requirements and what the tests need, then run every test leg
+test:
+	@scripts/test.sh
+
+## make lint: ruff (lint and format check)
+lint:
+	@scripts/setup.sh dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format:
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+## make serve: production server (gunicorn); needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS
+serve:
+	@scripts/setup.sh runtime
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(BIN)/gunicorn cetele.wsgi --bind $${BIND:-0.0.0.0:$(PORT)} --workers $(WORKERS) \
+		--access-logfile - --graceful-timeout 30
+
+## make bench: print benchmark figures (scoring engine and server times)
+bench:
+	@scripts/setup.sh dev
+	$(BIN)/python -m scoring bench
+
+messages:
+	$(BIN)/python manage.py makemessages -l en --no-location --no-obsolete
+	$(BIN)/python manage.py compilemessages
+
+clean:
+	rm -rf $(VENV) staticfiles

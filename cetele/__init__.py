@@ -1,0 +1,1 @@
+"""Çetele: the Django project and its one app (the shell around `scoring`)."""

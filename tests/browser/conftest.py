@@ -1,0 +1,72 @@
+"""Real-browser fixtures: Playwright for Python driving Debian's chromium on a phone viewport.
+
+Playwright never downloads a browser here: it launches /usr/bin/chromium.
+"""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import require_or_skip
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "tr-TR",
+}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    require_or_skip(CHROMIUM.exists(), "Debian's chromium (/usr/bin/chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        yield browser
+        browser.close()
+
+
+class ConsoleWatcher:
+    """Collects console errors and uncaught page errors, which a test then asserts are absent."""
+
+    def __init__(self, page) -> None:
+        self.errors: list[str] = []
+        page.on("console", self._on_console)
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+
+    def _on_console(self, message) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    """A fresh phone-sized browser context; yields (page, console watcher)."""
+    context = browser.new_context(base_url=live_server.url, **PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    watcher = ConsoleWatcher(page)
+    yield page, watcher
+    context.close()
+
+
+def pytest_collection_modifyitems(items) -> None:
+    for item in items:
+        if "tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)

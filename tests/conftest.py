@@ -1,0 +1,15 @@
+"""Shared test configuration."""
+
+import os
+
+import pytest
+
+
+def require_or_skip(available: bool, what: str) -> None:
+    """Skip loudly on a developer machine that lacks `what`; fail on CI, where no leg may skip."""
+    if available:
+        return
+    message = f"{what} is not available on this machine"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI: {message}; this test leg may not skip.")
+    pytest.skip(f"!!! SKIPPED: {message} (run `make test` as root to install it) !!!")

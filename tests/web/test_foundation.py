@@ -1,0 +1,90 @@
+"""The skeleton: home page, language switch, static files, security headers, database set-up."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_page_is_turkish_by_default(client):
+    response = client.get("/")
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<html lang="tr">' in html
+    assert "Yeni maç" in html
+    assert "django_htmx/htmx-2.min.js" in html
+
+
+def test_home_page_loads_htmx_from_our_own_static_files_not_a_cdn(client):
+    html = client.get("/").content.decode()
+
+    assert "cdn" not in html.lower()
+    assert "unpkg" not in html.lower()
+
+
+def test_every_page_sends_the_csrf_token_with_htmx_requests(client):
+    html = client.get("/").content.decode()
+
+    assert 'hx-headers=\'{"x-csrftoken": "' in html
+
+
+def test_language_switch_to_english_and_back(client):
+    response = client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+
+    assert response.status_code == 302
+    html = client.get("/").content.decode()
+    assert '<html lang="en">' in html
+    assert "New match" in html
+
+    client.post("/i18n/setlang/", {"language": "tr", "next": "/"})
+    assert "Yeni maç" in client.get("/").content.decode()
+
+
+def test_content_security_policy_forbids_inline_scripts_and_other_hosts(client):
+    csp = client.get("/").headers["Content-Security-Policy"]
+
+    assert "script-src 'self'" in csp
+    assert "unsafe-inline" not in csp
+    assert "unsafe-eval" not in csp
+
+
+def test_favicon_redirects_to_a_static_file(client):
+    response = client.get("/favicon.ico")
+
+    assert response.status_code == 301
+    assert response.headers["Location"].endswith("cetele/favicon.svg")
+
+
+def test_sqlite_file_database_uses_wal_a_busy_timeout_and_immediate_transactions(tmp_path):
+    # The test database lives in memory, where WAL does not apply: ask a real file database.
+    probe = (
+        "from django.db import connection\n"
+        "connection.ensure_connection()\n"
+        "c = connection.connection\n"
+        "print(c.execute('PRAGMA journal_mode').fetchone()[0],"
+        " c.execute('PRAGMA busy_timeout').fetchone()[0],"
+        " c.execute('PRAGMA synchronous').fetchone()[0],"
+        " connection.transaction_mode)\n"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "cetele.settings",
+        "DJANGO_SECRET_KEY": "probe",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'probe.sqlite3'}",
+    }
+
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "--verbosity=0", "-c", probe],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=settings.BASE_DIR,
+    )
+
+    assert result.stdout.split() == ["wal", "20000", "2", "IMMEDIATE"]
