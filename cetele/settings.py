@@ -43,6 +43,7 @@ ALLOWED_HOSTS = [
 
 INSTALLED_APPS = [
     "django.contrib.contenttypes",
+    "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
@@ -55,6 +56,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -69,9 +71,11 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            "builtins": ["template_partials.templatetags.partials"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
+                "django.contrib.messages.context_processors.messages",
             ],
         },
     },
@@ -97,6 +101,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # A persistent SQLite connection is cheap and keeps the PRAGMAs applied.
     DATABASES["default"]["CONN_MAX_AGE"] = None
+
+# Flash messages ride in a signed cookie: there are no accounts and no sessions.
+MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

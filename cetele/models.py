@@ -1,0 +1,313 @@
+"""What a match stores: its frozen ruleset, its players and each hand's raw inputs.
+
+A hand's inputs are kept exactly as the scoring engine's JSON contract states them (the HAND
+object of RULES.md), so any hand can be re-edited and recomputed; its result (scores and
+breakdown) is stored beside them because the match's ruleset is frozen, so it never goes stale.
+`Match.scoring_request()` is the one place where the models turn into scoring inputs.
+"""
+
+import secrets
+
+from django.db import IntegrityError, models, transaction
+from django.db.models import F, Max
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+
+TOKEN_BYTES = 32  # 256 bits from `secrets`: match links are the keys, treat them like passwords
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+class SheetError(Exception):
+    """A change to the sheet that cannot be made; `message` is for the user."""
+
+    message = ""
+
+
+class AlreadySaved(SheetError):
+    """The same form was submitted twice (double tap, retried request): nothing new was saved."""
+
+
+class MatchFinished(SheetError):
+    """Every planned hand has been played."""
+
+
+class HandConflict(SheetError):
+    """Another phone changed this hand since the form was opened."""
+
+    def __init__(self, hand: "Hand") -> None:
+        super().__init__()
+        self.hand = hand
+
+
+class NothingToUndo(SheetError):
+    pass
+
+
+class Match(models.Model):
+    edit_token = models.CharField(max_length=64, unique=True, default=new_token)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+    teams = models.BooleanField(default=False)
+    planned_hands = models.PositiveSmallIntegerField()
+    rules = models.JSONField(help_text="The frozen, complete ruleset this match plays by.")
+    preset_slug = models.CharField(max_length=64, blank=True)
+    base_rules = models.JSONField(
+        null=True, blank=True, help_text="The preset's ruleset when the match started."
+    )
+    # Bumped by every change: viewers' polls compare it, editors' saves detect conflicts.
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"Match {self.pk}"
+
+    @classmethod
+    def start(
+        cls,
+        names: list[str],
+        *,
+        teams: bool,
+        planned_hands: int,
+        rules: dict,
+        preset_slug: str = "",
+        base_rules: dict | None = None,
+    ) -> "Match":
+        with transaction.atomic():
+            match = cls.objects.create(
+                teams=teams,
+                planned_hands=planned_hands,
+                rules=rules,
+                preset_slug=preset_slug,
+                base_rules=base_rules,
+            )
+            Player.objects.bulk_create(
+                Player(match=match, seat=seat, name=name) for seat, name in enumerate(names)
+            )
+        return match
+
+    @property
+    def rules_name(self) -> str:
+        return self.rules.get("name", "")
+
+    def scoring_request(self, hand_inputs: dict) -> dict:
+        """The engine's JSON request for one hand of this match."""
+        return {"rules": self.rules, "teams": self.teams, "hand": hand_inputs}
+
+    def score(self, hand_inputs: dict) -> dict:
+        """Score one hand with this match's frozen rules; raises scoring.InvalidHand."""
+        return scoring.score_json(self.scoring_request(hand_inputs))
+
+    # --- Changes to the sheet. Each runs in one transaction with the match row locked (on
+    # PostgreSQL; SQLite's IMMEDIATE transactions already serialise writers), records itself in
+    # the history and bumps `version`, so that pollers and other editors see it.
+
+    def _lock(self) -> "Match":
+        return Match.objects.select_for_update().only("id", "planned_hands").get(pk=self.pk)
+
+    def _record(self, action: str, **fields) -> "Change":
+        Match.objects.filter(pk=self.pk).update(version=F("version") + 1)
+        return Change.objects.create(match_id=self.pk, action=action, **fields)
+
+    def _check_fresh_request(self, request_token: str | None) -> None:
+        if request_token and self.changes.filter(request_token=request_token).exists():
+            raise AlreadySaved()
+
+    def add_hand(self, inputs: dict, result: dict, request_token: str | None) -> "Hand":
+        """Append a hand whose inputs the engine has scored as `result`."""
+        try:
+            with transaction.atomic():
+                locked = self._lock()
+                self._check_fresh_request(request_token)
+                hands = self.hands.aggregate(count=models.Count("id"), last=Max("number"))
+                if hands["count"] >= locked.planned_hands:
+                    raise MatchFinished()
+                hand = Hand.objects.create(
+                    match_id=self.pk, number=(hands["last"] or 0) + 1, inputs=inputs, result=result
+                )
+                self._record(
+                    Change.Action.CREATE,
+                    hand_number=hand.number,
+                    after={"inputs": inputs, "result": result},
+                    request_token=request_token or "",
+                )
+        except IntegrityError as error:
+            # Two requests raced past the checks above: the unique constraints decide.
+            raise AlreadySaved() from error
+        return hand
+
+    def edit_hand(
+        self,
+        number: int,
+        inputs: dict,
+        result: dict,
+        version: int | None,
+        request_token: str | None,
+    ) -> "Hand":
+        """Correct a past hand; `version` is the one the editor's form was made from."""
+        try:
+            with transaction.atomic():
+                self._lock()
+                self._check_fresh_request(request_token)
+                hand = self.hands.get(number=number)
+                if version != hand.version:
+                    raise HandConflict(hand)
+                before = {"inputs": hand.inputs, "result": hand.result}
+                hand.inputs, hand.result, hand.version = inputs, result, hand.version + 1
+                hand.save(update_fields=["inputs", "result", "version", "updated_at"])
+                self._record(
+                    Change.Action.EDIT,
+                    hand_number=number,
+                    before=before,
+                    after={"inputs": inputs, "result": result},
+                    request_token=request_token or "",
+                )
+        except IntegrityError as error:
+            raise AlreadySaved() from error
+        return hand
+
+    def delete_hand(self, number: int) -> None:
+        with transaction.atomic():
+            self._lock()
+            hand = self.hands.get(number=number)
+            self._record(
+                Change.Action.DELETE,
+                hand_number=number,
+                before={"inputs": hand.inputs, "result": hand.result},
+            )
+            hand.delete()
+
+    def rename_players(self, names: list[str]) -> None:
+        with transaction.atomic():
+            self._lock()
+            players = list(self.players.all())
+            before = [p.name for p in players]
+            if before == names:
+                return
+            for player, name in zip(players, names, strict=True):
+                player.name = name
+            Player.objects.bulk_update(players, ["name"])
+            self._record(Change.Action.RENAME, before={"names": before}, after={"names": names})
+
+    def last_undoable_change(self) -> "Change | None":
+        return (
+            self.changes.exclude(action=Change.Action.UNDO)
+            .filter(undone_by__isnull=True)
+            .order_by("-pk")
+            .first()
+        )
+
+    def undo(self) -> "Change":
+        """Reverse the latest change not yet undone; the undo is itself kept in the history."""
+        with transaction.atomic():
+            self._lock()
+            change = self.last_undoable_change()
+            if change is None:
+                raise NothingToUndo()
+            number = change.hand_number
+            if change.action == Change.Action.CREATE:
+                self.hands.filter(number=number).delete()
+            elif change.action == Change.Action.EDIT:
+                hand = self.hands.get(number=number)
+                hand.inputs, hand.result = change.before["inputs"], change.before["result"]
+                hand.version += 1
+                hand.save(update_fields=["inputs", "result", "version", "updated_at"])
+            elif change.action == Change.Action.DELETE:
+                Hand.objects.create(
+                    match_id=self.pk,
+                    number=number,
+                    inputs=change.before["inputs"],
+                    result=change.before["result"],
+                )
+            elif change.action == Change.Action.RENAME:
+                players = list(self.players.all())
+                for player, name in zip(players, change.before["names"], strict=True):
+                    player.name = name
+                Player.objects.bulk_update(players, ["name"])
+            return self._record(
+                Change.Action.UNDO,
+                hand_number=number,
+                before=change.after,
+                after=change.before,
+                undoes=change,
+            )
+
+
+class Player(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=30)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="unique_seat_per_match")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Hand(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField(help_text="Stable identity within the match.")
+    inputs = models.JSONField(help_text="The HAND object of the scoring contract.")
+    result = models.JSONField(help_text="The engine's result for these inputs.")
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_hand_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"Hand {self.number} of match {self.match_id}"
+
+    @property
+    def scores(self) -> list[int]:
+        return self.result["scores"]
+
+
+class Change(models.Model):
+    """One entry of a match's history: nothing is ever silently lost."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("El eklendi")
+        EDIT = "edit", _("El düzeltildi")
+        DELETE = "delete", _("El silindi")
+        RENAME = "rename", _("Oyuncu adları değişti")
+        UNDO = "undo", _("Geri alındı")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=10, choices=Action.choices)
+    hand_number = models.PositiveIntegerField(null=True, blank=True)
+    before = models.JSONField(null=True, blank=True)  # {"inputs", "result"} or {"names"}
+    after = models.JSONField(null=True, blank=True)
+    # The one-time token of the form that made this change: a retried POST finds it here.
+    request_token = models.CharField(max_length=64, blank=True, default="")
+    undoes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="undone_by"
+    )
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "request_token"],
+                condition=~models.Q(request_token=""),
+                name="unique_request_token_per_match",
+            )
+        ]
+        indexes = [models.Index(fields=["match", "-id"], name="change_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.hand_number or ''}"
