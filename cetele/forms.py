@@ -319,6 +319,7 @@ class HandEntry:
         self.kinds = enabled_penalty_kinds(self.rules)
         self.result: dict | None = None
         self.inputs: dict | None = None
+        self.notices: list[str] = []  # messages about the sheet as a whole (e.g. a conflict)
         initial = initial_from_inputs(inputs) if inputs else {}
         hand_initial = {
             "request_token": new_request_token(),
@@ -459,8 +460,9 @@ class HandEntry:
         return lines
 
     @property
-    def non_field_errors(self):
-        return self.hand_form.non_field_errors()
+    def non_field_errors(self) -> list[str]:
+        errors = self.hand_form.non_field_errors() if self.hand_form.is_bound else []
+        return [*self.notices, *errors]
 
     def preview(self) -> dict | None:
         """Score the hand as filled in so far, for the live preview (None while invalid)."""

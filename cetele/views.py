@@ -49,9 +49,10 @@ def editable_match(token: str) -> Match:
     return get_object_or_404(Match, edit_token=token)
 
 
-def sheet_context(match: Match) -> dict:
+def sheet_context(match: Match, players: list | None = None) -> dict:
     """Everything the çetele shows: players, hands with their totals, leaders, the winner."""
-    players = list(match.players.all())
+    if players is None:
+        players = list(match.players.all())
     hands = list(match.hands.all())
     sheet = tally([hand.scores for hand in hands], len(players), match.teams)
     finished = len(hands) >= match.planned_hands
@@ -125,12 +126,12 @@ def hand_create(request: HttpRequest, token: str) -> HttpResponse:
         except AlreadySaved:
             messages.info(request, _("Bu el zaten kaydedildi."))
         except MatchFinished:
-            entry.hand_form.add_error(None, _("Maçın bütün elleri oynandı."))
+            entry.notices.append(_("Maçın bütün elleri oynandı."))
             return render_entry(request, match, entry)
         if not request.htmx:
             return redirect(match_url(match))
         match.refresh_from_db(fields=["version"])
-        context = sheet_context(match)
+        context = sheet_context(match, players)
         context.update(entry=HandEntry(match, context["players"]), saved=True)
         return TemplateResponse(request, "cetele/match.html#hand_saved", context)
     entry.is_valid()  # fills the preview, or the errors to show
@@ -213,8 +214,7 @@ def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
             fresh = HandEntry(
                 match, players, inputs=conflict.hand.inputs, version=conflict.hand.version
             )
-            fresh.hand_form.add_error(
-                None,
+            fresh.notices.append(
                 _(
                     "Bu el siz düzeltirken başka bir telefondan değiştirildi. Aşağıda en son hali "
                     "var; düzeltmenizi bunun üzerine yeniden yapın."

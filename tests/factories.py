@@ -1,0 +1,89 @@
+"""Small helpers that build matches, hands and the hand form's POST data for tests."""
+
+import itertools
+
+import scoring
+from cetele.models import Match
+
+_tokens = itertools.count(1)
+
+NAMES = ["Ali", "Ayşe", "Can", "Deniz"]
+
+
+def make_match(
+    players: int = 4,
+    *,
+    teams: bool = False,
+    preset: str = "cetele-standart",
+    planned_hands: int = 13,
+    hands: int = 0,
+) -> Match:
+    match = Match.start(
+        NAMES[:players],
+        teams=teams,
+        planned_hands=planned_hands,
+        rules=scoring.resolve_rules(preset),
+        preset_slug=preset,
+        base_rules=scoring.resolve_rules(preset),
+    )
+    for index in range(hands):
+        add_hand(match, sample_inputs(players, finisher=index % players, remaining=index % 50))
+    return match
+
+
+def sample_inputs(players: int = 4, *, finisher: int | None = 0, remaining: int = 20) -> dict:
+    """A plain hand: `finisher` goes out, the next seat opened with `remaining` left."""
+    seats = []
+    for seat in range(players):
+        if seat == finisher:
+            seats.append({"opened": "series"})
+        elif seat == ((finisher or 0) + 1) % players:
+            seats.append({"opened": "series", "remaining": remaining})
+        else:
+            seats.append({"opened": "no"})
+    return {"finisher": finisher, "okey_finish": False, "kafa": False, "players": seats}
+
+
+def add_hand(match: Match, inputs: dict):
+    return match.add_hand(inputs, match.score(inputs), request_token=f"t{next(_tokens)}")
+
+
+def form_data(
+    inputs: dict, *, action: str = "save", token: str | None = None, version=None
+) -> dict:
+    """The hand form's POST data for a HAND object, as a browser would send it."""
+    finisher = inputs.get("finisher")
+    data = {
+        "finisher": "none" if finisher is None else str(finisher),
+        "action": action,
+        "request_token": token if token is not None else f"form-{next(_tokens)}",
+    }
+    if version is not None:
+        data["version"] = str(version)
+    if inputs.get("okey_finish"):
+        data["okey_finish"] = "on"
+    if inputs.get("kafa"):
+        data["kafa"] = "on"
+    if inputs.get("okey_number") is not None:
+        data["okey_number"] = str(inputs["okey_number"])
+    for seat, entry in enumerate(inputs["players"]):
+        prefix = f"p{seat}-"
+        data[prefix + "opened"] = entry.get("opened", "no")
+        data[prefix + "okeys"] = str(entry.get("okeys", 0))
+        data[prefix + "fake_okeys"] = str(entry.get("fake_okeys", 0))
+        if entry.get("remaining") is not None:
+            data[prefix + "remaining"] = str(entry["remaining"])
+        if entry.get("opening") is not None:
+            data[prefix + "opening"] = str(entry["opening"])
+        if entry.get("cifte_devam"):
+            data[prefix + "cifte_devam"] = "on"
+        penalties = entry.get("penalties", [])
+        data[prefix + "penalty_count"] = str(len(penalties))
+        for index, event in enumerate(penalties):
+            for key, value in event.items():
+                name = f"{prefix}pen{index}-{key}"
+                if value is True:
+                    data[name] = "on"
+                elif value is not False:
+                    data[name] = str(value)
+    return data
