@@ -35,10 +35,10 @@ serve:
 	$(BIN)/gunicorn cetele.wsgi --bind $${BIND:-0.0.0.0:$(PORT)} --workers $(WORKERS) \
 		--access-logfile - --graceful-timeout 30
 
-## make bench: print benchmark figures (scoring engine and server times)
+## make bench: server times (match page, preview, save) beside a minimal view, and the engine's
 bench:
 	@scripts/setup.sh dev
-	$(BIN)/python -m scoring bench
+	$(BIN)/python -m bench.bench_server
 
 messages:
 	$(BIN)/python manage.py makemessages -l en --no-location --no-obsolete

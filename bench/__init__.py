@@ -1,0 +1,1 @@
+"""Benchmarks, load test and Lighthouse runner (make bench, make loadtest, make lighthouse)."""

@@ -1,0 +1,162 @@
+"""`make bench`: median server times of the pages that matter, each beside a minimal view.
+
+One run on this machine: real gunicorn (DEBUG off, hashed compressed static files) on a
+throw-away SQLite file, requests sent one at a time from 127.0.0.1. Endpoints are measured in
+turn, round after round, so that a burst of load from elsewhere on the machine hits them all
+alike; each is divided by the minimal Django view (same server, same middleware) measured in
+the same rounds. The ratio is the figure to keep low. Then the scoring engine's own benchmark.
+
+    python -m bench.bench_server [--rounds 300] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bench.harness import ROOT, Client, Gunicorn, hand_form_data, prepare, sample_hand, server_env
+
+SAVE_MATCHES = 20
+
+
+def seed(hand_counts: dict[str, int], save_matches: int) -> dict:
+    """Matches made through the ORM (Match.start + add_hand with the engine's results)."""
+    import django
+
+    django.setup()
+    from cetele.models import Match
+
+    rng = random.Random(101)
+
+    def match_with(hands: int, planned: int) -> Match:
+        import scoring
+
+        rules = scoring.resolve_rules("cetele-standart")
+        match = Match.start(
+            ["Ayşe", "Bora", "Cem", "Deniz"],
+            teams=False,
+            planned_hands=planned,
+            rules=rules,
+            preset_slug="cetele-standart",
+            base_rules=rules,
+        )
+        for _ in range(hands):
+            inputs = sample_hand(rng)
+            match.add_hand(inputs, match.score(inputs), None)
+        return match
+
+    made = {name: match_with(count, count) for name, count in hand_counts.items()}
+    made["preview"] = match_with(5, 13)
+    made["saves"] = [match_with(13, 1000) for _ in range(save_matches)]
+    from django.db import connections
+
+    connections.close_all()
+    return made
+
+
+def timed(call: Callable[[], tuple[int, dict, bytes]], expect: set[int]) -> float:
+    start = time.perf_counter()
+    status, _, body = call()
+    elapsed = time.perf_counter() - start
+    if status not in expect:
+        raise RuntimeError(f"unexpected status {status}: {body[:300]!r}")
+    return elapsed * 1000
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_server")
+    parser.add_argument("--rounds", type=int, default=300, help="requests per endpoint")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="cetele-bench-") as tmp:
+        env = server_env(f"sqlite:///{tmp}/bench.sqlite3", Path(tmp) / "static")
+        prepare(env)
+        os.environ.update(env)
+        print("seeding matches (13 and 200 hands) through the ORM ...", flush=True)
+        matches = seed({"13": 13, "200": 200}, SAVE_MATCHES)
+        rng = random.Random(7)
+        with Gunicorn(env, workers=args.workers) as server:
+            client = Client(server.port)
+            page13 = f"/m/{matches['13'].edit_token}/"
+            page200 = f"/m/{matches['200'].edit_token}/"
+            preview_url = f"/m/{matches['preview'].edit_token}/el/"
+            save_urls = [f"/m/{m.edit_token}/el/" for m in matches["saves"]]
+            client.get(page13)  # the CSRF cookie
+            preview_data = hand_form_data(sample_hand(rng)) | {"action": "preview"}
+            preview_headers = {"HX-Target": "hand-preview"}
+            poll_url = f"/m/{matches['13'].edit_token}/poll/?v={matches['13'].version}"
+            has_poll = client.get(poll_url)[0] in (200, 204)
+
+            saves = iter(range(10**9))
+
+            def save() -> tuple[int, dict, bytes]:
+                url = save_urls[next(saves) % len(save_urls)]
+                return client.post(url, hand_form_data(sample_hand(rng)), htmx=True)
+
+            endpoints: dict[str, tuple[Callable, set[int], str]] = {
+                "minimal view GET": (lambda: client.get("/bench/minimal/"), {200}, ""),
+                "minimal view POST": (
+                    lambda: client.post("/bench/minimal/", {"a": "b"}),
+                    {200},
+                    "",
+                ),
+                "match page, 13 hands": (lambda: client.get(page13), {200}, "minimal view GET"),
+                "match page, 200 hands": (
+                    lambda: client.get(page200),
+                    {200},
+                    "minimal view GET",
+                ),
+                "hand preview (HTMX)": (
+                    lambda: client.post(
+                        preview_url, preview_data, htmx=True, headers=preview_headers
+                    ),
+                    {200},
+                    "minimal view POST",
+                ),
+                "hand save (HTMX)": (save, {200}, "minimal view POST"),
+            }
+            if has_poll:
+                endpoints["poll, nothing changed"] = (
+                    lambda: client.get(poll_url),
+                    {204},
+                    "minimal view GET",
+                )
+            for call, expect, _ in endpoints.values():  # warm up every worker
+                for _ in range(10):
+                    timed(call, expect)
+            samples: dict[str, list[float]] = {name: [] for name in endpoints}
+            for _ in range(args.rounds):
+                for name, (call, expect, _) in endpoints.items():
+                    samples[name].append(timed(call, expect))
+
+        medians = {name: statistics.median(values) for name, values in samples.items()}
+        print()
+        print(
+            f"Server times: gunicorn -w {args.workers} sync, DEBUG off, SQLite, one request at a "
+            f"time from 127.0.0.1, median of {args.rounds} each"
+        )
+        print(f"{'endpoint':<26}{'median ms':>10}{'minimal ms':>12}{'ratio':>8}")
+        for name, (_, _, baseline) in endpoints.items():
+            if not baseline:
+                continue
+            base = medians[baseline]
+            ratio = medians[name] / base
+            print(f"{name:<26}{medians[name]:>10.2f}{base:>12.2f}{ratio:>8.2f}")
+        if not has_poll:
+            print("poll endpoint (/m/<token>/poll/) not there yet: not measured")
+        print()
+    print("Scoring engine (python -m scoring bench):", flush=True)
+    return subprocess.run([sys.executable, "-m", "scoring", "bench"], cwd=ROOT).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,235 @@
+"""Run the app as users get it: real gunicorn, DEBUG off, on a throw-away database.
+
+Used by `make bench`, `make loadtest` and the fault tests (tests/web/test_faults.py):
+- `server_env()` the environment of a production-like server on 127.0.0.1;
+- `prepare()` migrates the database and collects the static files;
+- `Gunicorn` starts, waits for, stops or kills the server;
+- `Client` a tiny HTTP client that keeps the CSRF cookie, as a phone does;
+- `sample_hand()` / `hand_form_data()` a valid hand, as engine inputs and as the form posts it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+SEATS = 4
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def server_env(database_url: str, static_root: str | Path, **extra: str) -> dict[str, str]:
+    """Production settings (DEBUG off, hashed compressed static files) on plain HTTP."""
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="bench.settings",
+        DJANGO_DEBUG="0",
+        DJANGO_HTTPS="0",
+        DJANGO_SECRET_KEY="bench-" + secrets.token_urlsafe(32),
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+        DATABASE_URL=database_url,
+        CETELE_STATIC_ROOT=str(static_root),
+        PYTHONPATH=str(ROOT),
+    )
+    env.update(extra)
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run([sys.executable, str(ROOT / "manage.py"), *args], env=env, cwd=ROOT, check=True)
+
+
+def prepare(env: dict[str, str], static: bool = True) -> None:
+    manage(env, "migrate", "--noinput", "--verbosity", "0")
+    if static:
+        manage(env, "collectstatic", "--noinput", "--verbosity", "0")
+
+
+class Gunicorn:
+    """`gunicorn cetele.wsgi` on 127.0.0.1 with the given workers."""
+
+    def __init__(
+        self,
+        env: dict[str, str],
+        workers: int = 2,
+        worker_class: str = "sync",
+        threads: int = 1,
+        port: int | None = None,
+        log: Path | None = None,
+    ) -> None:
+        self.env = env
+        self.port = port or free_port()
+        self.args = [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "cetele.wsgi",
+            "--bind",
+            f"127.0.0.1:{self.port}",
+            "--workers",
+            str(workers),
+            "--worker-class",
+            worker_class,
+            "--threads",
+            str(threads),
+            "--backlog",
+            "4096",
+            "--log-level",
+            "warning",
+        ]
+        self.log = log
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> Gunicorn:
+        output = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(
+            self.args, env=self.env, cwd=ROOT, stdout=output, stderr=output
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {self.process.returncode}")
+            try:
+                status, _, _ = Client(self.port).get("/bench/minimal/")
+                if status == 200:
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("gunicorn did not answer in time")
+
+    def kill(self) -> None:
+        """SIGKILL the master and every worker at once: a crash, not a shutdown."""
+        assert self.process is not None
+        workers = subprocess.run(
+            ["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True
+        ).stdout.split()
+        for pid in [self.process.pid, *map(int, workers)]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def __enter__(self) -> Gunicorn:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+class Client:
+    """A phone talking to 127.0.0.1: keeps the csrftoken cookie, never follows redirects."""
+
+    def __init__(self, port: int, timeout: float = 30) -> None:
+        self.port = port
+        self.timeout = timeout
+        self.csrf = ""
+
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        headers = dict(headers or {})
+        if self.csrf:
+            headers["Cookie"] = f"csrftoken={self.csrf}"
+            headers["X-CSRFToken"] = self.csrf
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+        try:
+            connection.request(method, path, body=body, headers=headers)
+            response = connection.getresponse()
+            data = response.read()
+            found = {name.lower(): value for name, value in response.getheaders()}
+            for name, value in response.getheaders():
+                if name.lower() == "set-cookie" and value.startswith("csrftoken="):
+                    self.csrf = value.split(";", 1)[0].split("=", 1)[1]
+            return response.status, found, data
+        finally:
+            connection.close()
+
+    def get(self, path: str, headers: dict | None = None) -> tuple[int, dict[str, str], bytes]:
+        return self.request("GET", path, headers=headers)
+
+    def post(
+        self, path: str, data: dict, htmx: bool = False, headers: dict | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        headers = {"Content-Type": "application/x-www-form-urlencoded", **(headers or {})}
+        if htmx:
+            headers["HX-Request"] = "true"
+        return self.request("POST", path, urlencode(data).encode(), headers)
+
+    def start_match(self, names: tuple[str, ...] = ("Ayşe", "Bora", "Cem", "Deniz")) -> str:
+        """Start a match through the form, as a phone does; returns its edit path /m/<token>/."""
+        self.get("/yeni/")
+        form = {f"name_{n}": name for n, name in enumerate(names, start=1)}
+        form.update(preset="cetele-standart", cezali="1", planned_hands="13")
+        status, headers, _ = self.post("/yeni/", form)
+        if status not in (302, 303):
+            raise RuntimeError(f"starting a match answered {status}")
+        path = headers["location"]
+        self.get(path)  # sets the CSRF cookie, as opening the page does
+        return path
+
+
+def sample_hand(rng: random.Random, seats: int = SEATS) -> dict:
+    """A valid HAND object of the scoring contract: someone finishes, the others hold tiles."""
+    finisher = rng.randrange(seats)
+    players = []
+    for seat in range(seats):
+        if seat == finisher:
+            players.append({"opened": "series", "okeys": 0, "fake_okeys": 0, "penalties": []})
+            continue
+        opened = rng.choice(["series", "series", "pairs", "no"])
+        players.append(
+            {
+                "opened": opened,
+                "remaining": rng.randint(0, 90),
+                "okeys": 0,
+                "fake_okeys": 0,
+                "penalties": [],
+            }
+        )
+    return {"finisher": finisher, "okey_finish": False, "kafa": False, "players": players}
+
+
+def hand_form_data(inputs: dict, request_token: str | None = None) -> dict[str, str]:
+    """The hand form's fields for `inputs`, as the browser posts them with "Kaydet"."""
+    data = {
+        "finisher": "none" if inputs["finisher"] is None else str(inputs["finisher"]),
+        "okey_number": "",
+        "request_token": request_token or secrets.token_urlsafe(16),
+        "action": "save",
+    }
+    for seat, player in enumerate(inputs["players"]):
+        prefix = f"p{seat}-"
+        data[prefix + "opened"] = player["opened"]
+        data[prefix + "remaining"] = str(player.get("remaining", ""))
+        data[prefix + "okeys"] = str(player.get("okeys", 0))
+        data[prefix + "fake_okeys"] = str(player.get("fake_okeys", 0))
+        data[prefix + "penalty_count"] = "0"
+    return data
