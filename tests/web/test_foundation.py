@@ -88,3 +88,27 @@ def test_sqlite_file_database_uses_wal_a_busy_timeout_and_immediate_transactions
     )
 
     assert result.stdout.split() == ["wal", "20000", "2", "IMMEDIATE"]
+
+
+@pytest.mark.parametrize(
+    ("headers", "allowed"),
+    [
+        # What a browser sends for a same-origin POST under Referrer-Policy: no-referrer.
+        ({"HTTP_ORIGIN": "null", "HTTP_SEC_FETCH_SITE": "same-origin"}, True),
+        ({"HTTP_ORIGIN": "null", "HTTP_SEC_FETCH_SITE": "cross-site"}, False),
+        ({"HTTP_ORIGIN": "null"}, False),
+        ({"HTTP_ORIGIN": "https://evil.example", "HTTP_SEC_FETCH_SITE": "same-origin"}, False),
+    ],
+)
+def test_csrf_accepts_a_null_origin_only_from_the_same_site(headers, allowed):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.get("/")
+    token = client.cookies["csrftoken"].value
+
+    response = client.post(
+        "/i18n/setlang/", {"language": "en", "csrfmiddlewaretoken": token}, **headers
+    )
+
+    assert (response.status_code != 403) is allowed
