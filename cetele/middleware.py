@@ -1,6 +1,9 @@
 """Middleware of our own."""
 
+from django.conf import settings
 from django.middleware.csrf import CsrfViewMiddleware
+from django.middleware.locale import LocaleMiddleware
+from django.utils import translation
 
 
 class CsrfWithNoReferrerMiddleware(CsrfViewMiddleware):
@@ -21,3 +24,17 @@ class CsrfWithNoReferrerMiddleware(CsrfViewMiddleware):
         ):
             return True
         return super()._origin_verified(request)
+
+
+class TurkishFirstLocaleMiddleware(LocaleMiddleware):
+    """Turkish unless this phone chose another language with the switch (the language cookie).
+
+    The phone's own language (Accept-Language) is not asked: the players are at a Turkish
+    table and many keep their phones in English; the switch is one tap away.
+    """
+
+    def process_request(self, request) -> None:
+        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+        language = chosen if chosen in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+        translation.activate(language)
+        request.LANGUAGE_CODE = translation.get_language()

@@ -53,7 +53,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    "cetele.middleware.TurkishFirstLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "cetele.middleware.CsrfWithNoReferrerMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -112,3 +112,10 @@ def test_csrf_accepts_a_null_origin_only_from_the_same_site(headers, allowed):
     )
 
     assert (response.status_code != 403) is allowed
+
+
+def test_turkish_is_the_default_even_for_a_phone_set_to_english(client):
+    html = client.get("/", headers={"Accept-Language": "en-US,en;q=0.9"}).content.decode()
+
+    assert '<html lang="tr">' in html
+    assert "Yeni maç" in html
