@@ -100,10 +100,10 @@ class Gunicorn:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30) -> Gunicorn:
-        output = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
-        self.process = subprocess.Popen(
-            self.args, env=self.env, cwd=ROOT, stdout=output, stderr=output
-        )
+        with open(self.log if self.log else os.devnull, "ab") as output:
+            self.process = subprocess.Popen(
+                self.args, env=self.env, cwd=ROOT, stdout=output, stderr=output
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -1,7 +1,10 @@
 """Views: translate requests into model calls and render templates. No scoring arithmetic here:
 scores come from `scoring`, totals from `scoring.sheet`."""
 
+import logging
+
 from django.contrib import messages
+from django.db import DatabaseError
 from django.http import (
     Http404,
     HttpRequest,
@@ -27,6 +30,8 @@ from cetele.models import (
     NothingToUndo,
 )
 from scoring.sheet import tally
+
+logger = logging.getLogger(__name__)
 
 
 @require_safe
@@ -73,6 +78,21 @@ def match_url(match: Match) -> str:
 
 def hand_action(request: HttpRequest) -> str:
     return request.POST.get("action", "preview")
+
+
+def database_refused(request: HttpRequest, entry: HandEntry, error: DatabaseError) -> int:
+    """The database would not take the write (locked past the timeout, disk full): say so on
+    the form, which is re-rendered as typed with the same request token, so that tapping
+    "Eli kaydet" again later is safe. Returns the status to answer with: 200 for HTMX, which
+    swaps nothing on a 5xx by default (the message would never show), 503 otherwise."""
+    logger.error("Hand not saved, the database refused the write: %s", error)
+    entry.notices.append(
+        _(
+            "El kaydedilemedi: sunucu şu an veritabanına yazamıyor. Girdikleriniz duruyor; "
+            "biraz sonra “Eli kaydet”e yeniden dokunun."
+        )
+    )
+    return 200 if request.htmx else 503
 
 
 # --- Starting a match -----------------------------------------------------------------------
@@ -128,6 +148,11 @@ def hand_create(request: HttpRequest, token: str) -> HttpResponse:
         except MatchFinished:
             entry.notices.append(_("Maçın bütün elleri oynandı."))
             return render_entry(request, match, entry)
+        except DatabaseError as error:
+            status = database_refused(request, entry, error)
+            response = render_entry(request, match, entry)
+            response.status_code = status
+            return response
         if not request.htmx:
             return redirect(match_url(match))
         match.refresh_from_db(fields=["version"])
@@ -221,6 +246,11 @@ def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
                 ),
             )
             return render_hand_entry(request, match, conflict.hand, players, fresh)
+        except DatabaseError as error:
+            status = database_refused(request, entry, error)
+            response = render_hand_entry(request, match, hand, players, entry)
+            response.status_code = status
+            return response
         messages.success(request, _("El düzeltildi."))
         if request.htmx:
             response = HttpResponse(status=204)
