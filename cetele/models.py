@@ -103,6 +103,15 @@ class Match(models.Model):
         """Score one hand with this match's frozen rules; raises scoring.InvalidHand."""
         return scoring.score_json(self.scoring_request(hand_inputs))
 
+    def rotate_token(self, kind: str) -> str:
+        """Give the edit ("edit") or view ("view") link a new token: the old link stops working
+        at once. Nothing else changes (not even `version`: the sheet did not change)."""
+        field = {"edit": "edit_token", "view": "view_token"}[kind]
+        token = new_token()
+        Match.objects.filter(pk=self.pk).update(**{field: token})
+        setattr(self, field, token)
+        return token
+
     # --- Changes to the sheet. Each runs in one transaction with the match row locked (on
     # PostgreSQL; SQLite's IMMEDIATE transactions already serialise writers), records itself in
     # the history and bumps `version`, so that pollers and other editors see it.

@@ -1,6 +1,6 @@
-from django.urls import include, path, register_converter
+from django.urls import include, path, re_path, register_converter
 
-from cetele import views
+from cetele import sharing, views, views_rules, views_sharing
 
 
 class TokenConverter:
@@ -32,3 +32,14 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("favicon.ico", views.favicon),
 ]
+    path("m/<token:token>/paylas/", views_sharing.match_share, name="match_share"),
+    path("m/<token:token>/paylas/yenile/", views_sharing.match_rotate, name="match_rotate"),
+    path("m/<token:token>/poll/", views_sharing.match_poll, name="match_poll"),
+    path("v/<token:token>/", views_sharing.view_match, name="view_match"),
+    path("v/<token:token>/el/<int:number>/", views_sharing.view_hand, name="view_hand"),
+    path("v/<token:token>/kurallar/", views_sharing.view_rules, name="view_rules"),
+    path("v/<token:token>/poll/", views_sharing.view_poll, name="view_poll"),
+    path("v/<token:token>/cetele.csv", views_sharing.view_export_csv, name="view_export_csv"),
+    path("v/<token:token>/cetele.json", views_sharing.view_export_json, name="view_export_json"),
+    # Anything else under a match link (a malformed token): the same 404, counted as a miss.
+    re_path(r"^(?P<path>[mv]/.+/)$", sharing.bad_link),

@@ -12,7 +12,7 @@ from django.http import (
     HttpResponsePermanentRedirect,
     HttpResponseRedirect,
 )
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import reverse
@@ -29,6 +29,7 @@ from cetele.models import (
     MatchFinished,
     NothingToUndo,
 )
+from cetele.sharing import EDIT, link_context, match_by_token, match_page
 from scoring.sheet import tally
 
 logger = logging.getLogger(__name__)
@@ -51,7 +52,7 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 
 def editable_match(token: str) -> Match:
     """The match whose edit link this is, or 404 (the same for unknown and malformed tokens)."""
-    return get_object_or_404(Match, edit_token=token)
+    return match_by_token(EDIT, token)
 
 
 def sheet_context(match: Match, players: list | None = None) -> dict:
@@ -68,7 +69,8 @@ def sheet_context(match: Match, players: list | None = None) -> dict:
         "sheet": sheet,
         "played": len(hands),
         "finished": finished,
-        "last_change": match.last_undoable_change(),
+        "last_change": match.last_undoable_change() if role == EDIT else None,
+        **link_context(match, role),
     }
 
 
@@ -121,6 +123,7 @@ def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirec
 
 @require_safe
 def match_detail(request: HttpRequest, token: str) -> TemplateResponse:
+@match_page(role=EDIT)
     """The çetele with the form for the next hand."""
     match = editable_match(token)
     context = sheet_context(match)
@@ -130,6 +133,7 @@ def match_detail(request: HttpRequest, token: str) -> TemplateResponse:
 
 @require_POST
 def hand_create(request: HttpRequest, token: str) -> HttpResponse:
+@match_page(role=EDIT)
     """Preview, add or remove a penalty row, or save the next hand.
 
     A plain POST that saves redirects to the sheet; an HTMX POST answers with a fresh form and
@@ -195,6 +199,7 @@ def get_hand(match: Match, number: int) -> Hand:
 
 @require_safe
 def hand_detail(request: HttpRequest, token: str, number: int) -> TemplateResponse:
+@match_page(role=EDIT)
     """One hand: every score with how it was computed, and the form to correct it."""
     match = editable_match(token)
     hand = get_hand(match, number)
@@ -218,6 +223,7 @@ def hand_context(match: Match, hand: Hand, players: list, entry: HandEntry) -> d
 
 @require_POST
 def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
+@match_page(role=EDIT)
     """Correct a past hand; a stale form (another phone saved first) shows the newer data."""
     match = editable_match(token)
     hand = get_hand(match, number)
@@ -271,6 +277,7 @@ def render_hand_entry(request, match, hand, players, entry) -> TemplateResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
+@match_page(role=EDIT)
     """Delete a hand after a confirmation (the GET page is the confirmation)."""
     match = editable_match(token)
     hand = get_hand(match, number)
@@ -290,6 +297,7 @@ def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
 
 @require_POST
 def match_undo(request: HttpRequest, token: str) -> HttpResponseRedirect:
+@match_page(role=EDIT)
     """Undo the last change (add, correction, deletion or renaming) in one tap."""
     match = editable_match(token)
     try:
@@ -305,6 +313,7 @@ def match_undo(request: HttpRequest, token: str) -> HttpResponseRedirect:
 
 @require_safe
 def match_history(request: HttpRequest, token: str) -> TemplateResponse:
+@match_page(role=EDIT)
     """Every change to the match: when, what, old and new scores."""
     match = editable_match(token)
     players = list(match.players.all())
@@ -318,6 +327,7 @@ def match_history(request: HttpRequest, token: str) -> TemplateResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def match_players(request: HttpRequest, token: str) -> HttpResponse:
+@match_page(role=EDIT)
     """Rename the players."""
     match = editable_match(token)
     players = list(match.players.all())
@@ -333,6 +343,8 @@ def match_players(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_safe
 def match_rules(request: HttpRequest, token: str) -> TemplateResponse:
+@match_page(role=EDIT)
     """The rules this match plays by, in full."""
     match = editable_match(token)
-    return TemplateResponse(request, "cetele/match_rules.html", {"match": match})
+    context = {"match": match, **link_context(match, EDIT)}
+    return TemplateResponse(request, "cetele/match_rules.html", context)

@@ -66,7 +66,12 @@
       role: el.dataset.matchRole || "view",
       at: Date.now(),
     };
-    list = list.filter(function (m) { return m.url !== entry.url; });
+    const key = el.dataset.matchKey || "";
+    entry.key = key;
+    // A rotated link leaves the same match under a new URL: replace it, don't list it twice.
+    list = list.filter(function (m) {
+      return m.url !== entry.url && !(key && m.key === key && m.role === entry.role);
+    });
     list.unshift(entry);
     try { localStorage.setItem(STORE, JSON.stringify(list.slice(0, 30))); } catch (err) { /* full */ }
   }
@@ -83,6 +88,12 @@
       a.href = m.url;
       a.textContent = m.title || m.url;
       li.appendChild(a);
+      if (m.role === "view" && box.dataset.viewLabel) {
+        const role = document.createElement("span");
+        role.className = "muted small";
+        role.textContent = " (" + box.dataset.viewLabel + ")";
+        li.appendChild(role);
+      }
       if (m.state) {
         const span = document.createElement("span");
         span.className = "muted small";
@@ -93,6 +104,29 @@
     });
     box.classList.remove("hidden");
   }
+
+  // Live sheet ([data-poll], see match.html#sheet): htmx polls every few seconds; here we pause
+  // it while the page is hidden, poll at once when it shows again, and stop for good when the
+  // link no longer works (rotated), saying so instead of asking again and again.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const el = event.detail.elt;
+    if (!el.matches || !el.matches("[data-poll]")) return;
+    if (document.hidden || el.dataset.pollStopped) event.preventDefault();
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible" || !window.htmx) return;
+    document.querySelectorAll("[data-poll]").forEach(function (el) {
+      window.htmx.trigger(el, "visible-again");
+    });
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    const el = event.detail.elt;
+    if (!el.matches || !el.matches("[data-poll]") || event.detail.xhr.status !== 404) return;
+    el.dataset.pollStopped = "1";
+    document.querySelectorAll("[data-link-gone]").forEach(function (note) {
+      note.classList.remove("hidden");
+    });
+  });
 
   function init() {
     keepAwake();

@@ -1,0 +1,136 @@
+"""A whole match on a phone: start, three hands (a penalty, an okey finish), correct, delete."""
+
+import re
+
+import pytest
+
+import scoring
+from cetele.models import Hand, Match
+from tests.browser.sheet import enter_hand, start_match, totals
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAMES = ["Ali", "Ayşe", "Can", "Deniz"]
+HANDS = [
+    {  # an okey finish with a pair opener over 100
+        "finisher": 0,
+        "okey_finish": True,
+        "players": [
+            {"opened": "series"},
+            {"opened": "pairs", "remaining": 107},
+            {"opened": "series", "remaining": 10},
+            {"opened": "no"},
+        ],
+    },
+    {  # a penalty: an işlek tile taken by the next player
+        "finisher": 1,
+        "players": [
+            {"opened": "series", "remaining": 33},
+            {"opened": "series"},
+            {
+                "opened": "series",
+                "remaining": 12,
+                "penalties": [{"kind": "islek_discard", "taken": True, "tile": 8}],
+            },
+            {"opened": "no"},
+        ],
+    },
+    {  # nobody finished
+        "finisher": None,
+        "players": [
+            {"opened": "series", "remaining": 5},
+            {"opened": "no"},
+            {"opened": "series", "remaining": 8},
+            {"opened": "no"},
+        ],
+    },
+]
+
+
+def engine_totals(match: Match) -> list[int]:
+    hands = [
+        scoring.score_json({"rules": match.rules, "teams": False, "hand": h.inputs})["scores"]
+        for h in Hand.objects.filter(match=match).order_by("number")
+    ]
+    return [sum(column) for column in zip(*hands, strict=True)]
+
+
+def test_a_match_played_through_on_a_phone(phone):
+    page, console = phone
+    start_match(page, NAMES, hands=5)
+    match = Match.objects.get()
+
+    for number, inputs in enumerate(HANDS, start=1):
+        enter_hand(page, NAMES, inputs)
+        page.wait_for_selector(f"#entry-title:text('{number + 1}. el')")
+
+    assert Hand.objects.count() == 3
+    assert totals(page) == [str(total) for total in engine_totals(match)]
+    assert "529" in page.locator("table.sheet tbody").inner_text()
+
+    # Tap a score: see how it was made, and correct the hand.
+    page.locator("table.sheet tbody tr").nth(1).locator("td").nth(0).click()
+    page.wait_for_url(re.compile(r"/el/2/"))
+    assert "33" in page.locator("#score-0").inner_text()
+    page.fill("#id_p0-remaining", "43")
+    page.wait_for_selector("#hand-preview:has-text('Ali: 43')")
+    page.get_by_role("button", name="Eli kaydet").click()
+    page.wait_for_url(re.compile(r"/m/[^/]+/$"))
+    assert page.get_by_text("El düzeltildi.").is_visible()
+    assert totals(page) == [str(total) for total in engine_totals(match)]
+
+    # Delete the third hand after the confirmation, then undo the deletion.
+    page.locator("table.sheet tbody tr").nth(2).locator("th a").click()
+    page.get_by_role("link", name="Bu eli sil").click()
+    page.get_by_role("button", name="Evet, sil").click()
+    page.wait_for_url(re.compile(r"/m/[^/]+/$"))
+    assert page.locator("table.sheet tbody tr").count() == 2
+    assert totals(page) == [str(total) for total in engine_totals(match)]
+    page.get_by_role("button", name=re.compile("Geri al")).click()
+    assert page.locator("table.sheet tbody tr").count() == 3
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert console.errors == []
+
+
+def test_an_invalid_hand_shows_the_message_and_keeps_the_input(phone):
+    page, console = phone
+    start_match(page, NAMES, hands=3)
+    inputs = {
+        "finisher": 0,
+        "players": [
+            {"opened": "series"},
+            {"opened": "series", "remaining": 999},
+            {"opened": "no"},
+            {"opened": "no"},
+        ],
+    }
+
+    enter_hand(page, NAMES, inputs)
+
+    page.wait_for_selector("#seat-1 .errorlist")
+    assert page.input_value("#id_p1-remaining") == "999"
+    assert Hand.objects.count() == 0
+    assert console.errors == []
+
+
+def test_a_five_hand_match_ends_with_its_winner(phone):
+    page, console = phone
+    start_match(page, NAMES, hands=5)
+
+    for number in range(5):
+        finisher = number % 4
+        inputs = {
+            "finisher": finisher,
+            "players": [
+                {"opened": "series"} if seat == finisher else {"opened": "series", "remaining": 10}
+                for seat in range(4)
+            ],
+        }
+        enter_hand(page, NAMES, inputs)
+        page.wait_for_selector(f"table.sheet tbody tr:nth-child({number + 1})")
+
+    page.wait_for_selector("text=Maç bitti. Kazanan:")
+    assert "Ali" in page.locator(".winner").inner_text()
+    assert page.locator("#hand-form button[value=save]").count() == 0
+    assert console.errors == []
