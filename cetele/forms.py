@@ -137,6 +137,12 @@ class PlayerNamesForm(forms.Form):
         return [self.cleaned_data[name].strip() for name in self.fields]
 
 
+class RotateLinkForm(forms.Form):
+    """Which of a match's two links gets a new token."""
+
+    kind = forms.ChoiceField(choices=[("edit", _("Düzenleme")), ("view", _("İzleme"))])
+
+
 # --- Entering a hand ------------------------------------------------------------------------
 
 
@@ -173,12 +179,6 @@ class SeatForm(forms.Form):
     opened = forms.ChoiceField(
         label=_("Açtı mı?"), choices=OPENED_CHOICES, initial="no", widget=forms.RadioSelect
     )
-class RotateLinkForm(forms.Form):
-    """Which of a match's two links gets a new token."""
-
-    kind = forms.ChoiceField(choices=[("edit", _("Düzenleme")), ("view", _("İzleme"))])
-
-
     remaining = forms.IntegerField(
         label=_("Eldeki taşlar"),
         help_text=_("Okeyler hariç sayıların toplamı"),

@@ -1,6 +1,6 @@
 from django.urls import include, path, re_path, register_converter
 
-from cetele import sharing, views, views_rules, views_sharing
+from cetele import sharing, views, views_sharing
 
 
 class TokenConverter:
@@ -29,9 +29,6 @@ urlpatterns = [
     path("m/<token:token>/gecmis/", views.match_history, name="match_history"),
     path("m/<token:token>/oyuncular/", views.match_players, name="match_players"),
     path("m/<token:token>/kurallar/", views.match_rules, name="match_rules"),
-    path("i18n/", include("django.conf.urls.i18n")),
-    path("favicon.ico", views.favicon),
-]
     path("m/<token:token>/paylas/", views_sharing.match_share, name="match_share"),
     path("m/<token:token>/paylas/yenile/", views_sharing.match_rotate, name="match_rotate"),
     path("m/<token:token>/poll/", views_sharing.match_poll, name="match_poll"),
@@ -43,3 +40,6 @@ urlpatterns = [
     path("v/<token:token>/cetele.json", views_sharing.view_export_json, name="view_export_json"),
     # Anything else under a match link (a malformed token): the same 404, counted as a miss.
     re_path(r"^(?P<path>[mv]/.+/)$", sharing.bad_link),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("favicon.ico", views.favicon),
+]

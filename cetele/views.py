@@ -55,8 +55,9 @@ def editable_match(token: str) -> Match:
     return match_by_token(EDIT, token)
 
 
-def sheet_context(match: Match, players: list | None = None) -> dict:
-    """Everything the çetele shows: players, hands with their totals, leaders, the winner."""
+def sheet_context(match: Match, players: list | None = None, *, role: str = EDIT) -> dict:
+    """Everything the çetele shows: players, hands with their totals, leaders, the winner;
+    `role` (edit or view) decides where its links lead."""
     if players is None:
         players = list(match.players.all())
     hands = list(match.hands.all())
@@ -122,8 +123,8 @@ def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirec
 
 
 @require_safe
-def match_detail(request: HttpRequest, token: str) -> TemplateResponse:
 @match_page(role=EDIT)
+def match_detail(request: HttpRequest, token: str) -> TemplateResponse:
     """The çetele with the form for the next hand."""
     match = editable_match(token)
     context = sheet_context(match)
@@ -132,8 +133,8 @@ def match_detail(request: HttpRequest, token: str) -> TemplateResponse:
 
 
 @require_POST
-def hand_create(request: HttpRequest, token: str) -> HttpResponse:
 @match_page(role=EDIT)
+def hand_create(request: HttpRequest, token: str) -> HttpResponse:
     """Preview, add or remove a penalty row, or save the next hand.
 
     A plain POST that saves redirects to the sheet; an HTMX POST answers with a fresh form and
@@ -198,8 +199,8 @@ def get_hand(match: Match, number: int) -> Hand:
 
 
 @require_safe
-def hand_detail(request: HttpRequest, token: str, number: int) -> TemplateResponse:
 @match_page(role=EDIT)
+def hand_detail(request: HttpRequest, token: str, number: int) -> TemplateResponse:
     """One hand: every score with how it was computed, and the form to correct it."""
     match = editable_match(token)
     hand = get_hand(match, number)
@@ -222,8 +223,8 @@ def hand_context(match: Match, hand: Hand, players: list, entry: HandEntry) -> d
 
 
 @require_POST
-def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
 @match_page(role=EDIT)
+def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """Correct a past hand; a stale form (another phone saved first) shows the newer data."""
     match = editable_match(token)
     hand = get_hand(match, number)
@@ -276,8 +277,8 @@ def render_hand_entry(request, match, hand, players, entry) -> TemplateResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
 @match_page(role=EDIT)
+def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """Delete a hand after a confirmation (the GET page is the confirmation)."""
     match = editable_match(token)
     hand = get_hand(match, number)
@@ -296,8 +297,8 @@ def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
 
 
 @require_POST
-def match_undo(request: HttpRequest, token: str) -> HttpResponseRedirect:
 @match_page(role=EDIT)
+def match_undo(request: HttpRequest, token: str) -> HttpResponseRedirect:
     """Undo the last change (add, correction, deletion or renaming) in one tap."""
     match = editable_match(token)
     try:
@@ -312,8 +313,8 @@ def match_undo(request: HttpRequest, token: str) -> HttpResponseRedirect:
 
 
 @require_safe
-def match_history(request: HttpRequest, token: str) -> TemplateResponse:
 @match_page(role=EDIT)
+def match_history(request: HttpRequest, token: str) -> TemplateResponse:
     """Every change to the match: when, what, old and new scores."""
     match = editable_match(token)
     players = list(match.players.all())
@@ -326,8 +327,8 @@ def match_history(request: HttpRequest, token: str) -> TemplateResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def match_players(request: HttpRequest, token: str) -> HttpResponse:
 @match_page(role=EDIT)
+def match_players(request: HttpRequest, token: str) -> HttpResponse:
     """Rename the players."""
     match = editable_match(token)
     players = list(match.players.all())
@@ -342,8 +343,8 @@ def match_players(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_safe
-def match_rules(request: HttpRequest, token: str) -> TemplateResponse:
 @match_page(role=EDIT)
+def match_rules(request: HttpRequest, token: str) -> TemplateResponse:
     """The rules this match plays by, in full."""
     match = editable_match(token)
     context = {"match": match, **link_context(match, EDIT)}

@@ -13,3 +13,12 @@ def require_or_skip(available: bool, what: str) -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"CI: {message}; this test leg may not skip.")
     pytest.skip(f"!!! SKIPPED: {message} (run `make test` as root to install it) !!!")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Bad match links are counted in the cache (cetele.sharing): no test inherits another's
+    misses, or a test that opens unknown links would make a later one see 429."""
+    from django.core.cache import cache
+
+    cache.clear()

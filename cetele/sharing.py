@@ -1,0 +1,188 @@
+"""Links are the keys: looking a match up by its edit or view token, slowing down link guessing,
+the headers every match page carries, and the standings as a short message.
+
+There are no accounts. Whoever holds the edit link (`/m/<edit_token>/`) may change the match;
+whoever holds the view link (`/v/<view_token>/`) may only read it. An unknown, rotated or
+malformed token gets the same 404, and an address that keeps missing is answered 429 for a while,
+so that links cannot be found by brute force (they are 256-bit random anyway).
+"""
+
+import time
+from collections.abc import Callable
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext as _
+
+from cetele.models import Match
+from scoring.sheet import Sheet
+
+EDIT, VIEW = "edit", "view"
+TOKEN_FIELDS = {EDIT: "edit_token", VIEW: "view_token"}
+
+# The URL names each role links to, so that one template (the sheet) serves both roles.
+URL_NAMES = {
+    EDIT: {
+        "page": "match_detail",
+        "hand": "hand_detail",
+        "rules": "match_rules",
+        "poll": "match_poll",
+    },
+    VIEW: {"page": "view_match", "hand": "view_hand", "rules": "view_rules", "poll": "view_poll"},
+}
+
+# Misses (requests for a match link that does not exist) allowed per client address and window.
+BAD_LINK_LIMIT = 20
+BAD_LINK_WINDOW = 600  # seconds
+
+
+class BadLink(Http404):
+    """No match has this token (unknown, rotated or malformed): counted against the address."""
+
+
+def match_by_token(role: str, token: str) -> Match:
+    """The match this edit or view link opens, or BadLink."""
+    try:
+        return Match.objects.get(**{TOKEN_FIELDS[role]: token})
+    except Match.DoesNotExist as error:
+        raise BadLink() from error
+
+
+def link_context(match: Match, role: str) -> dict:
+    """What a template needs to link within the match as this role, and nothing more: a viewer's
+    page must never contain the edit token."""
+    return {
+        "role": role,
+        "token": getattr(match, TOKEN_FIELDS[role]),
+        "urls": URL_NAMES[role],
+        # Stable across token rotation and reveals nothing: lets "Maçlarım" replace a dead link.
+        "match_key": salted_hmac("cetele.match-key", str(match.pk)).hexdigest()[:16],
+    }
+
+
+# --- Slowing down link guessing -------------------------------------------------------------
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address; behind our TLS proxy, the address that proxy saw (the last hop it
+    appended to X-Forwarded-For), never one the client could have written itself."""
+    if getattr(settings, "SECURE_PROXY_SSL_HEADER", None):
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        if hops:
+            return hops[-1]
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def _window_key(request: HttpRequest) -> tuple[str, int]:
+    """The cache key of this address's current fixed window, and the seconds left in it."""
+    now = time.time()
+    window = int(now // BAD_LINK_WINDOW)
+    left = max(1, int((window + 1) * BAD_LINK_WINDOW - now))
+    return f"cetele:bad-links:{client_ip(request)}:{window}", left
+
+
+def record_bad_link(request: HttpRequest) -> None:
+    key, _left = _window_key(request)
+    if not cache.add(key, 1, timeout=BAD_LINK_WINDOW):
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between add() and incr()
+            cache.set(key, 1, timeout=BAD_LINK_WINDOW)
+
+
+def bad_link_retry_after(request: HttpRequest) -> int | None:
+    """Seconds this address must wait before opening match links again, or None."""
+    key, left = _window_key(request)
+    if cache.get(key, 0) >= BAD_LINK_LIMIT:
+        return left
+    return None
+
+
+def too_many_bad_links(retry_after: int) -> HttpResponse:
+    response = HttpResponse(render_to_string("cetele/too_many_bad_links.html"), status=429)
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+# --- The decorator every match page and fragment wears ----------------------------------------
+
+
+def match_page(*, role: str) -> Callable:
+    """Guard a view reached through a match link and mark its response private.
+
+    An address over the limit gets 429 before any lookup; a BadLink counts a miss and becomes the
+    same plain 404 as any other. Every response is kept out of search engines; an edit page also
+    out of every cache (the edit link must not linger), a view page is revalidated each time.
+    (Referrer-Policy: no-referrer is global: SECURE_REFERRER_POLICY.)
+    """
+
+    def decorator(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            retry_after = bad_link_retry_after(request)
+            if retry_after is not None:
+                return too_many_bad_links(retry_after)
+            try:
+                response = view(request, *args, **kwargs)
+            except BadLink:
+                record_bad_link(request)
+                raise Http404() from None
+            response["X-Robots-Tag"] = "noindex, nofollow"
+            if role == EDIT:
+                add_never_cache_headers(response)
+            else:
+                patch_cache_control(response, private=True, no_cache=True)
+            return response
+
+        return wrapper
+
+    return decorator
+
+
+@match_page(role=VIEW)
+def bad_link(request: HttpRequest, path: str = "") -> HttpResponse:
+    """Any other path under /m/ or /v/ (a malformed token): a miss like an unknown token."""
+    raise BadLink()
+
+
+# --- The standings as a message --------------------------------------------------------------
+
+
+def standings_message(
+    names: list[str], *, teams: bool, planned_hands: int, sheet: Sheet, link: str = ""
+) -> str:
+    """A few lines to send to a messaging app: hands played, totals by place, the leader."""
+    played = len(sheet.rows)
+    finished = played >= planned_hands
+    if finished:
+        head = _("Çetele: maç bitti (%(planned)s el)") % {"planned": planned_hands}
+    else:
+        head = _("Çetele: %(played)s / %(planned)s el oynandı") % {
+            "played": played,
+            "planned": planned_hands,
+        }
+    lines = [head]
+    if teams:
+        sides = [f"{names[a]} & {names[b]}" for a, b in ((0, 2), (1, 3))]
+        totals, places, leaders = sheet.team_totals, sheet.team_places, sheet.team_leaders
+    else:
+        sides, totals, places, leaders = names, sheet.totals, sheet.places, sheet.leaders
+    if played:
+        for index in sorted(range(len(sides)), key=lambda i: (places[i], i)):
+            lines.append(f"{places[index]}. {sides[index]}: {totals[index]}")
+        best = ", ".join(sides[index] for index in sorted(leaders))
+        if finished:
+            lines.append(_("Kazanan: %(names)s") % {"names": best})
+        else:
+            lines.append(_("Önde: %(names)s") % {"names": best})
+    else:
+        lines.append(_("Henüz el oynanmadı."))
+    if link:
+        lines.append(_("Canlı izleyin: %(link)s") % {"link": link})
+    return "\n".join(lines)

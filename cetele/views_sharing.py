@@ -1,0 +1,201 @@
+"""Sharing a match: the share page and link rotation (edit link), the read-only pages reached
+through the view link, the live poll, and the exports.
+
+Every view here wears `match_page` (cetele.sharing): same 404 for every bad link, 429 for an
+address that keeps guessing, noindex and no caching. Viewer views are GET-only and never put
+the edit token in what they render.
+"""
+
+import segno
+from csp.decorators import csp_exempt
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from cetele.exports import match_csv, match_json
+from cetele.forms import RotateLinkForm
+from cetele.models import Match
+from cetele.sharing import (
+    EDIT,
+    TOKEN_FIELDS,
+    VIEW,
+    BadLink,
+    link_context,
+    match_by_token,
+    match_page,
+    standings_message,
+)
+from cetele.views import get_hand, hand_context, sheet_context
+from scoring.sheet import tally
+
+# --- The editor's share page ----------------------------------------------------------------
+
+
+def qr_svg(url: str) -> str:
+    """The link as a QR code, inline SVG without any style attribute (our CSP forbids them)."""
+    code = segno.make_qr(url, error="m")
+    svg = code.svg_inline(
+        scale=1, dark="#000", light="#fff", svgclass=None, lineclass=None, omitsize=True
+    )
+    return mark_safe(svg)  # made by segno from our own URL: nothing a user typed
+
+
+@require_safe
+@match_page(role=EDIT)
+def match_share(request: HttpRequest, token: str) -> TemplateResponse:
+    """Both links with copy and share buttons, the QR code, the standings as a message."""
+    match = match_by_token(EDIT, token)
+    players = list(match.players.all())
+    hands = list(match.hands.all())
+    sheet = tally([hand.scores for hand in hands], len(players), match.teams)
+    view_url = request.build_absolute_uri(reverse("view_match", args=[match.view_token]))
+    edit_url = request.build_absolute_uri(reverse("match_detail", args=[match.edit_token]))
+    names = [player.name for player in players]
+    context = {
+        "match": match,
+        "players": players,
+        "view_url": view_url,
+        "edit_url": edit_url,
+        "qr": qr_svg(view_url),
+        "message": standings_message(
+            names,
+            teams=match.teams,
+            planned_hands=match.planned_hands,
+            sheet=sheet,
+            link=view_url,
+        ),
+    }
+    return TemplateResponse(request, "cetele/share.html", context)
+
+
+@require_POST
+@match_page(role=EDIT)
+def match_rotate(request: HttpRequest, token: str) -> HttpResponseRedirect:
+    """Give the edit or the view link a new token; the old link stops working at once."""
+    match = match_by_token(EDIT, token)
+    form = RotateLinkForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Hangi bağlantının yenileneceği anlaşılamadı."))
+        return redirect("match_share", match.edit_token)
+    kind = form.cleaned_data["kind"]
+    match.rotate_token(kind)
+    if kind == EDIT:
+        messages.success(
+            request,
+            _(
+                "Yeni düzenleme bağlantısı hazır; eskisi artık açılmıyor. Skoru tutan öteki "
+                "telefonlara yenisini gönderin."
+            ),
+        )
+    else:
+        messages.success(
+            request,
+            _(
+                "Yeni izleme bağlantısı hazır; eskisi artık açılmıyor. İzleyenlere yenisini "
+                "gönderin."
+            ),
+        )
+    return redirect("match_share", match.edit_token)
+
+
+# --- Live updates ----------------------------------------------------------------------------
+
+
+def poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
+    """204 with no body while the match is at the version the page shows (one indexed query),
+    else the sheet at its new version. (htmx 2 swaps nothing on 204; a 304 would blank it.)"""
+    found = Match.objects.filter(**{TOKEN_FIELDS[role]: token}).values_list("pk", "version")
+    try:
+        pk, version = found.get()
+    except Match.DoesNotExist as error:
+        raise BadLink() from error
+    if request.GET.get("v") == str(version):
+        return HttpResponse(status=204)
+    match = Match.objects.get(pk=pk)
+    return TemplateResponse(request, "cetele/match.html#sheet", sheet_context(match, role=role))
+
+
+# CSP is moot for a 204 or a fragment swapped into a page that already has it: skip its work.
+@require_safe
+@csp_exempt()
+@match_page(role=EDIT)
+def match_poll(request: HttpRequest, token: str) -> HttpResponse:
+    """An editor's page learns about another editor's save."""
+    return poll(request, EDIT, token)
+
+
+@require_safe
+@csp_exempt()
+@match_page(role=VIEW)
+def view_poll(request: HttpRequest, token: str) -> HttpResponse:
+    """A viewer's page learns about new and corrected hands."""
+    return poll(request, VIEW, token)
+
+
+# --- Read-only pages (view link) -------------------------------------------------------------
+
+
+@require_safe
+@match_page(role=VIEW)
+def view_match(request: HttpRequest, token: str) -> TemplateResponse:
+    """The çetele, read-only, updating itself while the page is visible."""
+    match = match_by_token(VIEW, token)
+    return TemplateResponse(request, "cetele/match_view.html", sheet_context(match, role=VIEW))
+
+
+@require_safe
+@match_page(role=VIEW)
+def view_hand(request: HttpRequest, token: str, number: int) -> TemplateResponse:
+    """One hand's scores with how each was computed, read-only."""
+    match = match_by_token(VIEW, token)
+    hand = get_hand(match, number)
+    players = list(match.players.all())
+    context = {**hand_context(match, hand, players, entry=None), **link_context(match, VIEW)}
+    return TemplateResponse(request, "cetele/hand_view.html", context)
+
+
+@require_safe
+@match_page(role=VIEW)
+def view_rules(request: HttpRequest, token: str) -> TemplateResponse:
+    """The rules the match plays by."""
+    match = match_by_token(VIEW, token)
+    context = {"match": match, **link_context(match, VIEW)}
+    return TemplateResponse(request, "cetele/match_rules.html", context)
+
+
+def export_parts(token: str) -> tuple[Match, list, list, object]:
+    match = match_by_token(VIEW, token)
+    players = list(match.players.all())
+    hands = list(match.hands.all())
+    return match, players, hands, tally([hand.scores for hand in hands], len(players), match.teams)
+
+
+def attachment(content: str, content_type: str, match: Match, extension: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    name = f"cetele-{match.created_at:%Y-%m-%d}.{extension}"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@require_safe
+@match_page(role=VIEW)
+def view_export_csv(request: HttpRequest, token: str) -> HttpResponse:
+    """Every hand, every score and the running totals, for a spreadsheet."""
+    match, players, hands, sheet = export_parts(token)
+    names = [player.name for player in players]
+    content = match_csv(names, match.teams, hands, sheet)
+    return attachment(content, "text/csv; charset=utf-8", match, "csv")
+
+
+@require_safe
+@match_page(role=VIEW)
+def view_export_json(request: HttpRequest, token: str) -> HttpResponse:
+    """The whole match with its ruleset and each hand's inputs, to keep or check elsewhere."""
+    match, players, hands, sheet = export_parts(token)
+    content = match_json(match, players, hands, sheet)
+    return attachment(content, "application/json; charset=utf-8", match, "json")

@@ -1,0 +1,156 @@
+"""Sharing a match between phones: the viewer's çetele follows the editor's saves live, without a
+reload, and "Maçlarım" finds a match again from the home page."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from cetele.models import Match
+from tests.browser.conftest import PHONE, ConsoleWatcher
+from tests.browser.sheet import enter_hand, start_match, totals
+from tests.factories import add_hand, sample_inputs
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAMES = ["Ali", "Ayşe", "Can", "Deniz"]
+LIVE = 6_000  # ms: the pages poll every 4 s
+
+
+@pytest.fixture
+def second_phone(browser, live_server):
+    """Another phone at the table (or at home): its own browser context, nothing shared."""
+    context = browser.new_context(base_url=live_server.url, **PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    watcher = ConsoleWatcher(page)
+    yield page, watcher
+    context.close()
+
+
+def mark_page(page) -> None:
+    """A flag that a reload would wipe out."""
+    page.evaluate("window.__notReloaded = true")
+
+
+def not_reloaded(page) -> bool:
+    return page.evaluate("window.__notReloaded === true")
+
+
+def test_the_viewer_sees_the_editors_hand_appear_without_a_reload(phone, second_phone):
+    editor, editor_console = phone
+    viewer, viewer_console = second_phone
+    start_match(editor, NAMES, hands=5)
+    match = Match.objects.get()
+    viewer.goto(f"/v/{match.view_token}/")
+    mark_page(viewer)
+    expect(viewer.locator("table.sheet")).to_have_count(0)
+
+    enter_hand(editor, NAMES, sample_inputs(finisher=2, remaining=42))
+    expect(editor.locator("table.sheet tbody tr")).to_have_count(1)
+
+    expect(viewer.locator("table.sheet tbody tr")).to_have_count(1, timeout=LIVE)
+    assert not_reloaded(viewer)
+    assert totals(viewer) == totals(editor)
+    assert "1 / 5 el oynandı" in viewer.locator("#sheet").inner_text()
+    # The viewer has no edit control at all.
+    assert viewer.locator("#hand-form, input[type=radio], textarea").count() == 0
+    assert viewer.locator("form:not(.lang)").count() == 0
+    assert viewer.locator("a[href*='/m/']").count() == 0
+    assert match.edit_token not in viewer.content()
+    assert viewer.get_by_role("button", name=re.compile("Geri al|Eli kaydet|sil")).count() == 0
+
+    # A corrected hand reaches the viewer the same way.
+    hand = match.hands.get()
+    fixed = sample_inputs(finisher=0, remaining=7)
+    match.edit_hand(hand.number, fixed, match.score(fixed), hand.version, "fix-from-another-phone")
+    expect(viewer.locator("table.sheet tfoot td").first).to_have_text(
+        str(match.hands.get().scores[0]), timeout=LIVE
+    )
+    assert not_reloaded(viewer)
+    assert editor_console.errors == []
+    assert viewer_console.errors == []
+
+
+def test_the_viewer_opens_a_hands_breakdown_read_only(phone):
+    page, console = phone
+    match = Match.start(NAMES, teams=False, planned_hands=3, rules=_rules())
+    add_hand(match, sample_inputs(finisher=1, remaining=20))
+
+    page.goto(f"/v/{match.view_token}/")
+    page.locator("table.sheet tbody a.score-link").first.click()
+
+    page.wait_for_url(re.compile(r"/v/[^/]+/el/\d+/"))
+    assert page.locator("#score-0").is_visible()
+    assert page.locator("#hand-form").count() == 0
+    page.get_by_role("link", name="Çeteleye dön").click()
+    page.wait_for_url(f"**/v/{match.view_token}/")
+    assert console.errors == []
+
+
+def test_an_editors_sheet_follows_another_editors_save_and_keeps_the_half_filled_form(phone):
+    page, console = phone
+    start_match(page, NAMES, hands=5)
+    match = Match.objects.get()
+    mark_page(page)
+    page.fill("#id_p1-remaining", "31")
+
+    add_hand(match, sample_inputs(finisher=3, remaining=12))  # saved on another phone
+
+    expect(page.locator("table.sheet tbody tr")).to_have_count(1, timeout=LIVE)
+    assert not_reloaded(page)
+    assert page.input_value("#id_p1-remaining") == "31"
+    assert console.errors == []
+
+
+def test_a_rotated_view_link_stops_the_live_view_and_says_so(phone, second_phone):
+    editor, _ = phone
+    viewer, _ = second_phone
+    start_match(editor, NAMES, hands=5)
+    match = Match.objects.get()
+    viewer.goto(f"/v/{match.view_token}/")
+    requests = []
+    viewer.on("request", lambda r: requests.append(r.url) if "/poll/" in r.url else None)
+
+    editor.get_by_role("link", name="Paylaş").click()
+    editor.get_by_role("button", name="Yeni izleme bağlantısı").click()
+    expect(editor.get_by_text("Yeni izleme bağlantısı hazır")).to_be_visible()
+
+    expect(viewer.locator("[data-link-gone]")).to_be_visible(timeout=LIVE)
+    seen = len(requests)
+    viewer.wait_for_timeout(4_500)
+    assert len(requests) == seen  # polling stopped: no stream of misses from a stale tab
+
+
+def test_my_matches_lists_the_matches_this_phone_started_or_opened(phone, second_phone):
+    page, console = phone
+    start_match(page, NAMES, hands=5)
+    match = Match.objects.get()
+    other = Match.start(["Elif", "Fatih"], teams=False, planned_hands=3, rules=_rules())
+    page.goto(f"/v/{other.view_token}/")
+
+    page.goto("/")
+
+    box = page.locator("[data-my-matches]")
+    expect(box).to_be_visible()
+    links = box.locator("li a")
+    expect(links).to_have_count(2)
+    assert links.nth(0).get_attribute("href") == f"/v/{other.view_token}/"
+    assert links.nth(1).get_attribute("href") == f"/m/{match.edit_token}/"
+    assert "Ali, Ayşe, Can, Deniz" in links.nth(1).inner_text()
+    assert "el 0/5" in box.locator("li").nth(1).inner_text()
+    assert "izleme" in box.locator("li").nth(0).inner_text()
+    links.nth(1).click()
+    page.wait_for_url(f"**/m/{match.edit_token}/")
+    assert console.errors == []
+
+    # Another phone has opened nothing: its home page lists nothing.
+    stranger, _ = second_phone
+    stranger.goto("/")
+    expect(stranger.locator("[data-my-matches]")).to_be_hidden()
+
+
+def _rules() -> dict:
+    import scoring
+
+    return scoring.resolve_rules("cetele-standart")

@@ -1,0 +1,363 @@
+"""The link is the key: what the view link can't do, what no page leaks, how bad links are
+answered, and the headers every match page carries.
+
+Every URL under /m/<token>/ and /v/<token>/ is enumerated from the URLconf, so that a new
+endpoint is covered without anyone remembering to add it here.
+"""
+
+import json
+import re
+
+import pytest
+from django.test import Client, override_settings
+from django.urls import URLPattern, get_resolver
+
+from cetele import sharing
+from cetele.models import Change, Hand, Match, Player
+from tests.factories import form_data, make_match, sample_inputs
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+EVIL = "<script>alert(1)</script>"
+
+
+def match_routes(prefix: str) -> list[str]:
+    """Every route of the URLconf under `prefix` ("m" or "v") followed by a token."""
+    routes = [
+        str(pattern.pattern)
+        for pattern in get_resolver().url_patterns
+        if isinstance(pattern, URLPattern)
+        and str(pattern.pattern).startswith(f"{prefix}/<token:token>/")
+    ]
+    assert routes, f"no routes under /{prefix}/"
+    return routes
+
+
+def fill(route: str, token: str, number: int) -> str:
+    url = "/" + route.replace("<token:token>", token).replace("<int:number>", str(number))
+    assert "<" not in url, f"the test does not know how to fill {route}"
+    return url
+
+
+EDIT_ROUTES = match_routes("m")
+VIEW_ROUTES = match_routes("v")
+
+
+def snapshot() -> tuple:
+    """Everything a request could change."""
+    return (
+        list(Match.objects.order_by("pk").values()),
+        list(Player.objects.order_by("pk").values()),
+        list(Hand.objects.order_by("pk").values()),
+        list(Change.objects.order_by("pk").values()),
+    )
+
+
+@pytest.fixture
+def match() -> Match:
+    match = make_match(hands=2)
+    match.refresh_from_db()
+    return match
+
+
+def edit_urls(match: Match) -> list[str]:
+    number = match.hands.first().number
+    return [fill(route, match.edit_token, number) for route in EDIT_ROUTES]
+
+
+def view_urls(match: Match) -> list[str]:
+    number = match.hands.first().number
+    return [fill(route, match.view_token, number) for route in VIEW_ROUTES]
+
+
+# --- The view link can write nothing ------------------------------------------------------------
+
+
+def test_the_urlconf_has_the_write_endpoints_this_file_relies_on():
+    names = {pattern.name for pattern in get_resolver().url_patterns if hasattr(pattern, "name")}
+
+    assert {"hand_create", "hand_edit", "hand_delete", "match_undo", "match_players"} <= names
+    assert {"match_rotate", "view_match", "view_poll", "view_export_csv"} <= names
+
+
+def accepts(method: str, route: str) -> bool:
+    """Whether a route takes GET or POST at all: ask it, with the edit token of a throw-away
+    match (a POST there is a write endpoint)."""
+    throwaway = make_match(hands=1)
+    url = fill(route, throwaway.edit_token, throwaway.hands.first().number)
+    return getattr(Client(), method)(url).status_code != 405
+
+
+def accepts_post(route: str) -> bool:
+    return accepts("post", route)
+
+
+@pytest.mark.parametrize("route", EDIT_ROUTES)
+def test_no_edit_url_answers_to_the_view_token(client, match, route):
+    write, readable = accepts_post(route), accepts("get", route)
+    url = fill(route, match.view_token, match.hands.first().number)
+    before = snapshot()
+
+    get = client.get(url)
+    post = client.post(url, {**form_data(sample_inputs()), "kind": "edit", "seat_0": "X"})
+    htmx_post = client.post(url, form_data(sample_inputs()), headers=HTMX)
+
+    # A read-only route says 405 to a POST whatever the token, so that tells nothing either.
+    assert get.status_code == (404 if readable else 405)
+    assert post.status_code == htmx_post.status_code == (404 if write else 405)
+    assert snapshot() == before
+
+
+def test_the_write_endpoints_are_found_by_asking_the_urlconf():
+    writes = {route for route in EDIT_ROUTES if accepts_post(route)}
+
+    assert writes >= {
+        "m/<token:token>/el/",
+        "m/<token:token>/el/<int:number>/duzelt/",
+        "m/<token:token>/el/<int:number>/sil/",
+        "m/<token:token>/geri-al/",
+        "m/<token:token>/oyuncular/",
+        "m/<token:token>/paylas/yenile/",
+    }
+    assert "m/<token:token>/" not in writes
+
+
+@pytest.mark.parametrize("route", VIEW_ROUTES)
+def test_no_view_url_accepts_a_write(client, match, route):
+    url = fill(route, match.view_token, match.hands.first().number)
+    before = snapshot()
+
+    for method in (client.post, client.put, client.patch, client.delete):
+        assert method(url).status_code == 405
+
+    assert snapshot() == before
+
+
+def test_the_edit_token_really_opens_the_edit_urls(client, match):
+    # The other side of the tests above: the same URLs with the edit token exist.
+    for url in edit_urls(match):
+        assert client.get(url).status_code in (200, 204, 405), url
+
+
+# --- Nothing under a match link changes on GET; every write needs the CSRF token ----------------
+
+
+def test_opening_any_match_url_changes_nothing(client, match):
+    before = snapshot()
+
+    for url in edit_urls(match) + view_urls(match):
+        client.get(url)
+        client.get(url, headers=HTMX)
+        client.head(url)
+
+    assert snapshot() == before
+
+
+def test_every_write_without_the_csrf_token_is_refused(match):
+    client = Client(enforce_csrf_checks=True)
+    client.get(f"/m/{match.edit_token}/")  # sets the CSRF cookie, but we don't send the token
+    before = snapshot()
+
+    for url in edit_urls(match):
+        response = client.post(url, {**form_data(sample_inputs()), "kind": "view"})
+        assert response.status_code == 403, url
+
+    assert snapshot() == before
+
+
+def test_a_write_with_the_csrf_token_goes_through(match):
+    client = Client(enforce_csrf_checks=True)
+    client.get(f"/m/{match.edit_token}/")
+    token = client.cookies["csrftoken"].value
+
+    response = client.post(
+        f"/m/{match.edit_token}/paylas/yenile/", {"kind": "view", "csrfmiddlewaretoken": token}
+    )
+
+    assert response.status_code == 302
+    assert Match.objects.get().view_token != match.view_token
+
+
+# --- Viewer pages never contain the edit token ---------------------------------------------------
+
+
+def test_no_viewer_page_or_fragment_contains_the_edit_token_or_a_form(client, match):
+    stale = f"?v={match.version - 1}"
+    for url in view_urls(match):
+        for variant in (url, url + stale):
+            for headers in ({}, HTMX):
+                response = client.get(variant, headers=headers)
+                body = response.content.decode()
+                assert response.status_code in (200, 204), variant
+                assert match.edit_token not in body, variant
+                assert "/m/" not in body, variant
+                # The one form any page has is the language switch of base.html.
+                actions = re.findall(r"<form[^>]*action=\"([^\"]*)\"", body)
+                assert set(actions) <= {"/i18n/setlang/"}, variant
+                assert "<textarea" not in body and 'type="submit" class="button' not in body
+
+
+def test_viewer_pages_cover_every_view_route(client, match):
+    # A guard for the test above: the poll really returned a fragment for a stale version.
+    response = client.get(f"/v/{match.view_token}/poll/?v={match.version - 1}")
+
+    assert response.status_code == 200
+    assert b'id="sheet"' in response.content
+
+
+# --- Bad links: the same 404, then 429 ---------------------------------------------------------
+
+
+def test_unknown_rotated_and_malformed_tokens_get_the_very_same_404(client, match):
+    rotated = match.view_token
+    match.rotate_token("view")
+    rotated_edit = match.edit_token
+    match.rotate_token("edit")
+    unknown = "A" * 43
+    urls = [
+        f"/v/{unknown}/",
+        f"/m/{unknown}/",
+        f"/v/{rotated}/",
+        f"/m/{rotated_edit}/",
+        f"/m/{match.view_token}/",  # a view token is no edit token
+        "/v/short/",
+        "/m/has%20space/",
+        "/m/" + "A" * 65 + "/",
+        f"/v/{unknown}/poll/",
+        f"/m/{unknown}/el/1/",
+        "/v/x/el/1/",
+    ]
+
+    responses = [client.get(url) for url in urls]
+
+    assert [r.status_code for r in responses] == [404] * len(urls)
+    assert len({r.content for r in responses}) == 1
+    assert b"Bu ba\xc4\x9flant\xc4\xb1da bir ma\xc3\xa7 yok" in responses[0].content
+
+
+def test_a_missing_hand_under_a_good_link_is_a_plain_404_not_a_bad_link(client, match):
+    for _ in range(sharing.BAD_LINK_LIMIT + 5):
+        assert client.get(f"/v/{match.view_token}/el/999/").status_code == 404
+
+    assert client.get(f"/v/{match.view_token}/").status_code == 200
+
+
+def test_repeated_bad_links_from_one_address_are_slowed_down(client, match):
+    for _ in range(sharing.BAD_LINK_LIMIT):
+        assert client.get(f"/v/{'B' * 43}/").status_code == 404
+
+    blocked = client.get(f"/v/{'C' * 43}/")
+    malformed = client.get("/m/x/")
+    good = client.get(f"/v/{match.view_token}/")
+    poll = client.get(f"/v/{match.view_token}/poll/?v={match.version}")
+
+    assert [r.status_code for r in (blocked, malformed, good, poll)] == [429] * 4
+    assert 0 < int(blocked.headers["Retry-After"]) <= sharing.BAD_LINK_WINDOW
+    assert match.view_token.encode() not in good.content
+    other = client.get(f"/v/{match.view_token}/", REMOTE_ADDR="192.0.2.7")
+    assert other.status_code == 200
+
+
+def test_malformed_links_count_as_misses_too(client):
+    for index in range(sharing.BAD_LINK_LIMIT):
+        client.get(f"/m/bad{index}/")
+
+    assert client.get("/m/bad/").status_code == 429
+
+
+def test_the_forwarded_address_is_ignored_unless_we_are_behind_our_proxy(client, match):
+    for index in range(sharing.BAD_LINK_LIMIT):
+        client.get(f"/v/{'D' * 43}/", HTTP_X_FORWARDED_FOR=f"198.51.100.{index}")
+
+    # Not behind a proxy: the header is the client's own words, REMOTE_ADDR counts.
+    assert client.get(f"/v/{match.view_token}/").status_code == 429
+
+
+@override_settings(SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"))
+def test_behind_our_proxy_the_address_it_saw_is_counted(client, match):
+    for _ in range(sharing.BAD_LINK_LIMIT):
+        client.get(f"/v/{'E' * 43}/", HTTP_X_FORWARDED_FOR="forged, 203.0.113.5")
+
+    assert client.get("/v/" + "F" * 43 + "/", HTTP_X_FORWARDED_FOR="203.0.113.5").status_code == 429
+    other = client.get(f"/v/{match.view_token}/", HTTP_X_FORWARDED_FOR="203.0.113.6")
+    assert other.status_code == 200
+
+
+# --- Headers -------------------------------------------------------------------------------
+
+
+def test_every_match_page_is_noindex_no_referrer_and_edit_pages_are_never_cached(client, match):
+    for url in edit_urls(match) + view_urls(match):
+        response = client.get(url)
+        if response.status_code == 405:
+            continue
+        assert response.headers["X-Robots-Tag"] == "noindex, nofollow", url
+        assert response.headers["Referrer-Policy"] == "no-referrer", url
+        cache_control = response.headers["Cache-Control"]
+        if url.startswith("/m/"):
+            assert "no-store" in cache_control, url
+        else:
+            assert "private" in cache_control and "no-cache" in cache_control, url
+        if response.headers["Content-Type"].startswith("text/html") and response.status_code == 200:
+            body = response.content.decode()
+            if "<html" in body:
+                assert '<meta name="robots" content="noindex, nofollow">' in body, url
+                if url.startswith("/m/"):
+                    assert 'hx-history="false"' in body, url
+
+
+def test_match_pages_have_a_csp_without_inline_scripts_or_eval(client, match):
+    for url in (
+        f"/m/{match.edit_token}/",
+        f"/v/{match.view_token}/",
+        f"/m/{match.edit_token}/paylas/",
+    ):
+        response = client.get(url)
+        csp = response.headers["Content-Security-Policy"]
+        body = response.content.decode()
+
+        assert "script-src 'self'" in csp and "unsafe" not in csp
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", body), url
+        assert not re.search(r"\son[a-z]+=", body), url
+        assert "style=" not in body, url
+        assert '"allowEval": false' in body
+
+
+# --- Player names are escaped everywhere -----------------------------------------------------
+
+
+def test_a_script_in_a_player_name_is_escaped_on_every_page_and_fragment(client):
+    match = make_match(hands=2)
+    match.rename_players([EVIL, "Ayşe", f'"{EVIL}', "Deniz'"])
+    match.refresh_from_db()
+    stale = f"?v={match.version - 1}"
+    urls = [u for u in edit_urls(match) + view_urls(match) if not u.endswith((".csv", ".json"))]
+    urls += [u + stale for u in urls if u.endswith("/poll/")]
+
+    for url in urls:
+        for headers in ({}, HTMX):
+            body = client.get(url, headers=headers).content.decode()
+            assert "<script>alert" not in body, url
+    html = client.get(f"/v/{match.view_token}/").content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    htmx_save = client.post(
+        f"/m/{match.edit_token}/el/", form_data(sample_inputs()), headers=HTMX
+    ).content.decode()
+    assert "<script>alert" not in htmx_save and "&lt;script&gt;" in htmx_save
+
+
+def test_a_script_in_a_player_name_stays_inert_in_the_exports(client):
+    match = make_match(hands=1)
+    match.rename_players([EVIL, "B", "C", "D"])
+
+    csv_response = client.get(f"/v/{match.view_token}/cetele.csv")
+    json_response = client.get(f"/v/{match.view_token}/cetele.json")
+
+    for response in (csv_response, json_response):
+        assert not response.headers["Content-Type"].startswith("text/html")
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["Content-Disposition"].startswith("attachment")
+    assert b"<script" not in json_response.content
+    assert json.loads(json_response.content)["players"][0]["name"] == EVIL
+    assert EVIL in csv_response.content.decode("utf-8-sig")  # data, never rendered as HTML
