@@ -1,0 +1,146 @@
+"""Çetele's scoring engine: 101 Okey hand scores, exactly as ../shared/RULES.md states them.
+
+Plain Python, standard library only, no Django and no I/O. Every score the web app shows comes
+from here.
+
+Typed API
+    score_hand(hand: Hand, rules: Ruleset) -> HandResult       validates, then scores
+    validate_ruleset(data: dict) -> Ruleset                     a full JSON ruleset, checked
+    ruleset_for(spec) -> Ruleset                                like resolve_rules, typed, cached
+    finish_kind(hand) -> FinishKind
+    Hand, SeatInput, PenaltyEvent, Opened, PenaltyKind, FinishKind (enums are StrEnums)
+    HandResult(finish, scores, team_scores, breakdown), Step(rule, points, detail)
+
+JSON contract (RULES.md, "The interface")
+    score_json(request: dict) -> dict     {"finish", "scores", "team_scores", "breakdown"}
+    resolve_rules(spec) -> dict           slug | full ruleset | {"preset", "override"} → full dict
+    deep_merge(base, override) -> dict    nested objects merge, everything else replaces
+    InvalidHand                           .code (English), .field (JSON path), .message (Turkish),
+                                          .message_en
+    PRESETS                               slug → Preset(slug, name_tr, description_tr, name_en,
+                                          description_en, rules)
+    python -m scoring score [FILE] | presets | bench
+
+Words for the UI (scoring.labels, Turkish "tr" and English "en")
+    describe_step(step, lang), format_breakdown(steps, lang), finish_name(kind, lang)
+    e.g. "107 × 2 (çift açtı) × 2 (okeyle bitiş) + 101 (100'ü geçti) = 529"
+
+Breakdown steps, in order, per seat (their points add up to the seat's score):
+    winner             F.winner                                  finish
+    partner_zero       0 (teams: the finisher's partner)         finisher
+    not_opened         F.not_opened                              finish
+    cifte_devam        not_opened × (factor − 1)                 factor
+    kafa_halving       the halving, a negative amount            before, after
+    tiles              tiles × pair multiplier × F multiplier    remaining, okeys, fake_okeys,
+                                                                 okey_value, okey_number, tiles,
+                                                                 pair_multiplier, multiplier, finish
+    pair_opener_over   pair_opener_over.penalty                  tiles, threshold
+    okey_left_penalty  count × okey_left.penalty                 okeys, fake_okeys, count, per
+    opening_bonus      the highest tier's points                 opening, opened, threshold
+    penalty            one per event, in the order entered       kind (+ taken, tile, factor, by,
+                                                                 exempt, used_for, okey, note)
+
+Where RULES.md is ambiguous or silent — what this package decided
+ 1. pair_opener_over compares the raw tiles (okeys included, before any multiplier) and is added
+    after the multipliers, never multiplied (RULES.md says so; the 529 vector agrees).
+ 2. The okey-left penalty is charged only to opened losers whose tiles are counted: a player who
+    did not open pays the fixed not_opened amount and nothing for okeys in hand (RULES.md lists
+    it under "a player who opened"). Their okeys still count toward "2 in the whole hand".
+ 3. The opening bonus goes to every seat that opened and entered `opening` — the finisher too,
+    cezalı or not — but not to the finisher's partner who writes 0: that partner scores only
+    their own penalty events ("writes 0 ... penalty events still count").
+ 4. With teams and winner_partner_zero false, the finisher's partner is an ordinary loser.
+ 5. Kafa halving applies to the whole not-opened amount, after a çifte devam factor
+    ((202 × 2 + 1) // 2), and only to non-openers (RULES.md puts it in that bullet only).
+    "The partner opened" counts either kind of opening, and the partner being the finisher.
+ 6. Çifte devam only changes the score of a player who did not open; declared by a pair opener
+    (or by a finisher who opened pairs) it is allowed and changes nothing.
+ 7. `opening` may only be entered for a seat that opened (opening_not_opened otherwise); it must
+    reach the opening base for that kind of opening; a pairs opening may not exceed the pairs
+    that tiles_dealt + 1 tiles can hold (11 / 7). Raising (`opening.raising`) is shown to players
+    and not checked: the order of openings within a hand is not entered.
+ 8. Opening bonus tiers must strictly increase in both series and pairs, so "the highest tier
+    reached" is simply the last one reached; bonus points and winner points are ≤ 0.
+ 9. `remaining` defaults to 0 like the other seat fields (the contract's defaults); RULES.md's
+    "required for every non-finisher who opened" is left to the form. For a non-opener (and the
+    partner who writes 0) it is still range-checked, then ignored. `finisher` is required in a
+    hand (null for "kimse bitmedi"): a forgotten finisher would silently change every score.
+10. okey_number is required only when a score needs it: a fake okey left in a counted hand, a real
+    okey left in a counted hand when okeys count their face (always on a cezasız table), or an
+    okey discard_used event without a tile. When given it must be 1–13 even if unused.
+11. islek_discard is allowed when the amount that applies is set: taken + islek_taken_factor →
+    tile × factor (tile required), otherwise penalties.islek_discard. A tile given otherwise is
+    range-checked and not used.
+12. okey_taken needs `by` (another seat, 0-based like every seat in JSON); the partner exemption
+    applies only with teams. The exempt event stays in the breakdown with 0 points.
+13. Cezasız: only `custom` events are accepted (others are refused, not silently dropped); no
+    okey-left penalty; okeys left count their face value; discard_used is off.
+14. `custom` points may be any integer (negative too, unbounded); `note` is optional text.
+15. Nobody finished ("none"): pair openers still get pair_opener_multiplier and the over-100
+    penalty, and okeys left their penalty, exactly as with any other finish row.
+16. A pairs opener finishing kafa is `pairs_kafa` whatever okey_finish says ("pairs | any | yes").
+    kafa_requires_nobody_opened counts every other seat, the partner included.
+17. In JSON an optional field given as null is the same as omitted; booleans are not integers,
+    and 2.0 is not an integer.
+18. A ruleset given as {"preset", "override"}: errors name the path in the merged ruleset
+    ("rules.finishes.okey.winner"), not "rules.override...". An override may replace a null
+    section (e.g. discard_used) only with a complete object. finishes.pairs_kafa is the only
+    optional ruleset key; finishes.none has no winner.
+19. Custom ruleset bounds (not in RULES.md): multipliers and factors 1–100, amounts 0–100000,
+    winner and bonus points −100000–0, discard_used factors 0–100, match lengths from
+    1, 3, 5, …, 13 without repeats. Scores then stay far inside 32 bits (custom penalties aside).
+20. Messages name seats 1-based ("Oyuncu 3"); `field` paths are 0-based like the JSON
+    ("hand.players[2].remaining").
+21. Errors are reported one at a time, in RULES.md's order (request shape, seats, teams,
+    finisher, okey_number range, each seat, okey totals, okey_number presence).
+
+Speed: rulesets are cached (per preset slug, and per ruleset object by its canonical JSON), so
+a preview costs one parse, one validation of the hand and the arithmetic: ~23 µs with a slug,
+~36 µs with a match's frozen ruleset object (`python -m scoring bench`).
+"""
+
+from scoring.contract import resolve_rules, ruleset_for, score_json
+from scoring.engine import finish_kind, score_hand
+from scoring.errors import InvalidHand
+from scoring.hands import parse_hand, validate_hand
+from scoring.labels import describe_step, finish_name, format_breakdown
+from scoring.model import (
+    FinishKind,
+    Hand,
+    HandResult,
+    Opened,
+    PenaltyEvent,
+    PenaltyKind,
+    Ruleset,
+    SeatInput,
+    Step,
+)
+from scoring.presets import PRESETS, Preset
+from scoring.rules import deep_merge, validate_ruleset
+
+__all__ = [
+    "PRESETS",
+    "FinishKind",
+    "Hand",
+    "HandResult",
+    "InvalidHand",
+    "Opened",
+    "PenaltyEvent",
+    "PenaltyKind",
+    "Preset",
+    "Ruleset",
+    "SeatInput",
+    "Step",
+    "deep_merge",
+    "describe_step",
+    "finish_kind",
+    "finish_name",
+    "format_breakdown",
+    "parse_hand",
+    "resolve_rules",
+    "ruleset_for",
+    "score_hand",
+    "score_json",
+    "validate_hand",
+    "validate_ruleset",
+]

@@ -1,0 +1,34 @@
+"""Paths and small builders shared by the scoring tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SHARED = REPO_ROOT.parent / "shared"
+
+
+def load_shared(name: str) -> Any:
+    """A JSON file of ../shared, read at test time (never copied into the repository)."""
+    return json.loads((SHARED / name).read_text(encoding="utf-8"))
+
+
+def hand_request(
+    players: list[dict[str, Any]],
+    rules: Any = "cetele-standart",
+    teams: bool | None = None,
+    **hand: Any,
+) -> dict[str, Any]:
+    """A request; the hand's finisher defaults to seat 0."""
+    request: dict[str, Any] = {"rules": rules, "hand": {"finisher": 0, **hand, "players": players}}
+    if teams is not None:
+        request["teams"] = teams
+    return request
+
+
+def four(*players: dict[str, Any]) -> list[dict[str, Any]]:
+    """Four seats: seat 0 opened series (the usual finisher), then `players`, then non-openers."""
+    seats = [{"opened": "series"}, *players]
+    return seats + [{"opened": "no"}] * (4 - len(seats))
