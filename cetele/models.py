@@ -320,3 +320,39 @@ class Change(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.hand_number or ''}"
+
+
+# A match form (and Match.preset_slug) names a house preset "house:<view token>".
+HOUSE_PREFIX = "house:"
+
+
+class HousePreset(models.Model):
+    """A table's own ruleset, saved from the preset editor; shared by its unguessable link.
+
+    There are no accounts: whoever holds `edit_token` may change it, whoever holds `view_token`
+    may read it and start matches with it. A match copies the ruleset when it starts, so editing
+    a house preset never changes a match already started.
+    """
+
+    name = models.CharField(max_length=80)
+    description = models.TextField(blank=True, max_length=500)
+    rules = models.JSONField(help_text="The full, validated ruleset; its name is `name`.")
+    base_slug = models.CharField(max_length=64, help_text="The built-in preset it started from.")
+    view_token = models.CharField(max_length=64, unique=True, default=new_token)
+    edit_token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def choice_value(self) -> str:
+        """How a match form names this preset; a match started from it records the same."""
+        return HOUSE_PREFIX + self.view_token
+
+    @property
+    def base_rules(self) -> dict | None:
+        """The built-in it started from, to mark what this preset changed."""
+        preset = scoring.PRESETS.get(self.base_slug)
+        return preset.rules if preset else None

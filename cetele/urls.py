@@ -1,6 +1,6 @@
 from django.urls import include, path, re_path, register_converter
 
-from cetele import sharing, views, views_sharing
+from cetele import sharing, views, views_rules, views_sharing
 
 
 class TokenConverter:
@@ -20,6 +20,13 @@ register_converter(TokenConverter, "token")
 urlpatterns = [
     path("", views.home, name="home"),
     path("yeni/", views.match_create, name="match_create"),
+    path("yeni/kurallar/", views_rules.match_adjust, name="match_adjust"),
+    path("kurallar/", views_rules.rules_list, name="rules_list"),
+    path("kurallar/yeni/", views_rules.preset_new, name="preset_new"),
+    path("kurallar/onizle/", views_rules.rules_preview, name="rules_preview"),
+    path("kurallar/<slug:slug>/", views_rules.rules_detail, name="rules_detail"),
+    path("ev/<token:token>/", views_rules.house_detail, name="house_detail"),
+    path("ev/<token:token>/duzenle/", views_rules.house_edit, name="house_edit"),
     path("m/<token:token>/", views.match_detail, name="match_detail"),
     path("m/<token:token>/el/", views.hand_create, name="hand_create"),
     path("m/<token:token>/el/<int:number>/", views.hand_detail, name="hand_detail"),

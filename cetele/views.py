@@ -104,7 +104,7 @@ def database_refused(request: HttpRequest, entry: HandEntry, error: DatabaseErro
 @require_http_methods(["GET", "HEAD", "POST"])
 def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirect:
     """Start a match: players in seat order, singles or teams, number of hands, house rules."""
-    form = MatchForm(request.POST or None)
+    form = MatchForm(request.POST or None, initial=MatchForm.initial_for(request.GET.get("preset")))
     if request.method == "POST" and form.is_valid():
         slug, base_rules, rules = form.rules()
         match = Match.start(

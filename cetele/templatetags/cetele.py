@@ -1,8 +1,11 @@
 """Template filters that show what the scoring engine computed, in the page's language."""
 
 from django import template
+from django.utils.html import format_html
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
+from cetele.rulesets import any_change, changes
 from scoring import labels
 
 register = template.Library()
@@ -40,3 +43,22 @@ def at(sequence, index):
 @register.filter
 def penalty_name(kind: str) -> str:
     return labels.penalty_name(kind, _lang()) if kind in labels.PENALTY_NAMES["tr"] else kind
+
+
+@register.filter
+def rule_changes(rules, base):
+    """`rules` as a tree of booleans, True where a value differs from `base` (the ruleset the
+    rules came from); all false without a base."""
+    return changes(rules, base)
+
+
+@register.filter
+def mark_changed(value, changed):
+    """The value, marked when it differs from the base ruleset (for sighted and screen readers)."""
+    if not changed or isinstance(changed, dict) and not any_change(changed):
+        return value
+    return format_html(
+        '<mark class="diff">{}<span class="visually-hidden"> ({})</span></mark>',
+        value,
+        _("değişti"),
+    )

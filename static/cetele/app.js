@@ -141,3 +141,104 @@
     rememberMatch();
   });
 })();
+
+// House presets this phone made or opened, in localStorage only (like "Maçlarım"): listed on
+// the rules page and offered first when starting a match. Nobody else's presets are ever listed.
+(function () {
+  "use strict";
+  const STORE = "cetele.presets";
+
+  function load() {
+    try {
+      const list = JSON.parse(localStorage.getItem(STORE) || "[]");
+      return Array.isArray(list) ? list : [];
+    } catch (err) { return []; }
+  }
+  function save(list) {
+    try { localStorage.setItem(STORE, JSON.stringify(list.slice(0, 20))); } catch (err) { /* full */ }
+  }
+  function remember(entry) {
+    const list = load();
+    const old = list.find(function (p) { return p.value === entry.value; }) || {};
+    const merged = Object.assign({}, old, entry, { at: Date.now() });
+    if (!merged.edit) delete merged.edit;
+    save([merged].concat(list.filter(function (p) { return p.value !== entry.value; })));
+  }
+
+  // A house preset's page ([data-remember-preset]); its edit page also gives the edit link.
+  function rememberPreset() {
+    const el = document.querySelector("[data-remember-preset]");
+    if (!el) return;
+    const entry = { value: el.dataset.rememberPreset, name: el.dataset.presetName || "",
+                    url: el.dataset.presetUrl || "" };
+    if (el.dataset.presetEditUrl) entry.edit = el.dataset.presetEditUrl;
+    remember(entry);
+  }
+
+  // The rules page: this phone's house presets.
+  function listPresets() {
+    const box = document.querySelector("[data-my-presets]");
+    const ul = box && box.querySelector("ul");
+    if (!ul) return;
+    const houses = load().filter(function (p) { return p.url && p.value.indexOf("house:") === 0; });
+    houses.forEach(function (p) {
+      const li = document.createElement("li");
+      li.className = "card";
+      const a = document.createElement("a");
+      a.href = p.url;
+      a.textContent = p.name || p.url;
+      li.appendChild(a);
+      if (p.edit) {
+        li.appendChild(document.createTextNode(" · "));
+        const edit = document.createElement("a");
+        edit.href = p.edit;
+        edit.textContent = box.dataset.editLabel || "edit";
+        li.appendChild(edit);
+      }
+      ul.appendChild(li);
+    });
+    if (houses.length) box.classList.remove("hidden");
+  }
+
+  // Starting a match: this phone's recent presets first; remember the one chosen.
+  function recentFirst() {
+    const select = document.querySelector("select[data-recent-presets]");
+    if (!select) return;
+    const recent = load();
+    if (!recent.length) return;
+    const group = document.createElement("optgroup");
+    group.label = select.dataset.recentLabel || "";
+    recent.forEach(function (p) {
+      let option = Array.prototype.find.call(select.options, function (o) { return o.value === p.value; });
+      if (option && option.parentNode === group) return;
+      if (!option) {
+        if (p.value.indexOf("house:") !== 0) return; // a built-in that no longer exists
+        option = document.createElement("option");
+        option.value = p.value;
+        option.textContent = p.name || p.value;
+      }
+      group.appendChild(option);
+    });
+    if (!group.children.length) return;
+    select.insertBefore(group, select.firstChild);
+    select.querySelectorAll("optgroup").forEach(function (g) { if (!g.children.length) g.remove(); });
+    if (select.hasAttribute("data-prefer-recent")) select.value = group.firstChild.value;
+  }
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (!form.matches || !form.matches("[data-match-create]")) return;
+    const select = form.querySelector("select[data-recent-presets]");
+    const option = select && select.selectedOptions[0];
+    if (!option) return;
+    const known = load().find(function (p) { return p.value === option.value; }) || {};
+    remember({ value: option.value, name: known.name || option.textContent, url: known.url || "" });
+  });
+
+  function init() {
+    rememberPreset();
+    listPresets();
+    recentFirst();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

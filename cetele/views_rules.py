@@ -1,0 +1,232 @@
+"""The rules pages: the built-in presets, house presets behind their own unguessable links,
+the preset editor with its worked example, and adjusting a preset for one match only.
+
+There are no accounts: a house preset's view link shows it and starts matches with it, its edit
+link changes it. Nothing here lists house presets; a phone remembers its own (static app.js).
+"""
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+import scoring
+from cetele.forms import MatchForm, RulesetForm
+from cetele.models import HousePreset, Match
+from cetele.rulesets import any_change, changes, find_house, worked_example
+
+DEFAULT_PRESET = "cetele-standart"
+NEW, EDIT, MATCH = "new", "edit", "match"
+
+
+def _english() -> bool:
+    return (get_language() or "tr").startswith("en")
+
+
+def preset_name(preset: scoring.Preset) -> str:
+    return preset.name_en if _english() else preset.name_tr
+
+
+def preset_description(preset: scoring.Preset) -> str:
+    return preset.description_en if _english() else preset.description_tr
+
+
+def start_url(value: str) -> str:
+    """The new-match page with this preset chosen."""
+    return f"{reverse('match_create')}?{urlencode({'preset': value})}"
+
+
+def editor_url(source: str) -> str:
+    return f"{reverse('preset_new')}?{urlencode({'from': source})}"
+
+
+# --- Reading rules ---------------------------------------------------------------------------
+
+
+@require_safe
+def rules_list(request: HttpRequest) -> TemplateResponse:
+    """Every built-in preset with its description; this phone's house presets via app.js."""
+    presets = [
+        {"slug": slug, "name": preset_name(preset), "description": preset_description(preset)}
+        for slug, preset in scoring.PRESETS.items()
+    ]
+    return TemplateResponse(request, "cetele/rules_list.html", {"presets": presets})
+
+
+@require_safe
+def rules_detail(request: HttpRequest, slug: str) -> TemplateResponse:
+    """A built-in preset's full rules."""
+    preset = scoring.PRESETS.get(slug)
+    if preset is None:
+        raise Http404(_("Böyle bir hazır kural yok."))
+    context = {
+        "name": preset_name(preset),
+        "description": preset_description(preset),
+        "rules": preset.rules,
+        "start_url": start_url(slug),
+        "copy_url": editor_url(slug),
+    }
+    return TemplateResponse(request, "cetele/rules_detail.html", context)
+
+
+@require_safe
+def house_detail(request: HttpRequest, token: str) -> TemplateResponse:
+    """A house preset: its full rules, what it changed from its built-in, start a match."""
+    house = get_object_or_404(HousePreset, view_token=token)
+    base = house.base_rules
+    context = {
+        "house": house,
+        "name": house.name,
+        "description": house.description,
+        "rules": house.rules,
+        "base": base,
+        "base_name": preset_name(scoring.PRESETS[house.base_slug]) if base else "",
+        "changed": any_change(changes(house.rules, base)),
+        "start_url": start_url(house.choice_value),
+        "copy_url": editor_url(house.view_token),
+        "view_url": request.build_absolute_uri(reverse("house_detail", args=[house.view_token])),
+    }
+    return TemplateResponse(request, "cetele/rules_detail.html", context)
+
+
+# --- The editor ------------------------------------------------------------------------------
+
+
+def editor_source(source: str) -> tuple[str, dict, str, str]:
+    """(base slug, ruleset, name, description) to start the editor from, or 404."""
+    if source in scoring.PRESETS:
+        preset = scoring.PRESETS[source]
+        name = _("%(name)s (bizim masa)") % {"name": preset_name(preset)}
+        return source, preset.rules, name, ""
+    house = find_house(source)
+    if house is None:
+        raise Http404(_("Böyle bir kural yok."))
+    name = _("%(name)s (kopya)") % {"name": house.name}
+    return house.base_slug, house.rules, name, house.description
+
+
+def render_editor(request: HttpRequest, form: RulesetForm, **context) -> TemplateResponse:
+    """The editor page; the example uses the draft when it is valid, else `example_rules`."""
+    rules = form.ruleset if form.is_bound else context.get("example_rules")
+    context.update(form=form, example=worked_example(rules) if rules else None)
+    return TemplateResponse(request, "cetele/rules_editor.html", context)
+
+
+def form_action(request: HttpRequest) -> str:
+    return request.POST.get("action", "preview")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def preset_new(request: HttpRequest) -> HttpResponse:
+    """Build a house preset, starting from a built-in or a house preset (?from=)."""
+    base_slug, rules, name, description = editor_source(request.GET.get("from") or DEFAULT_PRESET)
+    context = {"mode": NEW, "form_url": request.get_full_path(), "example_rules": rules}
+    if request.method != "POST":
+        initial = {**RulesetForm.initial_from_rules(rules, name=name), "description": description}
+        return render_editor(request, RulesetForm(initial=initial), **context)
+    form = RulesetForm(request.POST)
+    if form_action(request) == "save" and form.is_valid():
+        house = HousePreset.objects.create(
+            name=form.cleaned_data["name"],
+            description=form.cleaned_data["description"],
+            rules=form.ruleset,
+            base_slug=base_slug,
+        )
+        messages.success(
+            request,
+            _(
+                "Kural kaydedildi. Bu sayfanın bağlantısı düzenleme bağlantısıdır: saklayın. "
+                "Paylaşmak için aşağıdaki bağlantıyı gönderin."
+            ),
+        )
+        return redirect("house_edit", house.edit_token)
+    form.is_valid()
+    return render_editor(request, form, **context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def house_edit(request: HttpRequest, token: str) -> HttpResponse:
+    """Change a house preset (its edit link). Matches already started keep their copy."""
+    house = get_object_or_404(HousePreset, edit_token=token)
+    context = {
+        "mode": EDIT,
+        "house": house,
+        "form_url": reverse("house_edit", args=[house.edit_token]),
+        "example_rules": house.rules,
+        "view_url": request.build_absolute_uri(reverse("house_detail", args=[house.view_token])),
+        "start_url": start_url(house.choice_value),
+    }
+    if request.method != "POST":
+        initial = {
+            **RulesetForm.initial_from_rules(house.rules, name=house.name),
+            "description": house.description,
+        }
+        return render_editor(request, RulesetForm(initial=initial), **context)
+    form = RulesetForm(request.POST)
+    if form_action(request) == "save" and form.is_valid():
+        house.name = form.cleaned_data["name"]
+        house.description = form.cleaned_data["description"]
+        house.rules = form.ruleset
+        house.save(update_fields=["name", "description", "rules", "updated_at"])
+        messages.success(
+            request, _("Kural kaydedildi. Daha önce başlamış maçlar kendi kopyalarıyla sürer.")
+        )
+        return redirect("house_edit", house.edit_token)
+    form.is_valid()
+    return render_editor(request, form, **context)
+
+
+@require_POST
+def rules_preview(request: HttpRequest) -> TemplateResponse:
+    """The worked example scored with the draft rules (the editor's HTMX region)."""
+    form = RulesetForm(request.POST)
+    form.is_valid()
+    context = {"form": form, "example": worked_example(form.ruleset) if form.ruleset else None}
+    return TemplateResponse(request, "cetele/rules_editor.html#example", context)
+
+
+# --- One match's own rules ----------------------------------------------------------------
+
+
+@require_POST
+def match_adjust(request: HttpRequest) -> HttpResponse:
+    """ "Bu maç için değiştir": the editor, filled from the chosen preset, carrying the match
+    form along; "Bu kurallarla başlat" starts the match with the adjusted rules, keeping the
+    preset's as its base so that the match's rules page marks what changed."""
+    match_form = MatchForm(request.POST)
+    if not match_form.is_valid():
+        return TemplateResponse(request, "cetele/match_create.html", {"form": match_form})
+    source, base, preset_rules = match_form.rules()
+    context = {
+        "mode": MATCH,
+        "match_form": match_form,
+        "form_url": reverse("match_adjust"),
+        "example_rules": preset_rules,
+    }
+    if RulesetForm.prefix + "-name" not in request.POST:  # just arrived from the match form
+        form = RulesetForm(initial=RulesetForm.initial_from_rules(preset_rules))
+        return render_editor(request, form, **context)
+    form = RulesetForm(request.POST)
+    if form_action(request) == "start" and form.is_valid():
+        planned = match_form.cleaned_data["planned_hands"]
+        if planned in form.ruleset["hands"]:
+            match = Match.start(
+                match_form.names(),
+                teams=match_form.cleaned_data["teams"],
+                planned_hands=planned,
+                rules=form.ruleset,
+                preset_slug=source,
+                base_rules=base,
+            )
+            return redirect("match_detail", match.edit_token)
+        form.add_error(
+            "hands",
+            _("Bu maç %(hands)s el olacak: bu uzunluğu da işaretleyin.") % {"hands": planned},
+        )
+    form.is_valid()
+    return render_editor(request, form, **context)
