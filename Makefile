@@ -5,7 +5,7 @@ BIN       := $(VENV)/bin
 PORT      ?= 8000
 WORKERS   ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
 
-.PHONY: run test lint format serve bench messages clean
+.PHONY: run test lint format serve bench loadtest lighthouse messages clean
 
 ## make run: create .venv, install, migrate the embedded SQLite database, serve on 127.0.0.1:$(PORT)
 run:
@@ -39,6 +39,13 @@ serve:
 bench:
 	@scripts/setup.sh dev
 	$(BIN)/python -m bench.bench_server
+
+## make loadtest: live tables against gunicorn on 127.0.0.1, on SQLite then PostgreSQL (~3 min)
+loadtest:
+	@scripts/setup.sh dev
+	$(BIN)/pip install --quiet -r requirements-bench.txt
+	$(BIN)/python -m bench.loadtest --database sqlite $(LOADTEST_ARGS)
+	scripts/with-postgres.sh $(BIN)/python -m bench.loadtest --database postgres $(LOADTEST_ARGS)
 
 messages:
 	$(BIN)/python manage.py makemessages -l en --no-location --no-obsolete

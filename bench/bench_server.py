@@ -51,6 +51,7 @@ def seed(hand_counts: dict[str, int], save_matches: int) -> dict:
         for _ in range(hands):
             inputs = sample_hand(rng)
             match.add_hand(inputs, match.score(inputs), None)
+        match.refresh_from_db(fields=["version"])
         return match
 
     made = {name: match_with(count, count) for name, count in hand_counts.items()}
