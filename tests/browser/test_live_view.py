@@ -154,3 +154,17 @@ def _rules() -> dict:
     import scoring
 
     return scoring.resolve_rules("cetele-standart")
+
+
+def test_the_share_page_and_the_view_page_have_no_accessibility_violation(phone):
+    from axe_playwright_python.sync_playwright import Axe
+
+    page, console = phone
+    match = Match.start(NAMES, teams=False, planned_hands=3, rules=_rules())
+    add_hand(match, sample_inputs(finisher=1, remaining=20))
+
+    for url in (f"/m/{match.edit_token}/paylas/", f"/v/{match.view_token}/"):
+        page.goto(url)
+        result = Axe().run(page)
+        assert result.violations_count == 0, (url, result.generate_report())
+    assert console.errors == []
