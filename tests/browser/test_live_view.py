@@ -168,3 +168,33 @@ def test_the_share_page_and_the_view_page_have_no_accessibility_violation(phone)
         result = Axe().run(page)
         assert result.violations_count == 0, (url, result.generate_report())
     assert console.errors == []
+
+
+def set_visibility(page, visible: bool) -> None:
+    """Make the page look hidden or shown to its scripts, as when the phone locks or unlocks."""
+    page.evaluate(
+        """(visible) => {
+        const define = (name, value) =>
+            Object.defineProperty(document, name, {value: value, configurable: true});
+        define("hidden", !visible);
+        define("visibilityState", visible ? "visible" : "hidden");
+        document.dispatchEvent(new Event("visibilitychange"));
+    }""",
+        visible,
+    )
+
+
+def test_polling_pauses_while_the_page_is_hidden_and_resumes_at_once_when_shown(phone):
+    page, console = phone
+    match = Match.start(NAMES, teams=False, planned_hands=3, rules=_rules())
+    page.goto(f"/v/{match.view_token}/")
+    polls = []
+    page.on("request", lambda r: polls.append(r.url) if "/poll/" in r.url else None)
+
+    set_visibility(page, False)
+    page.wait_for_timeout(5_000)
+    assert polls == []
+
+    with page.expect_request(lambda r: "/poll/" in r.url, timeout=1_000):
+        set_visibility(page, True)
+    assert console.errors == []
