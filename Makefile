@@ -47,6 +47,11 @@ loadtest:
 	$(BIN)/python -m bench.loadtest --database sqlite $(LOADTEST_ARGS)
 	scripts/with-postgres.sh $(BIN)/python -m bench.loadtest --database postgres $(LOADTEST_ARGS)
 
+## make lighthouse: Lighthouse (mobile) performance and accessibility of the home and a match page
+lighthouse:
+	@scripts/setup.sh dev
+	$(BIN)/python -m bench.lighthouse
+
 messages:
 	$(BIN)/python manage.py makemessages -l en --no-location --no-obsolete
 	$(BIN)/python manage.py compilemessages
