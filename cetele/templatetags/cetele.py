@@ -62,3 +62,16 @@ def mark_changed(value, changed):
         value,
         _("değişti"),
     )
+
+
+FINISH_ORDER = ("normal", "kafa", "pairs", "okey", "okey_kafa", "pairs_okey", "pairs_kafa", "none")
+
+
+@register.filter
+def ordered_finishes(finishes) -> list:
+    """A finish table's (kind, row) pairs in RULES.md's order, whatever order the JSON came in
+    (PostgreSQL's jsonb sorts object keys)."""
+    if not isinstance(finishes, dict):
+        return []
+    known = [(kind, finishes[kind]) for kind in FINISH_ORDER if kind in finishes]
+    return known + [(k, row) for k, row in finishes.items() if k not in FINISH_ORDER]

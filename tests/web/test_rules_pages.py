@@ -176,6 +176,16 @@ def test_the_match_rules_page_marks_what_differs_from_the_preset(client):
     assert okey_row == ["-303", "×3", "404"]
 
 
+def test_the_finish_table_keeps_the_rules_order_whatever_the_database_did(client):
+    match = make_match(preset="om-zorlu")
+    match.refresh_from_db()  # PostgreSQL's jsonb hands the keys back sorted its own way
+
+    page = client.get(reverse("match_rules", args=[match.edit_token])).content.decode()
+
+    kinds = [kind for kind, _ in ROW.findall(page)]
+    assert kinds == ["normal", "kafa", "pairs", "okey", "okey_kafa", "pairs_okey", "none"]
+
+
 def test_a_match_that_kept_its_preset_marks_nothing(client):
     match = make_match(preset="om-zorlu")
 
