@@ -1,0 +1,131 @@
+"""axe-core (bundled by axe-playwright-python) on every page, in the phone browser: no serious
+or critical violation anywhere, including the states a user reaches by tapping (a form with its
+errors, a live preview, a finished match)."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.urls import reverse
+
+import scoring
+from cetele.models import HousePreset
+from tests.factories import make_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BLOCKING = {"serious", "critical"}
+
+
+def blocking_violations(page) -> list[str]:
+    results = Axe().run(page)
+    return [
+        f"{violation['id']} ({violation['impact']}): {violation['help']} — "
+        + "; ".join(node["target"][0] for node in violation["nodes"][:3] if node["target"])
+        for violation in results.response["violations"]
+        if violation["impact"] in BLOCKING
+    ]
+
+
+def pages() -> dict[str, str]:
+    match = make_match(hands=5)
+    finished = make_match(hands=3, planned_hands=3)
+    house = HousePreset.objects.create(
+        name="Bizim masa",
+        rules=scoring.resolve_rules("cetele-standart") | {"name": "Bizim masa"},
+        base_slug="cetele-standart",
+    )
+    edit, view = match.edit_token, match.view_token
+    return {
+        "home": reverse("home"),
+        "new match": reverse("match_create"),
+        "rules list": reverse("rules_list"),
+        "rules detail": reverse("rules_detail", args=["cetele-standart"]),
+        "preset editor": reverse("preset_new"),
+        "house preset": reverse("house_detail", args=[house.view_token]),
+        "house preset editor": reverse("house_edit", args=[house.edit_token]),
+        "match page with hands": reverse("match_detail", args=[edit]),
+        "finished match": reverse("match_detail", args=[finished.edit_token]),
+        "hand page": reverse("hand_detail", args=[edit, 2]),
+        "delete a hand": reverse("hand_delete", args=[edit, 2]),
+        "history": reverse("match_history", args=[edit]),
+        "players": reverse("match_players", args=[edit]),
+        "match rules": reverse("match_rules", args=[edit]),
+        "share": reverse("match_share", args=[edit]),
+        "viewer's match page": reverse("view_match", args=[view]),
+        "viewer's hand page": reverse("view_hand", args=[view, 2]),
+        "viewer's rules": reverse("view_rules", args=[view]),
+    }
+
+
+PAGES = [
+    "home",
+    "new match",
+    "rules list",
+    "rules detail",
+    "preset editor",
+    "house preset",
+    "house preset editor",
+    "match page with hands",
+    "finished match",
+    "hand page",
+    "delete a hand",
+    "history",
+    "players",
+    "match rules",
+    "share",
+    "viewer's match page",
+    "viewer's hand page",
+    "viewer's rules",
+]
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_no_serious_accessibility_violation(phone, name):
+    page, console = phone
+    url = pages()[name]
+
+    response = page.goto(url)
+
+    assert response.status == 200, url
+    assert blocking_violations(page) == []
+
+
+def test_no_serious_accessibility_violation_in_a_form_showing_its_errors(phone):
+    page, _ = phone
+    match = make_match(hands=2)
+    page.goto(reverse("match_detail", args=[match.edit_token]))
+
+    page.get_by_role("button", name="Eli kaydet").click()
+    page.locator(".hand-form .errorlist, .hand-form .message.error").first.wait_for()
+
+    assert blocking_violations(page) == []
+
+
+def test_no_serious_accessibility_violation_with_the_live_preview_shown(phone):
+    page, _ = phone
+    match = make_match(hands=2)
+    page.goto(reverse("match_detail", args=[match.edit_token]))
+
+    page.locator("#hand-form input[name=finisher]").first.check()
+    page.locator("#hand-preview .breakdown, #hand-preview .errorlist").first.wait_for()
+
+    assert blocking_violations(page) == []
+
+
+def test_no_serious_accessibility_violation_when_adjusting_rules_for_one_match(phone):
+    page, _ = phone
+    page.goto(reverse("match_create"))
+
+    page.get_by_role("button", name="Kuralları bu maç için değiştir").click()
+    page.wait_for_url("**" + reverse("match_adjust"))
+
+    assert blocking_violations(page) == []
+
+
+def test_the_check_itself_catches_a_violation(phone):
+    """Guard: an unlabelled field and an image without alt text must be reported."""
+    page, _ = phone
+    page.goto(reverse("home"))
+
+    page.set_content('<html lang="tr"><title>x</title><img src="/x.png"><input type="text">')
+
+    assert len(blocking_violations(page)) >= 2
