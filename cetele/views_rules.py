@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import scoring
@@ -150,6 +151,7 @@ def preset_new(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@never_cache  # the URL is the key to change the preset: no cache may keep the page
 def house_edit(request: HttpRequest, token: str) -> HttpResponse:
     """Change a house preset (its edit link). Matches already started keep their copy."""
     house = get_object_or_404(HousePreset, edit_token=token)

@@ -214,6 +214,8 @@ def test_the_edit_page_gives_the_share_link_and_the_view_page_never_the_edit_lin
     view = client.get(reverse("house_detail", args=[house.view_token]))
 
     assert f"/ev/{house.view_token}/" in edit_html
+    edit = client.get(reverse("house_edit", args=[house.edit_token]))
+    assert "no-store" in edit.headers["Cache-Control"]
     assert view.status_code == 200
     view_html = view.content.decode()
     assert house.edit_token not in view_html
