@@ -44,17 +44,21 @@ def penalty_label(kind: str) -> str:
 
 
 def enabled_penalty_kinds(rules: Mapping) -> list[str]:
-    """The penalty kinds this ruleset charges; `custom` is allowed on every table."""
+    """The penalty kinds this ruleset charges, in RULES.md's order (never the stored dict's:
+    PostgreSQL's jsonb reorders keys); `custom` is allowed on every table."""
     if not rules.get("cezali", True):
         return ["custom"]
-    kinds = [
-        kind
-        for kind, amount in rules.get("penalties", {}).items()
-        if kind in PENALTY_NAMES["tr"] and amount is not None and not isinstance(amount, bool)
-    ]
-    if rules.get("discard_used"):
-        kinds.append("discard_used")
-    return [*kinds, "custom"]
+    amounts = rules.get("penalties") or {}
+
+    def enabled(kind: str) -> bool:
+        if kind == "custom":
+            return True
+        if kind == "discard_used":
+            return bool(rules.get("discard_used"))
+        amount = amounts.get(kind)
+        return isinstance(amount, int) and not isinstance(amount, bool)
+
+    return [kind for kind in PENALTY_NAMES["tr"] if enabled(kind)]
 
 
 # --- Starting a match ---------------------------------------------------------------------
