@@ -15,7 +15,7 @@ echo "== lint (ruff)"
 
 echo "== Django checks"
 .venv/bin/python manage.py makemigrations --check --dry-run
-DJANGO_SETTINGS_MODULE=cetele.settings DJANGO_DEBUG=0 DJANGO_HTTPS=1 \
+env -u DJANGO_ALLOW_ASYNC_UNSAFE DJANGO_SETTINGS_MODULE=cetele.settings DJANGO_DEBUG=0 DJANGO_HTTPS=1 \
   DJANGO_SECRET_KEY="check-deploy-$(head -c 48 /dev/urandom | base64 | tr -d '/+=')" \
   DJANGO_ALLOWED_HOSTS=cetele.example .venv/bin/python manage.py check --deploy --fail-level WARNING
 
