@@ -10,14 +10,15 @@ every 5 minutes and 4 phones polling every 5 s, i.e. 0.8 requests per second per
 The load is open-loop: each phone fires on its own clock whether or not the server has answered
 the last request, as real phones do, so a slow server shows up as latency, not as less load.
 The tables are stepped up (`--steps`), each step for `--step-seconds`; a table count is
-"carried" when its step has no error and a p95 under `--p95-ms`.
+"carried" when its step has no error and a p95 under `--p95-ms`. The first step that is not
+carried is the last one run: beyond capacity, more load only piles up timeouts.
 
 The client is a few lines of asyncio over raw sockets (one connection per request, as gunicorn's
 sync workers close them anyway), with uvloop when installed: it runs on the same 2 cores as the
 server, so it must cost little. Only 127.0.0.1 is ever contacted; every run is bounded in time.
 
     python -m bench.loadtest [--database sqlite|postgres] [--workers 4] [--worker-class sync]
-                             [--steps 250,500,1000,2000] [--step-seconds 15]
+                             [--steps 250,500,750,1000,1500,2000] [--step-seconds 10]
 """
 
 from __future__ import annotations
@@ -72,17 +73,22 @@ class Step:
         return [ms for values in self.latencies.values() for ms in values]
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU time used so far by these processes (from /proc)."""
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds used so far by each of these processes (from /proc)."""
     ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
+    used = {}
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])
-    return total / ticks
+        used[pid] = (int(fields[11]) + int(fields[12])) / ticks
+    return used
+
+
+def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds between two snapshots; a process that started in between counts whole."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
 
 
 def server_pids(server: Gunicorn) -> list[int]:
@@ -114,6 +120,7 @@ class Load:
         self.sent: set[str] = set()  # request tokens of every save sent
         self.acknowledged: list[str] = []  # ... and of those the server said it saved
         self.tasks: set[asyncio.Task] = set()
+        self.steps: list[Step] = []
 
     async def http(self, request: bytes) -> tuple[int, bytes]:
         reader, writer = await asyncio.open_connection(HOST, self.port)
@@ -328,8 +335,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"])
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--steps", default="250,500,1000,2000")
-    parser.add_argument("--step-seconds", type=float, default=15)
+    parser.add_argument("--steps", default="250,500,750,1000,1500,2000")
+    parser.add_argument("--step-seconds", type=float, default=10)
     parser.add_argument("--save-every", type=float, default=300)
     parser.add_argument("--poll-every", type=float, default=5)
     parser.add_argument("--viewers", type=int, default=3)
@@ -385,23 +392,28 @@ def main(argv: list[str] | None = None) -> int:
             carried = 0
             for count in steps:
                 step = Step(count, args.step_seconds)
-                pids = server_pids(server)
-                database = postgres_pids() if args.database == "postgres" else []
-                server_before, client_before = cpu_seconds(pids), time.process_time()
-                database_before = cpu_seconds(database)
+                load.steps.append(step)
+                postgres = args.database == "postgres"
+                server_before = cpu_seconds(server_pids(server))
+                database_before = cpu_seconds(postgres_pids()) if postgres else {}
+                client_before = time.process_time()
                 runner(load.run(step, tables))
-                step.server_cpu = cpu_seconds(pids) - server_before
+                step.server_cpu = cpu_used(server_before, cpu_seconds(server_pids(server)))
                 step.client_cpu = time.process_time() - client_before
-                step.database_cpu = cpu_seconds(database) - database_before
-                if report(step, args.p95_ms):
-                    carried = max(carried, count)
+                if postgres:
+                    step.database_cpu = cpu_used(database_before, cpu_seconds(postgres_pids()))
+                if not report(step, args.p95_ms):
+                    break  # past capacity: more load would only pile up timeouts
+                carried = count
                 time.sleep(2)  # let the server settle between steps
             gunicorn_log = (Path(tmp) / "gunicorn.log").read_text(errors="replace")
 
         lost, duplicated, unexplained = check_hands(load.sent, load.acknowledged)
+        errors = sum(sum(step.errors.values()) for step in load.steps)
         print(
             f"\nhands: {len(load.sent)} sent, {len(load.acknowledged)} acknowledged, "
-            f"{lost} lost, {duplicated} duplicated, {unexplained} not sent by anyone"
+            f"{lost} lost, {duplicated} duplicated, {unexplained} not sent by anyone; "
+            f"{errors} request errors in all"
         )
         print(f"carried: {carried} tables at p95 < {args.p95_ms:g} ms with no error")
         if "Traceback" in gunicorn_log:
