@@ -52,9 +52,11 @@ lighthouse:
 	@scripts/setup.sh dev
 	$(BIN)/python -m bench.lighthouse
 
+## make messages: refresh the English catalogue from the Turkish source strings, then compile it
 messages:
-	$(BIN)/python manage.py makemessages -l en --no-location --no-obsolete
-	$(BIN)/python manage.py compilemessages
+	DJANGO_DEBUG=1 $(BIN)/python manage.py makemessages -l en --no-location --no-obsolete \
+		--ignore=.venv --ignore=bench --ignore=staticfiles
+	DJANGO_DEBUG=1 $(BIN)/python manage.py compilemessages --ignore=.venv
 
 clean:
 	rm -rf $(VENV) staticfiles
