@@ -65,17 +65,21 @@ def enabled_penalty_kinds(rules: Mapping) -> list[str]:
 
 
 def preset_choices() -> list[tuple[str, str]]:
-    return [(slug, preset.name_tr) for slug, preset in scoring.PRESETS.items()]
+    english = _lang() == "en"
+    return [
+        (slug, preset.name_en if english else preset.name_tr)
+        for slug, preset in scoring.PRESETS.items()
+    ]
 
 
 class MatchForm(forms.Form):
-    name_1 = forms.CharField(label=_("1. oyuncu"), max_length=30, initial="Oyuncu 1")
-    name_2 = forms.CharField(label=_("2. oyuncu"), max_length=30, initial="Oyuncu 2")
+    name_1 = forms.CharField(label=_("1. oyuncu"), max_length=30, initial=_("Oyuncu 1"))
+    name_2 = forms.CharField(label=_("2. oyuncu"), max_length=30, initial=_("Oyuncu 2"))
     name_3 = forms.CharField(
-        label=_("3. oyuncu"), max_length=30, required=False, initial="Oyuncu 3"
+        label=_("3. oyuncu"), max_length=30, required=False, initial=_("Oyuncu 3")
     )
     name_4 = forms.CharField(
-        label=_("4. oyuncu"), max_length=30, required=False, initial="Oyuncu 4"
+        label=_("4. oyuncu"), max_length=30, required=False, initial=_("Oyuncu 4")
     )
     teams = forms.BooleanField(
         label=_("Eşli (1. ve 3. oyuncu bir takım, 2. ve 4. oyuncu öteki)"), required=False
@@ -468,10 +472,11 @@ class HandEntry:
     def add_engine_error(self, error) -> None:
         """Show the engine's message next to the field it names."""
         form, name = self._form_for_path(error.field or "")
+        message = error.message_en if _lang() == "en" else error.message
         if form is not None and name in form.fields:
-            form.add_error(name, error.message)
+            form.add_error(name, message)
         else:
-            self.hand_form.add_error(None, error.message)
+            self.hand_form.add_error(None, message)
 
     def _form_for_path(self, path: str):
         match = FIELD_PATH.match(path)

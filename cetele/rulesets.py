@@ -164,7 +164,7 @@ def sample_hands(rules: dict[str, Any]) -> list[SampleHand]:
             players[1]["penalties"] = [event]
             story[2] = _("%(name)s seri açtı; elinde 12 kaldı. Ceza: %(what)s.") % {
                 "name": burak,
-                "what": scoring.labels.penalty_name(kind),
+                "what": scoring.labels.penalty_name(kind, "en" if _english() else "tr"),
             }
         if rules.get("discard_used"):
             players[3]["penalties"] = [{"kind": "discard_used", "used_for": "series", "tile": 9}]
@@ -202,7 +202,10 @@ def worked_example(rules: dict[str, Any]) -> list[SampleHand]:
     return samples
 
 
+def _english() -> bool:
+    return (get_language() or "tr").startswith("en")
+
+
 def error_text(error: scoring.InvalidHand) -> str:
     """The engine's message in the page's language."""
-    english = (get_language() or "tr").startswith("en")
-    return error.message_en if english else error.message
+    return error.message_en if _english() else error.message
