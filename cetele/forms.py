@@ -19,6 +19,7 @@ import scoring
 from cetele.rulesets import find_choice
 from scoring import labels
 from scoring.labels import PENALTY_NAMES
+from scoring.model import PENALTY_AMOUNT_KEYS as PENALTY_KEYS
 
 MAX_PENALTIES_PER_SEAT = 10
 NOBODY = "none"  # the finisher choice "kimse bitmedi"
@@ -553,16 +554,6 @@ def initial_from_inputs(inputs: dict) -> dict:
 FINISH_KINDS = ("normal", "kafa", "pairs", "okey", "okey_kafa", "pairs_okey", "none")
 PAIRS_KAFA = "pairs_kafa"
 FINISH_COLUMNS = ("winner", "opened_multiplier", "not_opened")
-PENALTY_KEYS = (
-    "okey_discard",
-    "islek_discard",
-    "islek_taken_factor",
-    "take_back",
-    "failed_open",
-    "okey_taken",
-    "side_take_unused",
-    "okey_from_per_unused",
-)
 DISCARD_USED_KEYS = ("series", "pairs", "okey_series", "okey_pairs")
 BONUS_COLUMNS = ("series", "pairs", "points")
 BONUS_ROWS = 3

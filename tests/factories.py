@@ -87,3 +87,18 @@ def form_data(
                 elif value is not False:
                     data[name] = str(value)
     return data
+
+
+def new_match_data(**overrides) -> dict:
+    """The new-match form's POST data for four players on the standard table."""
+    data = {
+        "name_1": "Ali",
+        "name_2": "Ayşe",
+        "name_3": "Can",
+        "name_4": "Deniz",
+        "preset": "cetele-standart",
+        "cezali": "1",
+        "planned_hands": "5",
+    }
+    data.update(overrides)
+    return data

@@ -55,15 +55,24 @@ class ConsoleWatcher:
             self.errors.append(f"console: {message.text}")
 
 
-@pytest.fixture
-def phone(browser, live_server):
-    """A fresh phone-sized browser context; yields (page, console watcher)."""
+def open_phone(browser, live_server) -> Iterator:
+    """A fresh phone-sized browser context, nothing shared; yields (page, console watcher)."""
     context = browser.new_context(base_url=live_server.url, **PHONE)
     page = context.new_page()
     page.set_default_timeout(10_000)
-    watcher = ConsoleWatcher(page)
-    yield page, watcher
+    yield page, ConsoleWatcher(page)
     context.close()
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    yield from open_phone(browser, live_server)
+
+
+@pytest.fixture
+def second_phone(browser, live_server):
+    """Another phone at the table (or at home)."""
+    yield from open_phone(browser, live_server)
 
 
 def pytest_collection_modifyitems(items) -> None:

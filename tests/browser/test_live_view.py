@@ -7,7 +7,6 @@ import pytest
 from playwright.sync_api import expect
 
 from cetele.models import Match
-from tests.browser.conftest import PHONE, ConsoleWatcher
 from tests.browser.sheet import enter_hand, start_match, totals
 from tests.factories import add_hand, sample_inputs
 
@@ -15,17 +14,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = ["Ali", "Ayşe", "Can", "Deniz"]
 LIVE = 6_000  # ms: the pages poll every 4 s
-
-
-@pytest.fixture
-def second_phone(browser, live_server):
-    """Another phone at the table (or at home): its own browser context, nothing shared."""
-    context = browser.new_context(base_url=live_server.url, **PHONE)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    watcher = ConsoleWatcher(page)
-    yield page, watcher
-    context.close()
 
 
 def mark_page(page) -> None:

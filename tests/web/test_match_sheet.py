@@ -5,7 +5,7 @@ from django.urls import reverse
 
 import scoring
 from cetele.models import Change, Hand, Match
-from tests.factories import add_hand, form_data, make_match, sample_inputs
+from tests.factories import add_hand, form_data, make_match, new_match_data, sample_inputs
 
 pytestmark = pytest.mark.django_db
 
@@ -15,20 +15,6 @@ PREVIEW = {"HX-Request": "true", "HX-Target": "hand-preview"}
 
 def url(name: str, match: Match, *args) -> str:
     return reverse(name, args=[match.edit_token, *args])
-
-
-def new_match_data(**overrides) -> dict:
-    data = {
-        "name_1": "Ali",
-        "name_2": "Ayşe",
-        "name_3": "Can",
-        "name_4": "Deniz",
-        "preset": "cetele-standart",
-        "cezali": "1",
-        "planned_hands": "5",
-    }
-    data.update(overrides)
-    return data
 
 
 # --- Starting a match -----------------------------------------------------------------------

@@ -11,7 +11,7 @@ import scoring
 from cetele.forms import RulesetForm
 from cetele.models import HousePreset, Match
 from cetele.rulesets import sample_hands
-from tests.factories import form_data
+from tests.factories import form_data, new_match_data
 
 pytestmark = pytest.mark.django_db
 
@@ -49,20 +49,6 @@ def save_house(client, **changes) -> HousePreset:
     response = client.post(reverse("preset_new"), editor_data(**changes))
     assert response.status_code == 302, response.context["form"].errors
     return HousePreset.objects.latest("pk")
-
-
-def new_match_data(**overrides) -> dict:
-    data = {
-        "name_1": "Ali",
-        "name_2": "Ayşe",
-        "name_3": "Can",
-        "name_4": "Deniz",
-        "preset": "cetele-standart",
-        "cezali": "1",
-        "planned_hands": "5",
-    }
-    data.update(overrides)
-    return data
 
 
 # --- Opening the editor ---------------------------------------------------------------------
