@@ -11,14 +11,17 @@ The load is open-loop: each phone fires on its own clock whether or not the serv
 the last request, as real phones do, so a slow server shows up as latency, not as less load.
 The tables are stepped up (`--steps`), each step for `--step-seconds`; a table count is
 "carried" when its step has no error and a p95 under `--p95-ms`. The first step that is not
-carried is the last one run: beyond capacity, more load only piles up timeouts.
+carried is run once more (the machine may be busy with something else), and if it fails again
+it is the last one: beyond capacity, more load only piles up timeouts.
 
-The client is a few lines of asyncio over raw sockets (one connection per request, as gunicorn's
-sync workers close them anyway), with uvloop when installed: it runs on the same 2 cores as the
-server, so it must cost little. Only 127.0.0.1 is ever contacted; every run is bounded in time.
+The client is a few lines of asyncio over raw sockets (one connection per request: a phone that
+asks every 5 s has let its keep-alive lapse), with uvloop when installed: it runs on the same
+2 cores as the server, so it must cost little. Only 127.0.0.1 is ever contacted; every run is
+bounded in time.
 
-    python -m bench.loadtest [--database sqlite|postgres] [--workers 4] [--worker-class sync]
-                             [--steps 250,500,750,1000,1500,2000] [--step-seconds 10]
+    python -m bench.loadtest [--database sqlite|postgres] [--workers 2] [--worker-class gthread]
+                             [--threads 4] [--steps 250,500,750,1000,1500,2000,2500]
+                             [--step-seconds 10]
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ class Step:
     completed: int = 0
     server_cpu: float = 0.0
     database_cpu: float = 0.0
+    by_second: dict[int, list[float]] = field(default_factory=dict)  # latencies by start second
     client_cpu: float = 0.0
 
     def record(self, kind: str, ms: float) -> None:
@@ -164,6 +168,7 @@ class Load:
         finally:
             self.in_flight -= 1
         elapsed = (time.perf_counter() - started) * 1000
+        step.by_second.setdefault(int(started), []).append(elapsed)
         return status, body, elapsed
 
     async def poll(self, step: Step, table: Table, role: str, due: float, known: list) -> None:
@@ -319,6 +324,12 @@ def report(step: Step, p95_limit: float) -> bool:
                 else ""
             )
         )
+    if len(step.by_second) > 1:
+        second, values = max(step.by_second.items(), key=lambda item: percentile(item[1], 0.95))
+        print(
+            f"{'':>14}slowest second: {second - min(step.by_second)} s in, "
+            f"{len(values)} requests, p95 {percentile(values, 0.95):.1f} ms"
+        )
     for kind, values in sorted(step.latencies.items()):
         print(
             f"{'':>14}{kind:<30}{len(values):>7} × p50 {percentile(values, 0.5):6.1f}  "
@@ -332,10 +343,11 @@ def report(step: Step, p95_limit: float) -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.loadtest")
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
-    parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"])
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--steps", default="250,500,750,1000,1500,2000")
+    # gthread, 2 processes × 4 threads carried the most here (2 cores): see README.md.
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--worker-class", default="gthread", choices=["sync", "gthread"])
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--steps", default="250,500,750,1000,1500,2000,2500")
     parser.add_argument("--step-seconds", type=float, default=10)
     parser.add_argument("--save-every", type=float, default=300)
     parser.add_argument("--poll-every", type=float, default=5)
@@ -390,7 +402,10 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
             carried = 0
-            for count in steps:
+            queue = list(steps)
+            retried: set[int] = set()
+            while queue:
+                count = queue.pop(0)
                 step = Step(count, args.step_seconds)
                 load.steps.append(step)
                 postgres = args.database == "postgres"
@@ -402,10 +417,17 @@ def main(argv: list[str] | None = None) -> int:
                 step.client_cpu = time.process_time() - client_before
                 if postgres:
                     step.database_cpu = cpu_used(database_before, cpu_seconds(postgres_pids()))
-                if not report(step, args.p95_ms):
-                    break  # past capacity: more load would only pile up timeouts
-                carried = count
+                passed = report(step, args.p95_ms)
                 time.sleep(2)  # let the server settle between steps
+                if passed:
+                    carried = count
+                elif count not in retried:
+                    # The machine is shared: a burst of someone else's work can sink one step.
+                    retried.add(count)
+                    queue.insert(0, count)
+                    print(f"{'':>14}(once more, in case the machine was busy elsewhere)")
+                else:
+                    break  # past capacity: more load would only pile up timeouts
             gunicorn_log = (Path(tmp) / "gunicorn.log").read_text(errors="replace")
 
         lost, duplicated, unexplained = check_hands(load.sent, load.acknowledged)
