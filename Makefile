@@ -3,7 +3,8 @@ PY        ?= python3.11
 VENV      := .venv
 BIN       := $(VENV)/bin
 PORT      ?= 8000
-WORKERS   ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
+WORKERS   ?= $(shell nproc)
+THREADS   ?= 4
 
 .PHONY: run test lint format serve bench loadtest lighthouse messages clean
 
@@ -32,7 +33,8 @@ serve:
 	@scripts/setup.sh runtime
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/gunicorn cetele.wsgi --bind $${BIND:-0.0.0.0:$(PORT)} --workers $(WORKERS) \
+	$(BIN)/gunicorn cetele.wsgi --bind $${BIND:-0.0.0.0:$(PORT)} --worker-class gthread \
+		--workers $(WORKERS) --threads $(THREADS) \
 		--access-logfile - --graceful-timeout 30
 
 ## make bench: server times (match page, preview, save) beside a minimal view, and the engine's
