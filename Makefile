@@ -11,7 +11,7 @@ THREADS   ?= 4
 ## make run: create .venv, install, migrate the embedded SQLite database, serve on 127.0.0.1:$(PORT)
 run:
 	@scripts/setup.sh runtime
-	$(BIN)/python manage.py migrate --noinput
+	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 ## make test: install dev requirements and what the tests need, then run every test leg
