@@ -113,7 +113,7 @@ def too_many_bad_links(retry_after: int) -> HttpResponse:
 # --- The decorator every match page and fragment wears ----------------------------------------
 
 
-def match_page(*, role: str) -> Callable:
+def secret_link(*, role: str) -> Callable:
     """Guard a view reached through a match link and mark its response private.
 
     An address over the limit gets 429 before any lookup; a BadLink counts a miss and becomes the
@@ -145,7 +145,7 @@ def match_page(*, role: str) -> Callable:
     return decorator
 
 
-@match_page(role=VIEW)
+@secret_link(role=VIEW)
 def bad_link(request: HttpRequest, path: str = "") -> HttpResponse:
     """Any other path under /m/ or /v/ (a malformed token): a miss like an unknown token."""
     raise BadLink()

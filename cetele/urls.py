@@ -45,8 +45,9 @@ urlpatterns = [
     path("v/<token:token>/poll/", views_sharing.view_poll, name="view_poll"),
     path("v/<token:token>/cetele.csv", views_sharing.view_export_csv, name="view_export_csv"),
     path("v/<token:token>/cetele.json", views_sharing.view_export_json, name="view_export_json"),
-    # Anything else under a match link (a malformed token): the same 404, counted as a miss.
-    re_path(r"^(?P<path>[mv]/.+/)$", sharing.bad_link),
+    # Anything else under a match or house-preset link (a malformed token): the same 404,
+    # counted as a miss.
+    re_path(r"^(?P<path>(?:m|v|ev)/.+/)$", sharing.bad_link),
     path("i18n/", include("django.conf.urls.i18n")),
     path("favicon.ico", views.favicon),
 ]

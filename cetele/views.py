@@ -29,7 +29,7 @@ from cetele.models import (
     MatchFinished,
     NothingToUndo,
 )
-from cetele.sharing import EDIT, link_context, match_by_token, match_page
+from cetele.sharing import EDIT, link_context, match_by_token, secret_link
 from scoring.sheet import tally
 
 logger = logging.getLogger(__name__)
@@ -123,7 +123,7 @@ def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirec
 
 
 @require_safe
-@match_page(role=EDIT)
+@secret_link(role=EDIT)
 def match_detail(request: HttpRequest, token: str) -> TemplateResponse:
     """The çetele with the form for the next hand."""
     match = editable_match(token)
@@ -133,7 +133,7 @@ def match_detail(request: HttpRequest, token: str) -> TemplateResponse:
 
 
 @require_POST
-@match_page(role=EDIT)
+@secret_link(role=EDIT)
 def hand_create(request: HttpRequest, token: str) -> HttpResponse:
     """Preview, add or remove a penalty row, or save the next hand.
 
@@ -199,7 +199,7 @@ def get_hand(match: Match, number: int) -> Hand:
 
 
 @require_safe
-@match_page(role=EDIT)
+@secret_link(role=EDIT)
 def hand_detail(request: HttpRequest, token: str, number: int) -> TemplateResponse:
     """One hand: every score with how it was computed, and the form to correct it."""
     match = editable_match(token)
@@ -223,7 +223,7 @@ def hand_context(match: Match, hand: Hand, players: list, entry: HandEntry) -> d
 
 
 @require_POST
-@match_page(role=EDIT)
+@secret_link(role=EDIT)
 def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """Correct a past hand; a stale form (another phone saved first) shows the newer data."""
     match = editable_match(token)
@@ -277,7 +277,7 @@ def render_hand_entry(request, match, hand, players, entry) -> TemplateResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@match_page(role=EDIT)
+@secret_link(role=EDIT)
 def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """Delete a hand after a confirmation (the GET page is the confirmation)."""
     match = editable_match(token)
@@ -297,7 +297,7 @@ def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
 
 
 @require_POST
-@match_page(role=EDIT)
+@secret_link(role=EDIT)
 def match_undo(request: HttpRequest, token: str) -> HttpResponseRedirect:
     """Undo the last change (add, correction, deletion or renaming) in one tap."""
     match = editable_match(token)
@@ -313,7 +313,7 @@ def match_undo(request: HttpRequest, token: str) -> HttpResponseRedirect:
 
 
 @require_safe
-@match_page(role=EDIT)
+@secret_link(role=EDIT)
 def match_history(request: HttpRequest, token: str) -> TemplateResponse:
     """Every change to the match: when, what, old and new scores."""
     match = editable_match(token)
@@ -327,7 +327,7 @@ def match_history(request: HttpRequest, token: str) -> TemplateResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@match_page(role=EDIT)
+@secret_link(role=EDIT)
 def match_players(request: HttpRequest, token: str) -> HttpResponse:
     """Rename the players."""
     match = editable_match(token)
@@ -343,7 +343,7 @@ def match_players(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_safe
-@match_page(role=EDIT)
+@secret_link(role=EDIT)
 def match_rules(request: HttpRequest, token: str) -> TemplateResponse:
     """The rules this match plays by, in full."""
     match = editable_match(token)

@@ -7,19 +7,21 @@ link changes it. Nothing here lists house presets; a phone remembers its own (st
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import scoring
 from cetele.forms import MatchForm, RulesetForm
 from cetele.models import HousePreset, Match
 from cetele.rulesets import any_change, changes, find_house, worked_example
+from cetele.sharing import EDIT as EDIT_LINK
+from cetele.sharing import VIEW as VIEW_LINK
+from cetele.sharing import BadLink, secret_link
 
 DEFAULT_PRESET = "cetele-standart"
 NEW, EDIT, MATCH = "new", "edit", "match"
@@ -75,10 +77,19 @@ def rules_detail(request: HttpRequest, slug: str) -> TemplateResponse:
     return TemplateResponse(request, "cetele/rules_detail.html", context)
 
 
+def house_by_token(field: str, token: str) -> HousePreset:
+    """The house preset this link opens; a miss counts against the address like a match's."""
+    try:
+        return HousePreset.objects.get(**{field: token})
+    except HousePreset.DoesNotExist as error:
+        raise BadLink() from error
+
+
 @require_safe
+@secret_link(role=VIEW_LINK)
 def house_detail(request: HttpRequest, token: str) -> TemplateResponse:
     """A house preset: its full rules, what it changed from its built-in, start a match."""
-    house = get_object_or_404(HousePreset, view_token=token)
+    house = house_by_token("view_token", token)
     base = house.base_rules
     context = {
         "house": house,
@@ -151,10 +162,10 @@ def preset_new(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@never_cache  # the URL is the key to change the preset: no cache may keep the page
+@secret_link(role=EDIT_LINK)  # the URL is the key to change the preset: no cache may keep the page
 def house_edit(request: HttpRequest, token: str) -> HttpResponse:
     """Change a house preset (its edit link). Matches already started keep their copy."""
-    house = get_object_or_404(HousePreset, edit_token=token)
+    house = house_by_token("edit_token", token)
     context = {
         "mode": EDIT,
         "house": house,

@@ -1,7 +1,7 @@
 """Sharing a match: the share page and link rotation (edit link), the read-only pages reached
 through the view link, the live poll, and the exports.
 
-Every view here wears `match_page` (cetele.sharing): same 404 for every bad link, 429 for an
+Every view here wears `secret_link` (cetele.sharing): same 404 for every bad link, 429 for an
 address that keeps guessing, noindex and no caching. Viewer views are GET-only and never put
 the edit token in what they render.
 """
@@ -27,7 +27,7 @@ from cetele.sharing import (
     BadLink,
     link_context,
     match_by_token,
-    match_page,
+    secret_link,
     standings_message,
 )
 from cetele.views import get_hand, hand_context, sheet_context
@@ -46,7 +46,7 @@ def qr_svg(url: str) -> str:
 
 
 @require_safe
-@match_page(role=EDIT)
+@secret_link(role=EDIT)
 def match_share(request: HttpRequest, token: str) -> TemplateResponse:
     """Both links with copy and share buttons, the QR code, the standings as a message."""
     match = match_by_token(EDIT, token)
@@ -74,7 +74,7 @@ def match_share(request: HttpRequest, token: str) -> TemplateResponse:
 
 
 @require_POST
-@match_page(role=EDIT)
+@secret_link(role=EDIT)
 def match_rotate(request: HttpRequest, token: str) -> HttpResponseRedirect:
     """Give the edit or the view link a new token; the old link stops working at once."""
     match = match_by_token(EDIT, token)
@@ -123,7 +123,7 @@ def poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
 # CSP is moot for a 204 or a fragment swapped into a page that already has it: skip its work.
 @require_safe
 @csp_exempt()
-@match_page(role=EDIT)
+@secret_link(role=EDIT)
 def match_poll(request: HttpRequest, token: str) -> HttpResponse:
     """An editor's page learns about another editor's save."""
     return poll(request, EDIT, token)
@@ -131,7 +131,7 @@ def match_poll(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_safe
 @csp_exempt()
-@match_page(role=VIEW)
+@secret_link(role=VIEW)
 def view_poll(request: HttpRequest, token: str) -> HttpResponse:
     """A viewer's page learns about new and corrected hands."""
     return poll(request, VIEW, token)
@@ -141,7 +141,7 @@ def view_poll(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_safe
-@match_page(role=VIEW)
+@secret_link(role=VIEW)
 def view_match(request: HttpRequest, token: str) -> TemplateResponse:
     """The çetele, read-only, updating itself while the page is visible."""
     match = match_by_token(VIEW, token)
@@ -149,7 +149,7 @@ def view_match(request: HttpRequest, token: str) -> TemplateResponse:
 
 
 @require_safe
-@match_page(role=VIEW)
+@secret_link(role=VIEW)
 def view_hand(request: HttpRequest, token: str, number: int) -> TemplateResponse:
     """One hand's scores with how each was computed, read-only."""
     match = match_by_token(VIEW, token)
@@ -160,7 +160,7 @@ def view_hand(request: HttpRequest, token: str, number: int) -> TemplateResponse
 
 
 @require_safe
-@match_page(role=VIEW)
+@secret_link(role=VIEW)
 def view_rules(request: HttpRequest, token: str) -> TemplateResponse:
     """The rules the match plays by."""
     match = match_by_token(VIEW, token)
@@ -183,7 +183,7 @@ def attachment(content: str, content_type: str, match: Match, extension: str) ->
 
 
 @require_safe
-@match_page(role=VIEW)
+@secret_link(role=VIEW)
 def view_export_csv(request: HttpRequest, token: str) -> HttpResponse:
     """Every hand, every score and the running totals, for a spreadsheet."""
     match, players, hands, sheet = export_parts(token)
@@ -193,7 +193,7 @@ def view_export_csv(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_safe
-@match_page(role=VIEW)
+@secret_link(role=VIEW)
 def view_export_json(request: HttpRequest, token: str) -> HttpResponse:
     """The whole match with its ruleset and each hand's inputs, to keep or check elsewhere."""
     match, players, hands, sheet = export_parts(token)

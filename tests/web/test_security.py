@@ -266,6 +266,18 @@ def test_malformed_links_count_as_misses_too(client):
     assert client.get("/m/bad/").status_code == 429
 
 
+def test_house_preset_links_are_keys_too_the_same_404_then_429(client):
+    misses = [f"/ev/{'D' * 43}/", f"/ev/{'D' * 43}/duzenle/", "/ev/short/", "/ev/x/duzenle/"]
+
+    responses = [client.get(url) for url in misses]
+    for index in range(sharing.BAD_LINK_LIMIT - len(misses)):
+        client.get(f"/ev/{'E' * 42}{index % 10}/")
+
+    assert [r.status_code for r in responses] == [404] * len(misses)
+    assert len({r.content for r in responses}) == 1
+    assert client.get(f"/ev/{'F' * 43}/").status_code == 429
+
+
 def test_the_forwarded_address_is_ignored_unless_we_are_behind_our_proxy(client, match):
     for index in range(sharing.BAD_LINK_LIMIT):
         client.get(f"/v/{'D' * 43}/", HTTP_X_FORWARDED_FOR=f"198.51.100.{index}")
