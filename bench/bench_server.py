@@ -22,7 +22,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.harness import ROOT, Client, Gunicorn, hand_form_data, prepare, sample_hand, server_env
+from bench.harness import (
+    ROOT,
+    Client,
+    Gunicorn,
+    hand_form_data,
+    prepare,
+    sample_hand,
+    seed_match,
+    server_env,
+)
 
 SAVE_MATCHES = 20
 
@@ -37,22 +46,7 @@ def seed(hand_counts: dict[str, int], save_matches: int) -> dict:
     rng = random.Random(101)
 
     def match_with(hands: int, planned: int) -> Match:
-        import scoring
-
-        rules = scoring.resolve_rules("cetele-standart")
-        match = Match.start(
-            ["Ayşe", "Bora", "Cem", "Deniz"],
-            teams=False,
-            planned_hands=planned,
-            rules=rules,
-            preset_slug="cetele-standart",
-            base_rules=rules,
-        )
-        for _ in range(hands):
-            inputs = sample_hand(rng)
-            match.add_hand(inputs, match.score(inputs), None)
-        match.refresh_from_db(fields=["version"])
-        return match
+        return seed_match(planned=planned, hands=hands, rng=rng)
 
     made = {name: match_with(count, count) for name, count in hand_counts.items()}
     made["preview"] = match_with(5, 13)

@@ -233,3 +233,25 @@ def hand_form_data(inputs: dict, request_token: str | None = None) -> dict[str, 
         data[prefix + "fake_okeys"] = str(player.get("fake_okeys", 0))
         data[prefix + "penalty_count"] = "0"
     return data
+
+
+def seed_match(*, planned: int, hands: int, rng: random.Random):
+    """A four-player match on the standard table with `hands` sample hands, made through the ORM
+    (Match.start + add_hand with the engine's results). Django must be set up."""
+    import scoring
+    from cetele.models import Match
+
+    rules = scoring.resolve_rules("cetele-standart")
+    match = Match.start(
+        ["Ayşe", "Bora", "Cem", "Deniz"],
+        teams=False,
+        planned_hands=planned,
+        rules=rules,
+        preset_slug="cetele-standart",
+        base_rules=rules,
+    )
+    for _ in range(hands):
+        inputs = sample_hand(rng)
+        match.add_hand(inputs, match.score(inputs), None)
+    match.refresh_from_db(fields=["version"])
+    return match

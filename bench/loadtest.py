@@ -38,7 +38,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
-from bench.harness import Client, Gunicorn, hand_form_data, prepare, sample_hand, server_env
+from bench.harness import (
+    Client,
+    Gunicorn,
+    hand_form_data,
+    prepare,
+    sample_hand,
+    seed_match,
+    server_env,
+)
 
 HOST = "127.0.0.1"
 REQUEST_TIMEOUT = 10.0
@@ -252,26 +260,11 @@ def seed_tables(count: int, hands: int) -> list[Table]:
     django.setup()
     from django.db import connections, transaction
 
-    import scoring
-    from cetele.models import Match
-
-    rules = scoring.resolve_rules("cetele-standart")
     rng = random.Random(2000)
     tables = []
     with transaction.atomic():
         for _ in range(count):
-            match = Match.start(
-                ["Ayşe", "Bora", "Cem", "Deniz"],
-                teams=False,
-                planned_hands=1000,
-                rules=rules,
-                preset_slug="cetele-standart",
-                base_rules=rules,
-            )
-            for _ in range(hands):
-                inputs = sample_hand(rng)
-                match.add_hand(inputs, match.score(inputs), None)
-            match.refresh_from_db(fields=["version"])
+            match = seed_match(planned=1000, hands=hands, rng=rng)
             tables.append(Table(match.edit_token, match.view_token, match.version))
     connections.close_all()
     return tables
