@@ -129,3 +129,15 @@ def test_the_check_itself_catches_a_violation(phone):
     page.set_content('<html lang="tr"><title>x</title><img src="/x.png"><input type="text">')
 
     assert len(blocking_violations(page)) >= 2
+
+
+@pytest.mark.parametrize("name", ["home", "match page with hands", "hand page", "share"])
+def test_no_serious_accessibility_violation_in_dark_mode(phone, name):
+    page, console = phone
+    page.emulate_media(color_scheme="dark")
+    url = pages()[name]
+
+    page.goto(url)
+
+    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    assert blocking_violations(page) == []
