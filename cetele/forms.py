@@ -292,15 +292,6 @@ class PenaltyForm(forms.Form):
         self.fields["kind"].choices = [(kind, penalty_label(kind)) for kind in kinds]
         self.fields["by"].choices = [("", "—")] + [(p.seat, p.name) for p in players]
 
-    @property
-    def kind_value(self) -> str:
-        """The kind as currently chosen, valid or not: it decides which fields are shown."""
-        return self.data.get(self.add_prefix("kind")) if self.is_bound else self.initial.get("kind")
-
-    def visible_fields_for_kind(self):
-        wanted = PENALTY_FIELDS.get(self.kind_value or "", ())
-        return [self[name] for name in wanted]
-
     def clean(self) -> dict:
         cleaned = super().clean()
         if cleaned.get("kind") == "custom" and cleaned.get("points") is None:
@@ -515,12 +506,6 @@ class HandEntry:
     def non_field_errors(self) -> list[str]:
         errors = self.hand_form.non_field_errors() if self.hand_form.is_bound else []
         return [*self.notices, *errors]
-
-    def preview(self) -> dict | None:
-        """Score the hand as filled in so far, for the live preview (None while invalid)."""
-        if self.result is None and self.is_valid():
-            return self.result
-        return self.result
 
 
 def initial_from_inputs(inputs: dict) -> dict:

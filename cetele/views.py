@@ -145,7 +145,8 @@ def hand_create(request: HttpRequest, token: str) -> HttpResponse:
     action = hand_action(request)
     data = rewrite_penalties(request.POST, len(players), action)
     entry = HandEntry(match, players, data)
-    if action == "save" and entry.is_valid():
+    valid = entry.is_valid()  # fills the preview, or the errors to show
+    if action == "save" and valid:
         try:
             match.add_hand(entry.inputs, entry.result, entry.request_token)
         except AlreadySaved:
@@ -164,7 +165,6 @@ def hand_create(request: HttpRequest, token: str) -> HttpResponse:
         context = sheet_context(match, players)
         context.update(entry=HandEntry(match, context["players"]), saved=True)
         return TemplateResponse(request, "cetele/match.html#hand_saved", context)
-    entry.is_valid()  # fills the preview, or the errors to show
     return render_entry(request, match, entry)
 
 
@@ -231,7 +231,8 @@ def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
     players = list(match.players.all())
     action = hand_action(request)
     entry = HandEntry(match, players, rewrite_penalties(request.POST, len(players), action))
-    if action == "save" and entry.is_valid():
+    valid = entry.is_valid()
+    if action == "save" and valid:
         try:
             match.edit_hand(
                 number,
@@ -264,7 +265,6 @@ def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
             response["HX-Redirect"] = match_url(match)
             return response
         return redirect(match_url(match))
-    entry.is_valid()
     return render_hand_entry(request, match, hand, players, entry)
 
 
