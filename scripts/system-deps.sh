@@ -3,7 +3,7 @@
 # Without root it only reports what is missing; the test legs then skip loudly (never on CI).
 set -euo pipefail
 missing=()
-[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromium ] || missing+=(chromium fonts-liberation) # a font, or pages render no text
 command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 [ ${#missing[@]} = 0 ] && exit 0
