@@ -8,9 +8,9 @@ import csv
 import io
 import json
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from cetele.language import engine_lang
 from scoring import labels
 from scoring.sheet import TEAM_SEATS, Sheet
 
@@ -19,10 +19,6 @@ EXPORT_FORMAT = "cetele.match/1"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # Valid JSON that stays inert even if some client sniffs it as HTML.
 JSON_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
-
-
-def _lang() -> str:
-    return "en" if (get_language() or "tr").startswith("en") else "tr"
 
 
 def _text_cell(value: str) -> str:
@@ -43,7 +39,7 @@ def match_csv(names: list[str], teams: bool, hands: list, sheet: Sheet) -> str:
         lines.append(
             [
                 position,
-                labels.finish_name(hand.result["finish"], _lang()),
+                labels.finish_name(hand.result["finish"], engine_lang()),
                 *row.scores,
                 *(row.team_scores or ()),
                 *row.running,

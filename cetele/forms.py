@@ -12,10 +12,10 @@ from collections.abc import Mapping
 
 from django import forms
 from django.http import QueryDict
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 import scoring
+from cetele.language import engine_lang, engine_message, preset_name
 from cetele.rulesets import find_choice
 from scoring import labels
 from scoring.labels import PENALTY_NAMES
@@ -36,12 +36,8 @@ PENALTY_FIELDS = {
 }
 
 
-def _lang() -> str:
-    return "en" if (get_language() or "tr").startswith("en") else "tr"
-
-
 def penalty_label(kind: str) -> str:
-    return PENALTY_NAMES[_lang()][kind].capitalize()
+    return PENALTY_NAMES[engine_lang()][kind].capitalize()
 
 
 def enabled_penalty_kinds(rules: Mapping) -> list[str]:
@@ -66,11 +62,7 @@ def enabled_penalty_kinds(rules: Mapping) -> list[str]:
 
 
 def preset_choices() -> list[tuple[str, str]]:
-    english = _lang() == "en"
-    return [
-        (slug, preset.name_en if english else preset.name_tr)
-        for slug, preset in scoring.PRESETS.items()
-    ]
+    return [(slug, preset_name(preset)) for slug, preset in scoring.PRESETS.items()]
 
 
 class MatchForm(forms.Form):
@@ -464,7 +456,7 @@ class HandEntry:
     def add_engine_error(self, error) -> None:
         """Show the engine's message next to the field it names."""
         form, name = self._form_for_path(error.field or "")
-        message = error.message_en if _lang() == "en" else error.message
+        message = engine_message(error)
         if form is not None and name in form.fields:
             form.add_error(name, message)
         else:
@@ -737,7 +729,7 @@ class RulesetForm(forms.Form):
                 if kind == "none" and column == "winner":
                     continue  # nobody wins when nobody finished
                 self.fields[rule_field("finishes", kind, column)] = number(
-                    f"{labels.finish_name(kind, _lang())} — {FINISH_COLUMN_LABELS[column]}",
+                    f"{labels.finish_name(kind, engine_lang())} — {FINISH_COLUMN_LABELS[column]}",
                     required=kind != PAIRS_KAFA,
                     signed=column == "winner",
                     described_by=f"help-{column}",
@@ -1016,7 +1008,7 @@ class RulesetForm(forms.Form):
 
     def add_engine_error(self, error) -> None:
         """Show the engine's message next to the field it names (without the path prefix)."""
-        lang = _lang()
+        lang = engine_lang()
         message = error.message_en if lang == "en" else error.message
         where = labels.human_field(error.field, lang)
         if message.startswith(where + ": "):

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import scoring
+from cetele.language import engine_lang, engine_message
 from cetele.models import HOUSE_PREFIX, HousePreset
 
 MAX_TOKEN_LENGTH = 64
@@ -164,7 +164,7 @@ def sample_hands(rules: dict[str, Any]) -> list[SampleHand]:
             players[1]["penalties"] = [event]
             story[2] = _("%(name)s seri açtı; elinde 12 kaldı. Ceza: %(what)s.") % {
                 "name": burak,
-                "what": scoring.labels.penalty_name(kind, "en" if _english() else "tr"),
+                "what": scoring.labels.penalty_name(kind, engine_lang()),
             }
         if rules.get("discard_used"):
             players[3]["penalties"] = [{"kind": "discard_used", "used_for": "series", "tile": 9}]
@@ -189,7 +189,7 @@ def worked_example(rules: dict[str, Any]) -> list[SampleHand]:
         try:
             sample.result = scoring.score_json({"rules": rules, "hand": sample.hand})
         except scoring.InvalidHand as error:
-            sample.error = error_text(error)
+            sample.error = engine_message(error)
             continue
         sample.seats = list(
             zip(
@@ -200,12 +200,3 @@ def worked_example(rules: dict[str, Any]) -> list[SampleHand]:
             )
         )
     return samples
-
-
-def _english() -> bool:
-    return (get_language() or "tr").startswith("en")
-
-
-def error_text(error: scoring.InvalidHand) -> str:
-    """The engine's message in the page's language."""
-    return error.message_en if _english() else error.message

@@ -11,12 +11,12 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import scoring
 from cetele.forms import MatchForm, RulesetForm
+from cetele.language import preset_description, preset_name
 from cetele.models import HousePreset, Match
 from cetele.rulesets import any_change, changes, find_house, worked_example
 from cetele.sharing import EDIT as EDIT_LINK
@@ -25,18 +25,6 @@ from cetele.sharing import BadLink, secret_link
 
 DEFAULT_PRESET = "cetele-standart"
 NEW, EDIT, MATCH = "new", "edit", "match"
-
-
-def _english() -> bool:
-    return (get_language() or "tr").startswith("en")
-
-
-def preset_name(preset: scoring.Preset) -> str:
-    return preset.name_en if _english() else preset.name_tr
-
-
-def preset_description(preset: scoring.Preset) -> str:
-    return preset.description_en if _english() else preset.description_tr
 
 
 def start_url(value: str) -> str:

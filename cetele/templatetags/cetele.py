@@ -2,33 +2,29 @@
 
 from django import template
 from django.utils.html import format_html
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from cetele.language import engine_lang
 from cetele.rulesets import any_change, changes
 from scoring import labels
 
 register = template.Library()
 
 
-def _lang() -> str:
-    return "en" if (get_language() or "tr").startswith("en") else "tr"
-
-
 @register.filter
 def breakdown(steps) -> str:
     """The engine's steps as one sentence: "107 × 2 (çift açtı) × 2 (okeyle bitiş) + 101 = 529"."""
-    return labels.format_breakdown(steps, _lang())
+    return labels.format_breakdown(steps, engine_lang())
 
 
 @register.filter
 def step_text(step) -> str:
-    return labels.describe_step(step, _lang())
+    return labels.describe_step(step, engine_lang())
 
 
 @register.filter
 def finish_name(kind: str) -> str:
-    return labels.finish_name(kind, _lang())
+    return labels.finish_name(kind, engine_lang())
 
 
 @register.filter
@@ -42,7 +38,7 @@ def at(sequence, index):
 
 @register.filter
 def penalty_name(kind: str) -> str:
-    return labels.penalty_name(kind, _lang()) if kind in labels.PENALTY_NAMES["tr"] else kind
+    return labels.penalty_name(kind, engine_lang()) if kind in labels.PENALTY_NAMES["tr"] else kind
 
 
 @register.filter
