@@ -15,9 +15,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import scoring
-from cetele.forms import MatchForm, RulesetForm
+from cetele.forms import MatchForm
 from cetele.language import preset_description, preset_name
 from cetele.models import HousePreset, Match
+from cetele.ruleset_form import RulesetForm
 from cetele.rulesets import any_change, changes, find_house, worked_example
 from cetele.sharing import EDIT as EDIT_LINK
 from cetele.sharing import VIEW as VIEW_LINK

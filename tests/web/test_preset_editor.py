@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoring
-from cetele.forms import RulesetForm
 from cetele.models import HousePreset, Match
+from cetele.ruleset_form import RulesetForm
 from cetele.rulesets import sample_hands
 from tests.factories import form_data, new_match_data
 
