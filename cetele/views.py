@@ -171,7 +171,8 @@ def hand_create(request: HttpRequest, token: str) -> HttpResponse:
 def preview_only(request: HttpRequest, entry: HandEntry) -> TemplateResponse | None:
     """Typing in the form asks for the preview region alone (its hx-target)."""
     if request.htmx and request.htmx.target == "hand-preview":
-        return TemplateResponse(request, "cetele/_hand_form.html#hand_preview", {"entry": entry})
+        context = {"entry": entry, "oob_errors": True}
+        return TemplateResponse(request, "cetele/_hand_form.html#hand_preview", context)
     return None
 
 

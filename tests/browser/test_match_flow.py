@@ -134,3 +134,18 @@ def test_a_five_hand_match_ends_with_its_winner(phone):
     assert "Ali" in page.locator(".winner").inner_text()
     assert page.locator("#hand-form button[value=save]").count() == 0
     assert console.errors == []
+
+
+def test_typing_shows_the_engines_message_beside_the_field_and_clears_it(phone):
+    page, console = phone
+    start_match(page, NAMES, hands=3)
+    page.locator("[aria-labelledby=finisher-label]").get_by_label("Ali").check()
+
+    page.fill("#id_p0-remaining", "12")  # the finisher holds no tiles
+    page.wait_for_selector("#id_p0-remaining-errors .errorlist")
+    page.fill("#id_p0-remaining", "")
+
+    page.wait_for_selector("#id_p0-remaining-errors .errorlist", state="detached")
+    assert page.input_value("#id_p0-remaining") == ""
+    assert Hand.objects.count() == 0
+    assert console.errors == []

@@ -136,7 +136,8 @@ def test_the_preview_shows_every_score_with_its_breakdown_and_saves_nothing(clie
 
     html = response.content.decode()
     assert response.status_code == 200
-    assert html.lstrip().startswith('<div id="hand-preview"')
+    assert '<div id="hand-preview"' in html
+    assert "<form" not in html  # the inputs are never re-rendered while the user types
     assert "Okeyle bitiş" in html
     for score in (-202, 529, 100, 404):
         assert f": {score}</strong>" in html
@@ -482,3 +483,21 @@ def test_hand_save_queries_do_not_grow_with_hands(client, django_assert_num_quer
 
     assert response.status_code == 200
     assert match.hands.count() == hands + 1
+
+
+def test_the_preview_puts_the_engines_message_beside_its_field_out_of_band(client):
+    match = make_match()
+    inputs = sample_inputs()
+    inputs["players"][0]["remaining"] = 12  # the finisher holds no tiles
+
+    response = client.post(
+        url("hand_create", match), form_data(inputs, action="preview"), headers=PREVIEW
+    )
+
+    html = response.content.decode()
+    beside = html.split('<div id="id_p0-remaining-errors" class="field-errors" hx-swap-oob="true">')
+    assert len(beside) == 2
+    assert "errorlist" in beside[1].split("</div>")[0]
+    # Every other field's container comes too, empty, so that fixed errors disappear.
+    assert '<div id="id_p1-remaining-errors" class="field-errors" hx-swap-oob="true"></div>' in html
+    assert not Hand.objects.exists()
