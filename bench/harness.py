@@ -112,7 +112,7 @@ class Gunicorn:
                 status, _, _ = Client(self.port).get("/bench/minimal/")
                 if status == 200:
                     return self
-            except OSError:
+            except (OSError, http.client.HTTPException):  # still starting
                 pass
             time.sleep(0.1)
         self.stop()
