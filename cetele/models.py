@@ -60,6 +60,14 @@ class Match(models.Model):
     )
     # Bumped by every change: viewers' polls compare it, editors' saves detect conflicts.
     version = models.PositiveIntegerField(default=0)
+    # The table (masa) this match was played at, if any. Deleting a table keeps its matches.
+    table = models.ForeignKey(
+        "Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
+    )
+    # One rematch per match: a second tap on "Rövanş" finds this one instead of starting another.
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     class Meta:
         verbose_name_plural = "matches"
@@ -77,7 +85,12 @@ class Match(models.Model):
         rules: dict,
         preset_slug: str = "",
         base_rules: dict | None = None,
+        table: "Table | None" = None,
+        places: list[int] | None = None,
+        rematch_of: "Match | None" = None,
     ) -> "Match":
+        """A new match; at a table, `places` gives each seat's place at that table."""
+        places = places if places is not None else [None] * len(names)
         with transaction.atomic():
             match = cls.objects.create(
                 teams=teams,
@@ -85,9 +98,12 @@ class Match(models.Model):
                 rules=rules,
                 preset_slug=preset_slug,
                 base_rules=base_rules,
+                table=table,
+                rematch_of=rematch_of,
             )
             Player.objects.bulk_create(
-                Player(match=match, seat=seat, name=name) for seat, name in enumerate(names)
+                Player(match=match, seat=seat, name=name, table_place=place)
+                for seat, (name, place) in enumerate(zip(names, places, strict=True))
             )
         return match
 
@@ -251,6 +267,9 @@ class Player(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=30)
+    # Who this is at the match's table (TablePlayer.place): a table knows its players by their
+    # place, never by the spelling of a name typed for one match.
+    table_place = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["seat"]
@@ -356,3 +375,43 @@ class HousePreset(models.Model):
         """The built-in it started from, to mark what this preset changed."""
         preset = scoring.PRESETS.get(self.base_slug)
         return preset.rules if preset else None
+
+
+class Table(models.Model):
+    """A masa: friends who play together week after week, with their matches.
+
+    Like a match, it has no owner: its edit link starts matches and changes its players, its
+    view link shows its matches and standings. Its players are numbered by `place`, which is how
+    every match of the table names them (Player.table_place).
+    """
+
+    name = models.CharField(max_length=60)
+    edit_token = models.CharField(max_length=64, unique=True, default=new_token)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def rotate_token(self, kind: str) -> str:
+        """Give the edit or view link a new token: the old link stops working at once."""
+        field = {"edit": "edit_token", "view": "view_token"}[kind]
+        token = new_token()
+        Table.objects.filter(pk=self.pk).update(**{field: token})
+        setattr(self, field, token)
+        return token
+
+
+class TablePlayer(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="players")
+    place = models.PositiveSmallIntegerField(help_text="Stable identity within the table.")
+    name = models.CharField(max_length=30)
+
+    class Meta:
+        ordering = ["place"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "place"], name="unique_place_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
