@@ -22,6 +22,7 @@ from scoring.checks import (
 )
 from scoring.errors import invalid
 from scoring.model import (
+    Colour,
     FinishKind,
     Hand,
     Opened,
@@ -37,7 +38,7 @@ MAX_OKEYS = 2  # two okeys and two fake okeys in a set of tiles
 MAX_TILE = 13
 
 HAND_REQUIRED = ("finisher", "players")
-HAND_OPTIONAL = ("okey_finish", "kafa", "okey_number")
+HAND_OPTIONAL = ("okey_finish", "kafa", "okey_number", "riziko", "colour", "last_hand")
 SEAT_REQUIRED = ("opened",)
 SEAT_OPTIONAL = ("remaining", "okeys", "fake_okeys", "opening", "cifte_devam", "penalties")
 # Fields each penalty kind takes, besides "kind": (required, optional).
@@ -55,6 +56,7 @@ EVENT_FIELDS: dict[PenaltyKind, tuple[tuple[str, ...], tuple[str, ...]]] = {
 _OPENED = {opened.value: opened for opened in Opened}
 _USED_FOR_VALUES = (Opened.SERIES.value, Opened.PAIRS.value)
 _KINDS = {kind.value: kind for kind in PenaltyKind}
+_COLOURS = {colour.value: colour for colour in Colour}
 
 
 # --- JSON → Hand ----------------------------------------------------------------------------
@@ -81,7 +83,17 @@ def parse_hand(data: Any, teams: bool = False, field: str = "hand") -> Hand:
         kafa=_optional_bool(data, field, "kafa"),
         okey_number=_optional_int(data, field, "okey_number", None),
         teams=teams,
+        riziko=_optional_bool(data, field, "riziko"),
+        colour=_optional_colour(data, field),
+        last_hand=_optional_bool(data, field, "last_hand"),
     )
+
+
+def _optional_colour(data: dict, field: str) -> Colour | None:
+    colour = data.get("colour")
+    if colour is None:
+        return None
+    return Colour(expect_choice(colour, join(field, "colour"), _COLOURS))
 
 
 # The two helpers below run for every field of every preview: the happy path builds no strings.

@@ -54,6 +54,16 @@ class PenaltyKind(StrEnum):
     CUSTOM = "custom"
 
 
+class Colour(StrEnum):
+    """The indicator's colour (RULES.md, "House-rule extensions"); yellow is printed green in
+    some sets."""
+
+    RED = "red"
+    BLUE = "blue"
+    BLACK = "black"
+    YELLOW = "yellow"
+
+
 class Raising(StrEnum):
     """Whether each later opener must beat the previous opening (shown to players, not scored)."""
 
@@ -314,6 +324,13 @@ class Hand:
     kafa: bool = False
     okey_number: int | None = None
     teams: bool = False
+    riziko: bool = False  # the indicator was a fake okey
+    colour: Colour | None = None  # the indicator's colour
+    last_hand: bool = False  # the match's last hand (the sheet sets it)
+
+    def __post_init__(self) -> None:
+        if self.colour is not None:
+            _coerce(self, "colour", Colour)
 
 
 def partner_of(seat: int) -> int:
