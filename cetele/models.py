@@ -7,9 +7,11 @@ breakdown) is stored beside them because the match's ruleset is frozen, so it ne
 """
 
 import secrets
+from datetime import timedelta
 
 from django.db import IntegrityError, models, transaction
 from django.db.models import F, Max
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import scoring
@@ -47,7 +49,33 @@ class NothingToUndo(SheetError):
     pass
 
 
-class Match(models.Model):
+# Opening a page records the visit at most this often, so that reading costs no write.
+TOUCH_EVERY = timedelta(days=1)
+
+
+class Forgettable(models.Model):
+    """Something people make and then may stop using (a match, a table, a house preset).
+
+    `touched_at` is its last use: created, changed, a link rotated, or opened through one of
+    its links (at most once a day). `forget_unused` deletes what stays untouched for long
+    (README, Privacy): player names are personal data and are not kept forever.
+    """
+
+    touched_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        abstract = True
+
+    def touch(self) -> None:
+        """Record a visit; a no-op (no query) when one was recorded less than a day ago."""
+        now = timezone.now()
+        if self.touched_at > now - TOUCH_EVERY:
+            return
+        type(self).objects.filter(pk=self.pk).update(touched_at=now)
+        self.touched_at = now
+
+
+class Match(Forgettable):
     edit_token = models.CharField(max_length=64, unique=True, default=new_token)
     view_token = models.CharField(max_length=64, unique=True, default=new_token)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -105,6 +133,14 @@ class Match(models.Model):
                 Player(match=match, seat=seat, name=name, table_place=place)
                 for seat, (name, place) in enumerate(zip(names, places, strict=True))
             )
+            # A match started at a table or from a house preset uses it: neither is forgotten.
+            if table is not None:
+                table.touch()
+            if preset_slug.startswith(HOUSE_PREFIX):
+                HousePreset.objects.filter(
+                    view_token=preset_slug.removeprefix(HOUSE_PREFIX),
+                    touched_at__lt=match.touched_at - TOUCH_EVERY,
+                ).update(touched_at=match.touched_at)
         return match
 
     @property
@@ -136,7 +172,9 @@ class Match(models.Model):
         return Match.objects.select_for_update().only("id", "planned_hands").get(pk=self.pk)
 
     def _record(self, action: str, **fields) -> "Change":
-        Match.objects.filter(pk=self.pk).update(version=F("version") + 1)
+        Match.objects.filter(pk=self.pk).update(
+            version=F("version") + 1, touched_at=timezone.now()
+        )
         return Change.objects.create(match_id=self.pk, action=action, **fields)
 
     def _check_fresh_request(self, request_token: str | None) -> None:
@@ -345,7 +383,7 @@ class Change(models.Model):
 HOUSE_PREFIX = "house:"
 
 
-class HousePreset(models.Model):
+class HousePreset(Forgettable):
     """A table's own ruleset, saved from the preset editor; shared by its unguessable link.
 
     There are no accounts: whoever holds `edit_token` may change it, whoever holds `view_token`
@@ -377,7 +415,7 @@ class HousePreset(models.Model):
         return preset.rules if preset else None
 
 
-class Table(models.Model):
+class Table(Forgettable):
     """A masa: friends who play together week after week, with their matches.
 
     Like a match, it has no owner: its edit link starts matches and changes its players, its
