@@ -3,6 +3,8 @@
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
+from cetele.urls import handler400  # noqa: F401 -- error handlers are read from the root URLconf
+
 
 def minimal(request: HttpRequest) -> HttpResponse:
     """The smallest Django view: the baseline that every server time is divided by."""

@@ -1,9 +1,15 @@
 """Middleware of our own."""
 
 from django.conf import settings
+from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
+from django.http import HttpRequest, HttpResponse, UnreadablePostError
+from django.http.multipartparser import MultiPartParserError
 from django.middleware.csrf import CsrfViewMiddleware
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+from django.utils.translation import gettext as _
+
+from cetele.refusals import refusal
 
 
 class CsrfWithNoReferrerMiddleware(CsrfViewMiddleware):
@@ -38,3 +44,47 @@ class TurkishFirstLocaleMiddleware(LocaleMiddleware):
         language = chosen if chosen in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
+
+
+# What parsing a body that is not what our forms send can raise (Django raises BadRequest for
+# a urlencoded body that declares a charset other than UTF-8, SuspiciousOperation subclasses for
+# too many fields or too much data, MultiPartParserError for a broken multipart body).
+UNREADABLE_BODY = (
+    BadRequest,
+    SuspiciousOperation,
+    MultiPartParserError,
+    UnreadablePostError,
+    UnicodeError,
+    ValueError,
+)
+
+
+class RequestBodyGuardMiddleware:
+    """Read a POST body once, before anything else does, and refuse it with our own page if it
+    cannot be read as a form.
+
+    Without this, the CSRF check is the first to read the body; Django's 400 handler then runs
+    the CSRF check again, which fails the same way: a 500 without our headers and a long
+    traceback in the log for every such request. Last in MIDDLEWARE, so that every other
+    middleware's headers are on the refusal too; it runs before any process_view (the CSRF check).
+    """
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST":
+            try:
+                request.POST  # noqa: B018 -- parses the body (cached on the request)
+            except RequestDataTooBig as error:
+                return refusal(request, 413, str(error), **too_large())
+            except UNREADABLE_BODY as error:
+                return refusal(request, 400, str(error) or error.__class__.__name__)
+        return self.get_response(request)
+
+
+def too_large() -> dict:
+    return {
+        "title": _("İstek çok büyük"),
+        "message": _("Gönderilen bilgiler bu sitenin formlarının alabileceğinden büyük."),
+    }

@@ -60,6 +60,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so its refusals carry every header above; still before the CSRF check reads the body.
+    "cetele.middleware.RequestBodyGuardMiddleware",
 ]
 
 # Django's check looks for its own CSRF middleware by name; ours is a subclass of it that
@@ -168,6 +170,9 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"one_line_for_4xx": {"()": "cetele.logs.ClientErrorsOnOneLine"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "one_line_for_4xx"},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }

@@ -17,6 +17,9 @@ class TokenConverter:
 
 register_converter(TokenConverter, "token")
 
+# Django's own re-runs the CSRF check, which can fail again on what made the request bad.
+handler400 = "cetele.refusals.bad_request"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("yeni/", views.match_create, name="match_create"),

@@ -1,12 +1,18 @@
 """Generated garbage posted to every form endpoint: never a 500, never a half-saved hand."""
 
+import logging
+import sys
+
 import pytest
+from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cetele.logs import ClientErrorsOnOneLine
 from cetele.models import Change, Hand, Match, Player
 from tests.factories import make_match
+from tests.web.endpoints import fill, make_keys, post_routes
 
 pytestmark = pytest.mark.django_db
 
@@ -90,3 +96,117 @@ def test_garbage_posted_to_new_match_never_breaks_anything(client, data):
     assert response.status_code in {200, 302}
     if response.status_code == 200:
         assert Match.objects.count() == before
+
+
+# --- Bodies that are not our forms' bodies ---------------------------------------------------
+
+FOREIGN_CHARSETS = ["latin-1", "iso-8859-9", "utf-16", "UTF8", "windows-1254", "ascii"]
+
+
+def csrf_client() -> Client:
+    """A client that passes the CSRF check as a phone does (cookie + header): a request from
+    anyone, no page visit needed, since the CSRF cookie is only compared with the header."""
+    client = Client(enforce_csrf_checks=True, headers={"X-CSRFToken": "A" * 32})
+    client.cookies["csrftoken"] = "A" * 32
+    return client
+
+
+@pytest.mark.parametrize("charset", FOREIGN_CHARSETS)
+def test_a_form_body_in_another_charset_gets_our_400_page_on_every_post_endpoint(charset, caplog):
+    routes = post_routes()
+    keys = make_keys()
+    client = csrf_client()
+    before = snapshot()
+
+    for route in routes:
+        keys.refresh()
+        url = fill(route, keys)
+        caplog.clear()
+        with caplog.at_level(logging.INFO):
+            response = client.generic(
+                "POST",
+                url,
+                b"name_1=%E7ay&finisher=0",
+                content_type=f"application/x-www-form-urlencoded; charset={charset}",
+            )
+
+        assert response.status_code == 400, (url, charset)
+        assert "Content-Security-Policy" in response.headers, url
+        assert response.headers["X-Frame-Options"] == "DENY"
+        assert "İstek anlaşılamadı" in response.content.decode(), url
+        lines = [record for record in caplog.records if record.levelno >= logging.WARNING]
+        assert len(lines) == 1, [record.getMessage() for record in lines]
+        assert not lines[0].exc_info and "refused with 400" in lines[0].getMessage()
+    assert snapshot() == before
+
+
+def test_the_refusal_log_line_names_the_route_but_never_the_key(caplog):
+    keys = make_keys()
+
+    with caplog.at_level(logging.INFO):
+        csrf_client().generic(
+            "POST",
+            f"/m/{keys.match.edit_token}/el/",
+            b"finisher=0",
+            content_type="application/x-www-form-urlencoded; charset=latin-1",
+        )
+
+    (line,) = [record.getMessage() for record in caplog.records]
+    assert "/m/…/el/" in line and keys.match.edit_token not in line
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("multipart/form-data; boundary=", b"--\r\n"),
+        ("multipart/form-data", b"a=1"),
+        ("application/x-www-form-urlencoded; charset=utf-16", "a=1".encode("utf-16")),
+    ],
+)
+def test_a_broken_form_body_gets_our_400_page(content_type, body):
+    response = csrf_client().generic("POST", "/yeni/", body, content_type=content_type)
+
+    assert response.status_code == 400
+    assert "Content-Security-Policy" in response.headers
+
+
+def test_a_foreign_host_on_a_post_gets_our_400_page_not_a_500():
+    # Django's own 400 handler runs the CSRF check again, which reads the Host again: a 500.
+    response = csrf_client().post("/yeni/", {"name_1": "A"}, headers={"Host": "evil.example"})
+
+    assert response.status_code == 400
+    assert "İstek anlaşılamadı" in response.content.decode()
+
+
+def log_record(name: str, status: int | None) -> logging.LogRecord:
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        record = logging.getLogger(name).makeRecord(
+            name, logging.ERROR, __file__, 1, "Bad thing: %s", ("/x/",), sys.exc_info()
+        )
+    if status is not None:
+        record.status_code = status
+    return record
+
+
+@pytest.mark.parametrize(
+    ("name", "status", "lines"),
+    [
+        ("django.request", 400, 1),
+        ("django.security.DisallowedHost", None, 1),
+        ("django.request", 500, None),  # our own failure keeps its traceback
+        ("cetele", None, None),
+    ],
+)
+def test_a_client_error_is_logged_on_one_line_a_server_error_with_its_traceback(
+    name, status, lines
+):
+    formatter = ClientErrorsOnOneLine()
+
+    text = formatter.format(log_record(name, status))
+
+    if lines == 1:
+        assert text == "Bad thing: /x/"
+    else:
+        assert "Traceback" in text and "ValueError: boom" in text

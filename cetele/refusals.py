@@ -1,0 +1,55 @@
+"""Requests we refuse before any view runs (400, 413) or after too many bad links (429): one page
+of our own, one log line each.
+
+The page extends base.html and is rendered inside our middleware stack, so it carries our
+headers (CSP, Referrer-Policy, X-Frame-Options, and X-Robots-Tag where the URL holds a key).
+Nothing here reads the request body: a refusal must not fail the way the request did.
+"""
+
+import logging
+import re
+
+from django.core.exceptions import SuspiciousOperation
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+logger = logging.getLogger("cetele.refused")
+
+# Link tokens are keys: the log names the route, never the key.
+TOKEN_IN_PATH = re.compile(r"[A-Za-z0-9_-]{22,}")
+
+
+def loggable_path(request: HttpRequest) -> str:
+    return TOKEN_IN_PATH.sub("…", request.path)[:200]
+
+
+def refusal(
+    request: HttpRequest,
+    status: int,
+    reason: str,
+    *,
+    title: str = "",
+    message: str = "",
+    log: bool = True,
+) -> HttpResponse:
+    """Our page for a refused request, logged as one line (no traceback, no body, no key)."""
+    if log:
+        path = loggable_path(request)
+        logger.warning("%s %s refused with %s: %s", request.method, path, status, reason[:200])
+    context = {
+        "title": title or _("İstek anlaşılamadı"),
+        "message": message
+        or _("Gönderilen bilgiler okunamadı. Sayfayı yenileyip yeniden deneyin."),
+    }
+    response = render(request, "cetele/refused.html", context, status=status)
+    response._has_been_logged = True  # Django would add a second line ("Bad Request: /path")
+    return response
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler400: Django's own re-runs the CSRF check, which reads the body or the host again and
+    fails a second time (a 500 without our page). Ours reads neither."""
+    reason = exception.__class__.__name__ if exception is not None else "bad request"
+    # Django has already logged a SuspiciousOperation (e.g. a foreign Host) on django.security.
+    return refusal(request, 400, reason, log=not isinstance(exception, SuspiciousOperation))

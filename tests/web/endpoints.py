@@ -1,0 +1,85 @@
+"""Every URL of the URLconf that takes a POST, filled with real keys so that the views are reached.
+
+Enumerated from the URLconf, so that a new endpoint is covered by the tests that use this
+without anyone remembering to add it. A route under a kind of key this file does not know fails
+loudly: add that key to KEYS.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from cetele.models import HousePreset, Match
+from tests.factories import make_match
+
+# Which key fills <token:token> under each prefix: (model, token field).
+KEYS = {
+    "m/": (Match, "edit_token"),
+    "v/": (Match, "view_token"),
+    "ev/<token:token>/duzenle/": (HousePreset, "edit_token"),
+    "ev/": (HousePreset, "view_token"),
+}
+
+
+def routes(resolver: URLResolver | None = None, prefix: str = "") -> list[str]:
+    """Every route (as its pattern text) of the URLconf, includes flattened; regex routes (the
+    catch-all for malformed links) left out."""
+    found = []
+    for pattern in (resolver or get_resolver()).url_patterns:
+        text = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            found += routes(pattern, text)
+        elif isinstance(pattern, URLPattern) and not text.startswith("^"):
+            found.append(text)
+    return found
+
+
+@dataclass
+class Keys:
+    """The objects whose keys fill the routes; refreshed before each use (links rotate)."""
+
+    match: Match
+    house: HousePreset
+
+    def refresh(self) -> None:
+        self.match.refresh_from_db()
+        self.house.refresh_from_db()
+
+    def token_for(self, route: str) -> str:
+        for start, (model, field) in KEYS.items():
+            if route.startswith(start):
+                return getattr(self.match if model is Match else self.house, field)
+        raise AssertionError(f"tests/web/endpoints.py does not know which key fills {route}")
+
+
+def make_keys(hands: int = 3) -> Keys:
+    match = make_match(hands=hands)
+    house = HousePreset.objects.create(
+        name="Bizim masa", rules=match.rules, base_slug="cetele-standart"
+    )
+    return Keys(match, house)
+
+
+def fill(route: str, keys: Keys, number: int = 1) -> str:
+    url = "/" + route
+    if "<token:token>" in url:
+        url = url.replace("<token:token>", keys.token_for(route))
+    url = url.replace("<int:number>", str(number)).replace("<slug:slug>", "cetele-standart")
+    assert not re.search(r"<\w+:\w+>", url), f"the tests do not know how to fill {route}"
+    return url
+
+
+def post_routes() -> list[str]:
+    """The routes that take a POST: asked of each, with the keys of throw-away objects."""
+    keys = make_keys(hands=1)
+    client = Client()
+    found = []
+    for route in routes():
+        keys.refresh()
+        if client.post(fill(route, keys)).status_code != 405:
+            found.append(route)
+    return found
