@@ -46,11 +46,14 @@ class BadLink(Http404):
 
 
 def match_by_token(role: str, token: str) -> Match:
-    """The match this edit or view link opens, or BadLink."""
+    """The match this edit or view link opens, or BadLink. Opening it counts as using it (at
+    most one write a day): `forget_unused` never deletes a match people still look at."""
     try:
-        return Match.objects.get(**{TOKEN_FIELDS[role]: token})
+        match = Match.objects.get(**{TOKEN_FIELDS[role]: token})
     except Match.DoesNotExist as error:
         raise BadLink() from error
+    match.touch()
+    return match
 
 
 def link_context(match: Match, role: str) -> dict:
@@ -130,7 +133,8 @@ def secret_link(*, role: str) -> Callable:
                 return too_many_bad_links(retry_after)
             try:
                 response = view(request, *args, **kwargs)
-            except BadLink:
+            except (BadLink, Match.DoesNotExist):
+                # Match.DoesNotExist: deleted by another phone while this request ran.
                 record_bad_link(request)
                 raise Http404() from None
             response["X-Robots-Tag"] = "noindex, nofollow"

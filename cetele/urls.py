@@ -1,6 +1,6 @@
 from django.urls import include, path, re_path, register_converter
 
-from cetele import sharing, views, views_rules, views_sharing
+from cetele import sharing, views, views_data, views_rules, views_sharing
 
 
 class TokenConverter:
@@ -30,6 +30,7 @@ urlpatterns = [
     path("kurallar/<slug:slug>/", views_rules.rules_detail, name="rules_detail"),
     path("ev/<token:token>/", views_rules.house_detail, name="house_detail"),
     path("ev/<token:token>/duzenle/", views_rules.house_edit, name="house_edit"),
+    path("ev/<token:token>/duzenle/sil/", views_data.house_delete, name="house_delete"),
     path("m/<token:token>/", views.match_detail, name="match_detail"),
     path("m/<token:token>/el/", views.hand_create, name="hand_create"),
     path("m/<token:token>/el/<int:number>/", views.hand_detail, name="hand_detail"),
@@ -39,9 +40,11 @@ urlpatterns = [
     path("m/<token:token>/gecmis/", views.match_history, name="match_history"),
     path("m/<token:token>/oyuncular/", views.match_players, name="match_players"),
     path("m/<token:token>/kurallar/", views.match_rules, name="match_rules"),
+    path("m/<token:token>/sil/", views_data.match_delete, name="match_delete"),
     path("m/<token:token>/paylas/", views_sharing.match_share, name="match_share"),
     path("m/<token:token>/paylas/yenile/", views_sharing.match_rotate, name="match_rotate"),
     path("m/<token:token>/poll/", views_sharing.match_poll, name="match_poll"),
+    path("masa/<token:token>/sil/", views_data.table_delete, name="table_delete"),
     path("v/<token:token>/", views_sharing.view_match, name="view_match"),
     path("v/<token:token>/el/<int:number>/", views_sharing.view_hand, name="view_hand"),
     path("v/<token:token>/kurallar/", views_sharing.view_rules, name="view_rules"),

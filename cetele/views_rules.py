@@ -69,9 +69,11 @@ def rules_detail(request: HttpRequest, slug: str) -> TemplateResponse:
 def house_by_token(field: str, token: str) -> HousePreset:
     """The house preset this link opens; a miss counts against the address like a match's."""
     try:
-        return HousePreset.objects.get(**{field: token})
+        house = HousePreset.objects.get(**{field: token})
     except HousePreset.DoesNotExist as error:
         raise BadLink() from error
+    house.touch()  # at most one write a day: a preset people open is not forgotten
+    return house
 
 
 @require_safe

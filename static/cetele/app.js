@@ -75,6 +75,16 @@
     list.unshift(entry);
     try { localStorage.setItem(STORE, JSON.stringify(list.slice(0, 30))); } catch (err) { /* full */ }
   }
+  // A match just deleted from this phone ([data-forget-match], views_data): drop it from the list.
+  function forgetMatch() {
+    const el = document.querySelector("[data-forget-match]");
+    if (!el) return;
+    let list = [];
+    try { list = JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (err) { return; }
+    const key = el.dataset.forgetMatch;
+    list = list.filter(function (m) { return m.key !== key; });
+    try { localStorage.setItem(STORE, JSON.stringify(list)); } catch (err) { /* full */ }
+  }
   function listMatches() {
     const box = document.querySelector("[data-my-matches]");
     if (!box) return;
@@ -132,6 +142,7 @@
     keepAwake();
     hideUnsupported(document);
     rememberMatch();
+    forgetMatch();
     listMatches();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
@@ -173,6 +184,14 @@
                     url: el.dataset.presetUrl || "" };
     if (el.dataset.presetEditUrl) entry.edit = el.dataset.presetEditUrl;
     remember(entry);
+  }
+
+  // A house preset just deleted from this phone ([data-forget-preset]): drop it from the list.
+  function forgetPreset() {
+    const el = document.querySelector("[data-forget-preset]");
+    if (!el) return;
+    const value = el.dataset.forgetPreset;
+    save(load().filter(function (p) { return p.value !== value; }));
   }
 
   // The rules page: this phone's house presets.
@@ -236,6 +255,7 @@
 
   function init() {
     rememberPreset();
+    forgetPreset();
     listPresets();
     recentFirst();
   }
