@@ -1,6 +1,6 @@
 from django.urls import include, path, re_path, register_converter
 
-from cetele import sharing, views, views_data, views_rules, views_sharing
+from cetele import sharing, views, views_data, views_rules, views_sharing, views_tables
 
 
 class TokenConverter:
@@ -45,15 +45,23 @@ urlpatterns = [
     path("m/<token:token>/paylas/yenile/", views_sharing.match_rotate, name="match_rotate"),
     path("m/<token:token>/poll/", views_sharing.match_poll, name="match_poll"),
     path("masa/<token:token>/sil/", views_data.table_delete, name="table_delete"),
+    path("m/<token:token>/rovans/", views_tables.match_rematch, name="match_rematch"),
+    path("m/<token:token>/masa/", views_tables.match_table, name="match_table"),
     path("v/<token:token>/", views_sharing.view_match, name="view_match"),
     path("v/<token:token>/el/<int:number>/", views_sharing.view_hand, name="view_hand"),
     path("v/<token:token>/kurallar/", views_sharing.view_rules, name="view_rules"),
     path("v/<token:token>/poll/", views_sharing.view_poll, name="view_poll"),
     path("v/<token:token>/cetele.csv", views_sharing.view_export_csv, name="view_export_csv"),
     path("v/<token:token>/cetele.json", views_sharing.view_export_json, name="view_export_json"),
-    # Anything else under a match or house-preset link (a malformed token): the same 404,
-    # counted as a miss.
-    re_path(r"^(?P<path>(?:m|v|ev)/.+/)$", sharing.bad_link),
+    path("masa/yeni/", views_tables.table_create, name="table_create"),
+    path("masa/<token:token>/", views_tables.table_detail, name="table_detail"),
+    path("masa/<token:token>/mac/", views_tables.table_match, name="table_match"),
+    path("masa/<token:token>/oyuncular/", views_tables.table_players, name="table_players"),
+    path("masa/<token:token>/yenile/", views_tables.table_rotate, name="table_rotate"),
+    path("masa/izle/<token:token>/", views_tables.view_table, name="view_table"),
+    # Anything else under a match, house-preset or table link (a malformed token): the same
+    # 404, counted as a miss.
+    re_path(r"^(?P<path>(?:m|v|ev|masa)/.+/)$", sharing.bad_link),
     path("i18n/", include("django.conf.urls.i18n")),
     path("favicon.ico", views.favicon),
 ]

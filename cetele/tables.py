@@ -1,0 +1,213 @@
+"""Tables (masa) in the shell: finding a table by its link, turning its matches into the
+statistics' inputs in a fixed number of queries, rematches, and the standings as a message.
+
+A table is guarded exactly like a match: the same `secret_link` decorator and `BadLink` miss
+(cetele.sharing), so a wrong table link is the same 404 and counts toward the same 429.
+"""
+
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models.fields.json import KT
+from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext as _
+
+from cetele.models import Hand, Match, Player, Table, TablePlayer
+from cetele.sharing import EDIT, VIEW, BadLink
+from cetele.stats import PlayedHand, PlayedMatch, TableStats, table_stats
+
+TABLE_TOKEN_FIELDS = {EDIT: "edit_token", VIEW: "view_token"}
+MAX_TABLE_PLAYERS = 8
+
+
+def table_by_token(role: str, token: str) -> Table:
+    """The table this edit or view link opens, or BadLink (counted like a match link's miss).
+    Opening it counts as using it (Forgettable.touch: at most one write a day)."""
+    try:
+        table = Table.objects.get(**{TABLE_TOKEN_FIELDS[role]: token})
+    except Table.DoesNotExist as error:
+        raise BadLink() from error
+    table.touch()
+    return table
+
+
+def table_key(table: Table) -> str:
+    """Stable across token rotation and reveals nothing: lets "Maçlarım" replace a dead link.
+    Salted apart from match keys, so a table never replaces a match of the same number."""
+    return salted_hmac("cetele.table-key", str(table.pk)).hexdigest()[:16]
+
+
+# --- From models to the statistics' inputs ---------------------------------------------------
+
+
+def played_hand(scores, finisher, finish) -> PlayedHand:
+    return PlayedHand(tuple(scores), finisher, finish)
+
+
+def played_hands(hands: list[Hand]) -> list[PlayedHand]:
+    """A match's stored hands as the statistics read them."""
+    return [
+        played_hand(hand.result["scores"], hand.inputs.get("finisher"), hand.result["finish"])
+        for hand in hands
+    ]
+
+
+@dataclass(frozen=True)
+class TableMatch:
+    """One match of a table, as its page lists it."""
+
+    match: Match
+    played: PlayedMatch
+
+    @property
+    def hands_played(self) -> int:
+        return len(self.played.hands)
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """A table's players, matches and statistics, loaded in a fixed number of queries."""
+
+    table: Table
+    players: list[TablePlayer]
+    matches: list[TableMatch]  # newest first
+    stats: TableStats
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {player.place: player.name for player in self.players}
+
+
+def load_table(table: Table) -> TableRecord:
+    """Everything the table's page shows: four queries however many matches it has."""
+    players = list(table.players.all())
+    matches = list(
+        table.matches.defer("rules", "base_rules")
+        .annotate(rules_title=KT("rules__name"))
+        .order_by("-created_at", "-pk")
+    )
+    seats: dict[int, list[int]] = {match.pk: [] for match in matches}
+    for match_id, place in (
+        Player.objects.filter(match__table=table)
+        .order_by("match_id", "seat")
+        .values_list("match_id", "table_place")
+    ):
+        seats[match_id].append(place)
+    hands: dict[int, list[PlayedHand]] = {match.pk: [] for match in matches}
+    for match_id, scores, finisher, finish in (
+        Hand.objects.filter(match__table=table)
+        .order_by("match_id", "number")
+        .values_list("match_id", "result__scores", "inputs__finisher", "result__finish")
+    ):
+        hands[match_id].append(played_hand(scores, finisher, finish))
+    listed = [
+        TableMatch(
+            match,
+            PlayedMatch(
+                places=tuple(seats[match.pk]),
+                teams=match.teams,
+                planned_hands=match.planned_hands,
+                hands=tuple(hands[match.pk]),
+            ),
+        )
+        for match in matches
+    ]
+    names = {player.place: player.name for player in players}
+    stats = table_stats(names, [entry.played for entry in reversed(listed)])
+    return TableRecord(table, players, listed, stats)
+
+
+# --- Changes ---------------------------------------------------------------------------------
+
+
+def create_table(name: str, names: list[str]) -> Table:
+    with transaction.atomic():
+        table = Table.objects.create(name=name)
+        TablePlayer.objects.bulk_create(
+            TablePlayer(table=table, place=place, name=player) for place, player in enumerate(names)
+        )
+    return table
+
+
+def table_from_match(match: Match, name: str) -> Table:
+    """A new table whose players are this match's, in seat order; the match joins it. A match
+    already at a table stays there (a second tap finds that table)."""
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.table_id is not None:
+            return locked.table
+        players = list(locked.players.all())
+        table = create_table(name, [player.name for player in players])
+        for player in players:
+            player.table_place = player.seat
+        Player.objects.bulk_update(players, ["table_place"])
+        locked.table = table
+        locked.save(update_fields=["table"])
+    return table
+
+
+def add_players(table: Table, names: list[str]) -> None:
+    """New players join the table at the next free places."""
+    last = table.players.order_by("-place").values_list("place", flat=True).first()
+    start = -1 if last is None else last
+    TablePlayer.objects.bulk_create(
+        TablePlayer(table=table, place=start + 1 + index, name=name)
+        for index, name in enumerate(names)
+    )
+
+
+def moved_on(items: list) -> list:
+    """Everyone one seat along: who sat at seat s sits at s + 1, the last at seat 0. In team
+    play partners (seats 0 & 2, 1 & 3) stay partners."""
+    return items[-1:] + items[:-1]
+
+
+def rematch(match: Match) -> Match:
+    """The same players with the seats moved on by one, the same frozen rules and length, at
+    the same table. One rematch per match: asking again returns the one already started."""
+    try:
+        with transaction.atomic():
+            Match.objects.select_for_update().only("id").get(pk=match.pk)
+            existing = Match.objects.filter(rematch_of=match).first()
+            if existing is not None:
+                return existing
+            players = moved_on(list(match.players.all()))
+            return Match.start(
+                [player.name for player in players],
+                teams=match.teams,
+                planned_hands=match.planned_hands,
+                rules=match.rules,
+                preset_slug=match.preset_slug,
+                base_rules=match.base_rules,
+                table=match.table,
+                places=[player.table_place for player in players],
+                rematch_of=match,
+            )
+    except IntegrityError:
+        # Two taps raced past the check above: the one-to-one constraint kept one rematch.
+        return Match.objects.get(rematch_of=match)
+
+
+# --- The standings as a message --------------------------------------------------------------
+
+
+def standings_message(record: TableRecord, link: str = "") -> str:
+    """A few lines for the table's group chat: the standings, then the link."""
+    finished = sum(entry.played.finished for entry in record.matches)
+    lines = [
+        _("Masa %(name)s: %(count)s maç bitti") % {"name": record.table.name, "count": finished}
+    ]
+    for standing in record.stats.standings:
+        player = standing.record
+        lines.append(
+            _("%(rank)s. %(name)s: %(won)s galibiyet / %(played)s maç")
+            % {
+                "rank": standing.rank,
+                "name": player.name,
+                "won": player.won,
+                "played": player.played,
+            }
+        )
+    if link:
+        lines.append(_("Masanın sayfası: %(link)s") % {"link": link})
+    return "\n".join(lines)

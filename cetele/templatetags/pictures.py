@@ -1,0 +1,91 @@
+"""The match as a picture and as a summary, for the sheet (match.html#sheet) to show.
+
+Both tags read what the sheet's context already holds (`rows`: hands with their sheet rows,
+`sheet`: scoring.sheet.tally's totals), so they cost no query and follow every live update of
+the sheet. The figures come from cetele.charts and cetele.stats; nothing is computed here.
+"""
+
+from dataclasses import dataclass
+
+from django import template
+
+from cetele.charts import Series, chart_svg, match_chart
+from cetele.language import engine_lang
+from cetele.stats import match_summary, side_names
+from cetele.tables import played_hands
+from scoring import labels
+
+register = template.Library()
+
+
+def _parts(context) -> tuple[list[str], bool, list]:
+    names = [player.name for player in context["players"]]
+    hands = played_hands([hand for hand, _row in context["rows"]])
+    return names, context["match"].teams, hands
+
+
+@dataclass(frozen=True)
+class Picture:
+    svg: str
+    lines: tuple[Series, ...]
+    marks: bool
+
+
+@register.simple_tag(takes_context=True)
+def match_picture(context) -> Picture:
+    """The running totals as SVG, with the lines for the legend."""
+    names, teams, hands = _parts(context)
+    chart = match_chart(list(side_names(names, teams)), context["sheet"], teams, hands)
+    finish_names = labels.FINISH_NAMES[engine_lang()]
+    svg = chart_svg(chart, finish_names=finish_names, names=names)
+    return Picture(svg, chart.series, bool(chart.markers))
+
+
+@dataclass(frozen=True)
+class Line:
+    place: int
+    name: str
+    total: int
+    winner: bool
+
+
+@dataclass(frozen=True)
+class Summary:
+    winners: list[str]
+    lines: list[Line]
+    biggest_position: int | None
+    biggest_finish: str
+    biggest_finisher: str
+    biggest_top_name: str
+    biggest_top_score: int | None
+    top_finishers: list[str]
+    top_finishes: int
+
+
+@register.simple_tag(takes_context=True)
+def match_summary_for(context) -> Summary:
+    """Winner, final totals by place, the biggest hand, who finished most often — by name."""
+    names, teams, hands = _parts(context)
+    summary = match_summary(names, teams, hands, context["sheet"])
+    biggest = summary.biggest
+    return Summary(
+        winners=[summary.sides[side] for side in summary.winners],
+        lines=[
+            Line(
+                summary.places[side],
+                summary.sides[side],
+                summary.totals[side],
+                side in summary.winners,
+            )
+            for side in summary.order
+        ],
+        biggest_position=biggest.position if biggest else None,
+        biggest_finish=labels.finish_name(biggest.finish, engine_lang()) if biggest else "",
+        biggest_finisher=names[biggest.finisher]
+        if biggest and biggest.finisher is not None
+        else "",
+        biggest_top_name=names[biggest.top_seat] if biggest else "",
+        biggest_top_score=biggest.top_score if biggest else None,
+        top_finishers=[names[seat] for seat in summary.top_finishers],
+        top_finishes=summary.top_finishes,
+    )

@@ -1,0 +1,186 @@
+"""Tables (masa) and rematches: setting up a table, its page (edit and view links), starting a
+match at it, its players and links; "Rövanş" on a finished match.
+
+Every view reached through a link wears `secret_link` (cetele.sharing), exactly like a match's:
+the same 404 for every bad link, 429 for an address that keeps guessing, noindex, no caching.
+The view link's page is GET-only and never carries an edit token (the table's or a match's).
+"""
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from cetele.forms import RotateLinkForm
+from cetele.models import Match, TablePlayer
+from cetele.sharing import EDIT, VIEW, match_by_token, secret_link
+from cetele.table_forms import TableForm, TableMatchForm, TableNameForm, TablePlayersForm
+from cetele.tables import (
+    add_players,
+    create_table,
+    load_table,
+    rematch,
+    standings_message,
+    table_by_token,
+    table_from_match,
+    table_key,
+)
+
+TABLE_URLS = {
+    EDIT: {"page": "table_detail", "match": "match_detail"},
+    VIEW: {"page": "view_table", "match": "view_match"},
+}
+
+
+def table_url(table) -> str:
+    return reverse("table_detail", args=[table.edit_token])
+
+
+# --- Setting up a table ----------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def table_create(request: HttpRequest) -> HttpResponse:
+    """A new table: its name and its players."""
+    form = TableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        table = create_table(form.cleaned_data["name"].strip(), form.names())
+        return redirect(table_url(table))
+    return TemplateResponse(request, "cetele/table_create.html", {"form": form})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@secret_link(role=EDIT)
+def match_table(request: HttpRequest, token: str) -> HttpResponse:
+    """The match's table; a match at no table can set one up with its players."""
+    match = match_by_token(EDIT, token)
+    if match.table_id is not None:
+        return redirect(table_url(match.table))
+    players = list(match.players.all())
+    default = ", ".join(player.name for player in players)[:60]
+    form = TableNameForm(request.POST or None, initial={"name": default})
+    if request.method == "POST" and form.is_valid():
+        table = table_from_match(match, form.cleaned_data["name"].strip())
+        messages.success(request, _("Masa kuruldu. Bu maç ve rövanşları masada kalır."))
+        return redirect(table_url(table))
+    context = {"match": match, "players": players, "form": form}
+    return TemplateResponse(request, "cetele/table_from_match.html", context)
+
+
+# --- The table's page ------------------------------------------------------------------------
+
+
+def table_context(request: HttpRequest, table, role: str) -> dict:
+    record = load_table(table)
+    view_url = request.build_absolute_uri(reverse("view_table", args=[table.view_token]))
+    return {
+        "table": table,
+        "record": record,
+        "stats": record.stats,
+        "role": role,
+        "urls": TABLE_URLS[role],
+        "token": table.edit_token if role == EDIT else table.view_token,
+        "table_key": table_key(table),
+        "view_url": view_url,
+        "message": standings_message(record, view_url),
+    }
+
+
+@require_safe
+@secret_link(role=EDIT)
+def table_detail(request: HttpRequest, token: str) -> TemplateResponse:
+    """The table: its matches, standings and statistics; new match, players, links."""
+    table = table_by_token(EDIT, token)
+    context = table_context(request, table, EDIT)
+    context["edit_url"] = request.build_absolute_uri(table_url(table))
+    return TemplateResponse(request, "cetele/table.html", context)
+
+
+@require_safe
+@secret_link(role=VIEW)
+def view_table(request: HttpRequest, token: str) -> TemplateResponse:
+    """The table read-only: matches (through their view links), standings, statistics."""
+    table = table_by_token(VIEW, token)
+    return TemplateResponse(request, "cetele/table.html", table_context(request, table, VIEW))
+
+
+# --- Changing a table ------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@secret_link(role=EDIT)
+def table_match(request: HttpRequest, token: str) -> HttpResponse:
+    """Start a match at the table: its players by seat, the rules as for any match."""
+    table = table_by_token(EDIT, token)
+    players = list(table.players.all())
+    if request.method == "POST":
+        form = TableMatchForm(request.POST, table=table, players=players)
+    else:
+        last = table.matches.order_by("-created_at", "-pk").first()
+        places = list(last.players.values_list("table_place", flat=True)) if last else None
+        initial = TableMatchForm.initial_for_table(players, places, last)
+        form = TableMatchForm(initial=initial, table=table, players=players)
+    if request.method == "POST" and form.is_valid():
+        slug, base_rules, rules = form.rules()
+        match = Match.start(
+            form.names(),
+            teams=form.cleaned_data["teams"],
+            planned_hands=form.cleaned_data["planned_hands"],
+            rules=rules,
+            preset_slug=slug,
+            base_rules=base_rules,
+            table=table,
+            places=form.places(),
+        )
+        return redirect("match_detail", match.edit_token)
+    context = {"table": table, "form": form}
+    return TemplateResponse(request, "cetele/table_match.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@secret_link(role=EDIT)
+def table_players(request: HttpRequest, token: str) -> HttpResponse:
+    """Rename the table's players (every match shows them by place) and add newcomers."""
+    table = table_by_token(EDIT, token)
+    players = list(table.players.all())
+    form = TablePlayersForm(request.POST or None, players=players)
+    if request.method == "POST" and form.is_valid():
+        TablePlayer.objects.bulk_update(form.renamed(), ["name"])
+        add_players(table, form.new_names())
+        messages.success(request, _("Masanın oyuncuları kaydedildi."))
+        return redirect(table_url(table))
+    context = {"table": table, "form": form}
+    return TemplateResponse(request, "cetele/table_players.html", context)
+
+
+@require_POST
+@secret_link(role=EDIT)
+def table_rotate(request: HttpRequest, token: str) -> HttpResponseRedirect:
+    """Give the table's edit or view link a new token; the old one stops working at once."""
+    table = table_by_token(EDIT, token)
+    form = RotateLinkForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Hangi bağlantının yenileneceği anlaşılamadı."))
+        return redirect(table_url(table))
+    table.rotate_token(form.cleaned_data["kind"])
+    messages.success(request, _("Masanın yeni bağlantısı hazır; eskisi artık açılmıyor."))
+    return redirect(table_url(table))
+
+
+# --- Rematch ---------------------------------------------------------------------------------
+
+
+@require_POST
+@secret_link(role=EDIT)
+def match_rematch(request: HttpRequest, token: str) -> HttpResponseRedirect:
+    """ "Rövanş": the same players and rules, the seats moved on by one, in one tap."""
+    match = match_by_token(EDIT, token)
+    if match.hands.count() < match.planned_hands:
+        messages.error(request, _("Rövanş, maç bitince başlar."))
+        return redirect("match_detail", match.edit_token)
+    new = rematch(match)
+    messages.success(request, _("Rövanş başladı: oyuncular birer koltuk kaydı."))
+    return redirect("match_detail", new.edit_token)

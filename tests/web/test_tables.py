@@ -1,0 +1,378 @@
+"""Tables (masa) and rematches through the test client: setting up a table, starting matches at
+it, "Rövanş", the table's page with its statistics, and its query count."""
+
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+import scoring
+from cetele.models import Hand, Match, Player, Table, TablePlayer
+from cetele.tables import load_table, rematch
+from tests.factories import add_hand, make_match, sample_inputs
+
+pytestmark = pytest.mark.django_db
+
+
+def table_with(names=("Ali", "Ayşe", "Can", "Deniz")) -> Table:
+    table = Table.objects.create(name="Cuma")
+    TablePlayer.objects.bulk_create(
+        TablePlayer(table=table, place=place, name=name) for place, name in enumerate(names)
+    )
+    return table
+
+
+def start_at(table: Table, places: list[int], *, planned_hands: int = 2, teams=False) -> Match:
+    names = dict(table.players.values_list("place", "name"))
+    rules = scoring.resolve_rules("cetele-standart")
+    return Match.start(
+        [names[place] for place in places],
+        teams=teams,
+        planned_hands=planned_hands,
+        rules=rules,
+        preset_slug="cetele-standart",
+        base_rules=rules,
+        table=table,
+        places=places,
+    )
+
+
+def play(match: Match, finishers: list[int]) -> Match:
+    seats = match.players.count()
+    for index, finisher in enumerate(finishers):
+        add_hand(match, sample_inputs(seats, finisher=finisher, remaining=10 + index))
+    return match
+
+
+def seating(match: Match) -> list[tuple[str, int | None]]:
+    return list(match.players.values_list("name", "table_place"))
+
+
+# --- Setting up a table -----------------------------------------------------------------------
+
+
+def test_a_new_table_gets_its_players_in_order_and_unguessable_links(client):
+    data = {"name": "Cuma masası", "player_1": "Ali", "player_2": "Ayşe", "player_3": " Can "}
+
+    response = client.post(reverse("table_create"), data)
+
+    table = Table.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table_detail", args=[table.edit_token])
+    assert list(table.players.values_list("place", "name")) == [(0, "Ali"), (1, "Ayşe"), (2, "Can")]
+    assert len(table.edit_token) >= 43 and table.edit_token != table.view_token
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"name": "Cuma", "player_1": "Ali"}, "Bu alan zorunludur"),
+        ({"name": "Cuma", "player_1": "Ali", "player_2": "ali"}, "aynı adla iki oyuncu"),
+        ({"name": "", "player_1": "Ali", "player_2": "Ayşe"}, "Bu alan zorunludur"),
+        ({"name": "x" * 61, "player_1": "Ali", "player_2": "Ayşe"}, "en fazla 60"),
+    ],
+)
+def test_a_bad_table_is_refused_with_a_message_and_nothing_saved(client, data, message):
+    response = client.post(reverse("table_create"), data)
+
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Table.objects.exists()
+
+
+def test_a_match_sets_up_a_table_with_its_players_and_joins_it(client):
+    match = make_match(players=3, hands=1)
+
+    page = client.get(reverse("match_table", args=[match.edit_token]))
+    response = client.post(reverse("match_table", args=[match.edit_token]), {"name": "Pazar"})
+    again = client.post(reverse("match_table", args=[match.edit_token]), {"name": "Başka"})
+
+    table = Table.objects.get()
+    assert page.status_code == 200 and "Masayı kur" in page.content.decode()
+    assert (
+        response["Location"]
+        == again["Location"]
+        == reverse("table_detail", args=[table.edit_token])
+    )
+    assert table.name == "Pazar"
+    assert list(table.players.values_list("name", flat=True)) == ["Ali", "Ayşe", "Can"]
+    match.refresh_from_db()
+    assert match.table == table
+    assert seating(match) == [("Ali", 0), ("Ayşe", 1), ("Can", 2)]
+    # Once at a table, the match's "Masa" link leads there.
+    follow = client.get(reverse("match_table", args=[match.edit_token]))
+    assert follow["Location"] == reverse("table_detail", args=[table.edit_token])
+
+
+def test_the_match_page_links_to_its_table(client):
+    match = make_match()
+
+    html = client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
+
+    assert reverse("match_table", args=[match.edit_token]) in html
+
+
+# --- Starting a match at a table --------------------------------------------------------------
+
+
+def test_a_match_at_a_table_seats_its_players_by_place(client):
+    table = table_with(("Ali", "Ayşe", "Can", "Deniz", "Ece"))
+    data = {
+        "name_1": "4",
+        "name_2": "0",
+        "name_3": "2",
+        "name_4": "",
+        "preset": "om-klasik",
+        "cezali": "1",
+        "planned_hands": "3",
+    }
+
+    response = client.post(reverse("table_match", args=[table.edit_token]), data)
+
+    match = Match.objects.get()
+    assert response["Location"] == reverse("match_detail", args=[match.edit_token])
+    assert match.table == table
+    assert seating(match) == [("Ece", 4), ("Ali", 0), ("Can", 2)]
+    assert match.preset_slug == "om-klasik" and match.planned_hands == 3
+
+
+@pytest.mark.parametrize(
+    ("seats", "message"),
+    [
+        (["0", "0", "", ""], "iki koltukta"),
+        (["0", "", "", ""], "Bu alan zorunludur"),
+        (["0", "1", "", "2"], "3. oyuncu"),
+        (["0", "9", "", ""], "9 mevcut seçeneklerden biri değil"),
+    ],
+)
+def test_a_bad_seating_is_refused_and_starts_nothing(client, seats, message):
+    table = table_with()
+    data = {f"name_{n}": place for n, place in enumerate(seats, start=1)}
+    data.update(preset="cetele-standart", cezali="1", planned_hands="5")
+
+    response = client.post(reverse("table_match", args=[table.edit_token]), data)
+
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Match.objects.exists()
+
+
+def test_the_next_match_at_a_table_starts_from_the_last_one_moved_on_by_one_seat(client):
+    table = table_with()
+    start_at(table, [0, 1, 2, 3], planned_hands=7)
+
+    form = client.get(reverse("table_match", args=[table.edit_token])).context["form"]
+
+    seats = [form.initial[f"name_{n}"] for n in range(1, 5)]
+    assert seats == ["3", "0", "1", "2"]
+    assert form.initial["planned_hands"] == 7 and form.initial["preset"] == "cetele-standart"
+
+
+# --- Rematch ----------------------------------------------------------------------------------
+
+
+def test_a_rematch_keeps_players_and_frozen_rules_and_moves_every_seat_on_by_one(client):
+    table = table_with()
+    match = play(start_at(table, [0, 1, 2, 3], planned_hands=2), [0, 1])
+    Match.objects.filter(pk=match.pk).update(rules={**match.rules, "pair_opener_multiplier": 3})
+    match.refresh_from_db()
+
+    response = client.post(reverse("match_rematch", args=[match.edit_token]))
+
+    new = Match.objects.exclude(pk=match.pk).get()
+    assert response["Location"] == reverse("match_detail", args=[new.edit_token])
+    assert seating(new) == [("Deniz", 3), ("Ali", 0), ("Ayşe", 1), ("Can", 2)]
+    assert new.rules == match.rules  # the match's own rules, adjustments included
+    assert (new.planned_hands, new.teams, new.table, new.rematch_of) == (2, False, table, match)
+    assert new.hands.count() == 0
+
+
+def test_a_rematch_of_a_team_match_keeps_partners_together():
+    match = play(make_match(teams=True, planned_hands=1), [0])
+
+    new = rematch(match)
+
+    names = [player.name for player in new.players.all()]
+    assert names == ["Deniz", "Ali", "Ayşe", "Can"]
+    assert {names[0], names[2]} == {"Deniz", "Ayşe"}  # partners before: Ayşe & Deniz
+
+
+def test_a_double_tap_on_rematch_starts_one_match(client):
+    match = make_match(planned_hands=1, hands=1)
+    url = reverse("match_rematch", args=[match.edit_token])
+
+    first, second = client.post(url), client.post(url)
+
+    assert Match.objects.count() == 2
+    assert first["Location"] == second["Location"]
+
+
+def test_no_rematch_before_the_match_is_finished(client):
+    match = make_match(planned_hands=3, hands=2)
+
+    response = client.post(reverse("match_rematch", args=[match.edit_token]), follow=True)
+
+    assert Match.objects.count() == 1
+    assert "maç bitince" in response.content.decode()
+
+
+def test_rematch_is_post_only(client):
+    match = make_match(planned_hands=1, hands=1)
+
+    assert client.get(reverse("match_rematch", args=[match.edit_token])).status_code == 405
+    assert Match.objects.count() == 1
+
+
+def test_a_match_outside_any_table_rematches_outside_too():
+    match = make_match(players=2, planned_hands=1, hands=1)
+
+    new = rematch(match)
+
+    assert new.table is None
+    assert seating(new) == [("Ayşe", None), ("Ali", None)]
+
+
+# --- The table's page -------------------------------------------------------------------------
+
+
+def test_the_table_page_shows_matches_standings_and_player_statistics(client):
+    table = table_with(("Ali", "Ayşe", "Can", "Deniz", "Ece"))
+    first = play(start_at(table, [0, 1, 2, 3]), [0, 0])
+    second = play(start_at(table, [3, 0, 1, 2]), [2, 2])
+    start_at(table, [0, 4], planned_hands=3)  # still going, no hands yet
+    record = load_table(table)
+
+    response = client.get(reverse("table_detail", args=[table.edit_token]))
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    for match in (first, second):
+        assert reverse("match_detail", args=[match.edit_token]) in html
+    assert "sürüyor: 0 / 3 el" in html
+    standings = re.search(r'<table class="sheet stats" id="standings">.*?</table>', html, re.S)
+    names = re.findall(r'<th scope="row">(.*?)</th>', standings.group(0))
+    assert names == [standing.record.name for standing in record.stats.standings]
+    assert "Ece" not in names  # has not finished a match yet
+    assert "Sezon sıralaması" in html and "Karşı karşıya" in html
+    assert "Yeni maç" in html
+
+
+def test_the_table_page_counts_wins_as_the_sheets_decide(client):
+    table = table_with(("Ali", "Ayşe"))
+    won_by_ali = play(start_at(table, [0, 1], planned_hands=2), [0, 0])
+    won_by_ali_again = play(start_at(table, [1, 0], planned_hands=1), [1])
+
+    record = load_table(table)
+
+    ali, ayse = record.stats.records
+    assert (ali.played, ali.won, ayse.won) == (2, 2, 0)
+    assert record.matches[0].match == won_by_ali_again and record.matches[1].match == won_by_ali
+    assert record.matches[0].played.winner_places == (0,)
+
+
+def test_the_standings_go_to_whatsapp_as_a_plain_link_with_the_view_link(client):
+    table = table_with(("Ali", "Ayşe"))
+    play(start_at(table, [0, 1], planned_hands=1), [1])
+
+    html = client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+
+    link = re.search(r'href="(https://wa\.me/\?text=[^"]+)"', html).group(1)
+    text = parse_qs(urlparse(link.replace("&amp;", "&")).query)["text"][0]
+    view_url = "http://testserver" + reverse("view_table", args=[table.view_token])
+    assert text.splitlines() == [
+        "Masa Cuma: 1 maç bitti",
+        "1. Ayşe: 1 galibiyet / 1 maç",
+        "2. Ali: 0 galibiyet / 1 maç",
+        f"Masanın sayfası: {view_url}",
+    ]
+
+
+def test_the_match_share_page_has_a_whatsapp_link_beside_the_share_button(client):
+    match = make_match(hands=1)
+
+    html = client.get(reverse("match_share", args=[match.edit_token])).content.decode()
+
+    link = re.search(r'href="(https://wa\.me/\?text=[^"]+)"', html).group(1)
+    text = parse_qs(urlparse(link.replace("&amp;", "&")).query)["text"][0]
+    assert "1 / 13 el oynandı" in text
+    assert reverse("view_match", args=[match.view_token]) in text
+
+
+def test_renaming_a_table_player_keeps_their_record_and_newcomers_join(client):
+    table = table_with(("Ali", "Ayşe"))
+    play(start_at(table, [0, 1], planned_hands=1), [0])
+    data = {"place_0": "Ali Rıza", "place_1": "Ayşe", "new_0": "Can", "new_1": ""}
+
+    response = client.post(reverse("table_players", args=[table.edit_token]), data)
+
+    assert response.status_code == 302
+    assert list(table.players.values_list("place", "name")) == [
+        (0, "Ali Rıza"),
+        (1, "Ayşe"),
+        (2, "Can"),
+    ]
+    winner = load_table(table).stats.standings[0].record
+    assert (winner.name, winner.won) == ("Ali Rıza", 1)
+
+
+def test_two_table_players_may_not_share_a_name(client):
+    table = table_with(("Ali", "Ayşe"))
+
+    response = client.post(
+        reverse("table_players", args=[table.edit_token]),
+        {"place_0": "Ali", "place_1": "Ayşe", "new_0": "AYŞE"},
+    )
+
+    assert response.status_code == 200
+    assert table.players.count() == 2
+
+
+# --- Query count: the table's page does not grow with its matches -----------------------------
+
+
+def fill_table(table: Table, matches: int) -> None:
+    """`matches` finished 4-hand matches, saved in bulk (the page is measured, not the saves)."""
+    rules = scoring.resolve_rules("cetele-standart")
+    made = Match.objects.bulk_create(
+        Match(teams=False, planned_hands=4, rules=rules, base_rules=rules, table=table)
+        for _ in range(matches)
+    )
+    Player.objects.bulk_create(
+        Player(match=match, seat=seat, name=f"P{seat}", table_place=(seat + index) % 4)
+        for index, match in enumerate(made)
+        for seat in range(4)
+    )
+    results = [
+        scoring.score_json({"rules": rules, "teams": False, "hand": sample_inputs(4, finisher=f)})
+        for f in range(4)
+    ]
+    Hand.objects.bulk_create(
+        Hand(
+            match=match,
+            number=number,
+            inputs=sample_inputs(4, finisher=number - 1),
+            result=results[number - 1],
+        )
+        for match in made
+        for number in range(1, 5)
+    )
+
+
+@pytest.mark.parametrize("matches", [1, 10, 100])
+def test_table_page_queries_do_not_grow_with_matches(client, matches):
+    table = table_with()
+    fill_table(table, matches)
+
+    with CaptureQueriesContext(connection) as edit_page:
+        edit = client.get(reverse("table_detail", args=[table.edit_token]))
+    with CaptureQueriesContext(connection) as view_page:
+        view = client.get(reverse("view_table", args=[table.view_token]))
+
+    assert edit.status_code == view.status_code == 200
+    assert len(edit.context["record"].matches) == matches
+    # The table, its players, its matches, their seats, their hands.
+    assert len(edit_page) == len(view_page) == 5
+    assert sum(r.played for r in edit.context["stats"].records) == 4 * matches
