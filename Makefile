@@ -6,7 +6,7 @@ PORT      ?= 8000
 WORKERS   ?= $(shell nproc)
 THREADS   ?= 4
 
-.PHONY: run test lint format serve bench loadtest lighthouse messages clean
+.PHONY: run test lint format serve bench loadtest lighthouse messages fuzz clean
 
 ## make run: create .venv, install, migrate the embedded SQLite database, serve on 127.0.0.1:$(PORT)
 run:
@@ -17,6 +17,12 @@ run:
 ## make test: install dev requirements and what the tests need, then run every test leg
 test:
 	@scripts/test.sh
+
+## make fuzz: FUZZ_REQUESTS (10,000) seeded garbage requests over every POST endpoint: no 500, no half-save
+fuzz:
+	@scripts/setup.sh dev
+	FUZZ_REQUESTS=$${FUZZ_REQUESTS:-10000} DJANGO_SETTINGS_MODULE=tests.settings \
+		$(BIN)/python -m pytest tests/web/test_fuzz.py -q -s
 
 ## make lint: ruff (lint and format check)
 lint:

@@ -22,6 +22,9 @@ env -u DJANGO_ALLOW_ASYNC_UNSAFE DJANGO_SETTINGS_MODULE=cetele.settings DJANGO_D
 echo "== leg 1: the whole suite on SQLite (scoring, web, browser)"
 .venv/bin/python -m pytest tests
 
+echo "== fuzz: 10,000 seeded garbage requests over every POST endpoint"
+make --no-print-directory fuzz
+
 echo "== leg 2: the database-backed suite again on PostgreSQL"
 status=0
 scripts/with-postgres.sh .venv/bin/python -m pytest tests/web tests/browser || status=$?

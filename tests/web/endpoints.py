@@ -46,8 +46,15 @@ class Keys:
     house: HousePreset
 
     def refresh(self) -> None:
-        self.match.refresh_from_db()
-        self.house.refresh_from_db()
+        """Read the keys again; a match or preset deleted through its edit link is replaced."""
+        try:
+            self.match.refresh_from_db()
+        except Match.DoesNotExist:
+            self.match = make_match(hands=3)
+        try:
+            self.house.refresh_from_db()
+        except HousePreset.DoesNotExist:
+            self.house = make_house(self.match.rules)
 
     def token_for(self, route: str) -> str:
         for start, (model, field) in KEYS.items():
@@ -58,10 +65,11 @@ class Keys:
 
 def make_keys(hands: int = 3) -> Keys:
     match = make_match(hands=hands)
-    house = HousePreset.objects.create(
-        name="Bizim masa", rules=match.rules, base_slug="cetele-standart"
-    )
-    return Keys(match, house)
+    return Keys(match, make_house(match.rules))
+
+
+def make_house(rules: dict) -> HousePreset:
+    return HousePreset.objects.create(name="Bizim masa", rules=rules, base_slug="cetele-standart")
 
 
 def fill(route: str, keys: Keys, number: int = 1) -> str:
