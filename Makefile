@@ -34,12 +34,13 @@ format:
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-## make serve: production server (gunicorn); needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS
+## make serve: production server (gunicorn) on 127.0.0.1:$(PORT) (BIND=host:port to change); needs
+## DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS
 serve:
 	@scripts/setup.sh runtime
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/gunicorn cetele.wsgi --bind $${BIND:-0.0.0.0:$(PORT)} --worker-class gthread \
+	$(BIN)/gunicorn cetele.wsgi --bind $${BIND:-127.0.0.1:$(PORT)} --worker-class gthread \
 		--workers $(WORKERS) --threads $(THREADS) \
 		--access-logfile - --graceful-timeout 30
 

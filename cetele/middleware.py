@@ -1,5 +1,8 @@
 """Middleware of our own."""
 
+import ipaddress
+from functools import lru_cache
+
 from django.conf import settings
 from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, HttpResponse, UnreadablePostError
@@ -88,3 +91,50 @@ def too_large() -> dict:
         "title": _("İstek çok büyük"),
         "message": _("Gönderilen bilgiler bu sitenin formlarının alabileceğinden büyük."),
     }
+
+
+FORWARDED_HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST")
+
+
+@lru_cache(maxsize=8)
+def _networks(proxies: tuple[str, ...]) -> tuple:
+    return tuple(ipaddress.ip_network(proxy, strict=False) for proxy in proxies)
+
+
+def is_trusted_proxy(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in _networks(tuple(settings.TRUSTED_PROXIES)))
+
+
+class TrustedProxyMiddleware:
+    """Believe X-Forwarded-For and X-Forwarded-Proto only from our own proxy.
+
+    Anyone can write these headers. Unless the peer (REMOTE_ADDR) is one of TRUSTED_PROXIES, they
+    are dropped before anything reads them (Django's is_secure() reads X-Forwarded-Proto), and the
+    client is the peer. From a trusted proxy, the client is the right-most address in
+    X-Forwarded-For that is not itself a trusted proxy: what our proxy saw, never what the
+    client wrote to the left of it. Sets `request.client_address`.
+    """
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        request.client_address = self.client_address(request.META)
+        return self.get_response(request)
+
+    @staticmethod
+    def client_address(meta: dict) -> str:
+        peer = meta.get("REMOTE_ADDR", "") or "unknown"
+        if not is_trusted_proxy(peer):
+            for header in FORWARDED_HEADERS:
+                meta.pop(header, None)
+            return peer
+        hops = [hop.strip() for hop in meta.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        for hop in reversed([hop for hop in hops if hop]):
+            if not is_trusted_proxy(hop):
+                return hop[:64]  # a proxy passes on whatever it received left of its own entry
+        return peer

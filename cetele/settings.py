@@ -6,10 +6,13 @@ DJANGO_ALLOWED_HOSTS    comma-separated host names (default: localhost,127.0.0.1
 DATABASE_URL            default: the SQLite file db.sqlite3 in the project root.
 DJANGO_HTTPS            "0" to serve plain HTTP with debug off (local load tests); default on.
 DJANGO_BEHIND_TLS_PROXY "1" when a proxy terminates TLS and sets X-Forwarded-Proto.
+DJANGO_TRUSTED_PROXIES  comma-separated IPs/CIDRs of that proxy (default 127.0.0.1,::1 with the
+                        flag above, none without): X-Forwarded-* from anyone else is ignored.
 DJANGO_HSTS_SECONDS     Strict-Transport-Security max-age (default one year).
 """
 
 import os
+import ipaddress
 from pathlib import Path
 
 import dj_database_url
@@ -52,6 +55,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # First: nothing may read X-Forwarded-* before it is known to come from our proxy.
+    "cetele.middleware.TrustedProxyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "cetele.middleware.TurkishFirstLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -140,9 +145,23 @@ CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000")) if HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = HTTPS
-if env_flag("DJANGO_BEHIND_TLS_PROXY", False):
+BEHIND_TLS_PROXY = env_flag("DJANGO_BEHIND_TLS_PROXY", False)
+if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 CSRF_TRUSTED_ORIGINS = [
+# The peers (IPs or networks) whose X-Forwarded-For / -Proto are believed; anyone else's are
+# dropped by cetele.middleware.TrustedProxyMiddleware (a client can write them itself).
+TRUSTED_PROXIES = [
+    proxy.strip()
+    for proxy in os.environ.get(
+        "DJANGO_TRUSTED_PROXIES", "127.0.0.1,::1" if BEHIND_TLS_PROXY else ""
+    ).split(",")
+    if proxy.strip()
+]
+try:
+    [ipaddress.ip_network(proxy, strict=False) for proxy in TRUSTED_PROXIES]
+except ValueError as error:
+    raise ImproperlyConfigured(f"DJANGO_TRUSTED_PROXIES: {error}") from error
     origin.strip()
     for origin in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",")
     if origin.strip()

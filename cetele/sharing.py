@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable
 from functools import wraps
 
-from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
@@ -72,14 +71,9 @@ def link_context(match: Match, role: str) -> dict:
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The client's address; behind our TLS proxy, the address that proxy saw (the last hop it
-    appended to X-Forwarded-For), never one the client could have written itself."""
-    if getattr(settings, "SECURE_PROXY_SSL_HEADER", None):
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
-        if hops:
-            return hops[-1]
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+    """The client's address: the peer, or behind a trusted proxy the address that proxy saw
+    (cetele.middleware.TrustedProxyMiddleware), never one the client could have written itself."""
+    return getattr(request, "client_address", None) or request.META.get("REMOTE_ADDR") or "unknown"
 
 
 def _window_key(request: HttpRequest) -> tuple[str, int]:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from cetele.models import HousePreset, Match
+from cetele.models import HousePreset, Match, Table
+from cetele.tables import create_table
 from tests.factories import make_match
 
 # Which key fills <token:token> under each prefix: (model, token field).
@@ -22,6 +23,8 @@ KEYS = {
     "v/": (Match, "view_token"),
     "ev/<token:token>/duzenle/": (HousePreset, "edit_token"),
     "ev/": (HousePreset, "view_token"),
+    "masa/izle/": (Table, "view_token"),
+    "masa/": (Table, "edit_token"),
 }
 
 
@@ -44,6 +47,7 @@ class Keys:
 
     match: Match
     house: HousePreset
+    table: Table
 
     def refresh(self) -> None:
         """Read the keys again; a match or preset deleted through its edit link is replaced."""
@@ -55,17 +59,26 @@ class Keys:
             self.house.refresh_from_db()
         except HousePreset.DoesNotExist:
             self.house = make_house(self.match.rules)
+        try:
+            self.table.refresh_from_db()
+        except Table.DoesNotExist:
+            self.table = make_table()
 
     def token_for(self, route: str) -> str:
         for start, (model, field) in KEYS.items():
             if route.startswith(start):
-                return getattr(self.match if model is Match else self.house, field)
+                owner = {Match: self.match, HousePreset: self.house, Table: self.table}[model]
+                return getattr(owner, field)
         raise AssertionError(f"tests/web/endpoints.py does not know which key fills {route}")
 
 
 def make_keys(hands: int = 3) -> Keys:
     match = make_match(hands=hands)
-    return Keys(match, make_house(match.rules))
+    return Keys(match, make_house(match.rules), make_table())
+
+
+def make_table() -> Table:
+    return create_table("Perşembe masası", ["Ali", "Ayşe", "Can", "Deniz"])
 
 
 def make_house(rules: dict) -> HousePreset:

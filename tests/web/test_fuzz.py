@@ -19,7 +19,7 @@ from django.db.models import Count, Max, Sum
 from django.test import Client
 
 import scoring
-from cetele.models import Change, Hand, HousePreset, Match, Player
+from cetele.models import Change, Hand, HousePreset, Match, Player, Table, TablePlayer
 from tests.web.endpoints import fill, make_keys, post_routes
 
 pytestmark = pytest.mark.django_db
@@ -84,6 +84,8 @@ def snapshot() -> tuple:
         Change.objects.count(),
         Player.objects.aggregate(n=Count("id"), name=Max("name")),
         HousePreset.objects.aggregate(n=Count("id"), u=Max("updated_at"), t=Max("edit_token")),
+        Table.objects.aggregate(n=Count("id"), t=Max("edit_token"), w=Max("view_token")),
+        TablePlayer.objects.aggregate(n=Count("id"), name=Max("name")),
     )
 
 

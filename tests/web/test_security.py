@@ -6,7 +6,11 @@ endpoint is covered without anyone remembering to add it here.
 """
 
 import json
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.test import Client, override_settings
@@ -17,6 +21,8 @@ from cetele.models import Change, Hand, Match, Player
 from tests.factories import form_data, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
 
 HTMX = {"HX-Request": "true"}
 EVIL = "<script>alert(1)</script>"
@@ -286,14 +292,111 @@ def test_the_forwarded_address_is_ignored_unless_we_are_behind_our_proxy(client,
     assert client.get(f"/v/{match.view_token}/").status_code == 429
 
 
-@override_settings(SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"))
+PROXY = "10.0.0.1"
+BEHIND_PROXY = override_settings(
+    SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"), TRUSTED_PROXIES=[PROXY]
+)
+
+
+@BEHIND_PROXY
 def test_behind_our_proxy_the_address_it_saw_is_counted(client, match):
     for _ in range(sharing.BAD_LINK_LIMIT):
-        client.get(f"/v/{'E' * 43}/", HTTP_X_FORWARDED_FOR="forged, 203.0.113.5")
+        client.get(f"/v/{'E' * 43}/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="forged, 203.0.113.5")
 
-    assert client.get("/v/" + "F" * 43 + "/", HTTP_X_FORWARDED_FOR="203.0.113.5").status_code == 429
-    other = client.get(f"/v/{match.view_token}/", HTTP_X_FORWARDED_FOR="203.0.113.6")
+    blocked = client.get(
+        "/v/" + "F" * 43 + "/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.5"
+    )
+    other = client.get(
+        f"/v/{match.view_token}/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.6"
+    )
+    assert blocked.status_code == 429
     assert other.status_code == 200
+
+
+@BEHIND_PROXY
+def test_a_client_that_bypasses_the_proxy_cannot_pick_its_address_by_header(client, match):
+    # The server is reachable without the proxy (bound to 0.0.0.0): a new X-Forwarded-For with
+    # each guess must not make each guess look like a new client.
+    for index in range(sharing.BAD_LINK_LIMIT):
+        client.get(
+            f"/v/{'G' * 42}{index % 10}/",
+            REMOTE_ADDR="198.51.100.9",
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{index}",
+        )
+
+    again = client.get(
+        f"/v/{match.view_token}/", REMOTE_ADDR="198.51.100.9", HTTP_X_FORWARDED_FOR="192.0.2.200"
+    )
+    assert again.status_code == 429
+
+
+@BEHIND_PROXY
+def test_misses_sent_in_a_victims_name_do_not_lock_the_victim(client, match):
+    victim = "203.0.113.77"
+    for _ in range(sharing.BAD_LINK_LIMIT * 3):
+        client.get(f"/m/{'H' * 43}/", REMOTE_ADDR="198.51.100.9", HTTP_X_FORWARDED_FOR=victim)
+
+    mine = client.get(f"/m/{match.edit_token}/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=victim)
+    assert mine.status_code == 200
+
+
+@override_settings(
+    SECURE_SSL_REDIRECT=True,
+    SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"),
+    TRUSTED_PROXIES=[PROXY],
+)
+def test_x_forwarded_proto_is_believed_only_from_our_proxy(client):
+    direct = client.get("/", REMOTE_ADDR="198.51.100.9", HTTP_X_FORWARDED_PROTO="https")
+    proxied = client.get("/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_PROTO="https")
+
+    assert direct.status_code == 301 and direct.headers["Location"].startswith("https://")
+    assert proxied.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("environment", "expected"),
+    [
+        ({"DJANGO_BEHIND_TLS_PROXY": "1"}, ["127.0.0.1", "::1"]),
+        (
+            {"DJANGO_BEHIND_TLS_PROXY": "1", "DJANGO_TRUSTED_PROXIES": "10.1.0.0/16"},
+            ["10.1.0.0/16"],
+        ),
+        ({}, []),
+        ({"DJANGO_TRUSTED_PROXIES": "nonsense"}, "ImproperlyConfigured"),
+    ],
+)
+def test_trusted_proxies_default_to_the_loopback_behind_a_proxy_and_none_otherwise(
+    environment, expected
+):
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key
+        not in {"DJANGO_BEHIND_TLS_PROXY", "DJANGO_TRUSTED_PROXIES", "DJANGO_SETTINGS_MODULE"}
+    }
+    env.update(environment, DJANGO_SECRET_KEY="x", PYTHONPATH=str(ROOT))
+    code = "import cetele.settings as s; print(s.TRUSTED_PROXIES)"
+
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+
+    if expected == "ImproperlyConfigured":
+        assert "ImproperlyConfigured" in result.stderr
+    else:
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip() == str(expected)
+
+
+def test_make_serve_binds_the_loopback_address_by_default():
+    # Behind a proxy the app must be reachable only through it (README, Configuration).
+    dry_run = subprocess.run(
+        ["make", "-n", "serve"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+
+    (gunicorn,) = [line for line in dry_run.splitlines() if "gunicorn" in line]
+    assert "--bind ${BIND:-127.0.0.1:8000}" in gunicorn
+    assert "0.0.0.0" not in dry_run
 
 
 # --- Headers -------------------------------------------------------------------------------
