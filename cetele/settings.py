@@ -11,8 +11,8 @@ DJANGO_TRUSTED_PROXIES  comma-separated IPs/CIDRs of that proxy (default 127.0.0
 DJANGO_HSTS_SECONDS     Strict-Transport-Security max-age (default one year).
 """
 
-import os
 import ipaddress
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -54,9 +54,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
     # First: nothing may read X-Forwarded-* before it is known to come from our proxy.
     "cetele.middleware.TrustedProxyMiddleware",
+    "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "cetele.middleware.TurkishFirstLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -148,7 +148,6 @@ SECURE_HSTS_PRELOAD = HTTPS
 BEHIND_TLS_PROXY = env_flag("DJANGO_BEHIND_TLS_PROXY", False)
 if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-CSRF_TRUSTED_ORIGINS = [
 # The peers (IPs or networks) whose X-Forwarded-For / -Proto are believed; anyone else's are
 # dropped by cetele.middleware.TrustedProxyMiddleware (a client can write them itself).
 TRUSTED_PROXIES = [
@@ -162,6 +161,7 @@ try:
     [ipaddress.ip_network(proxy, strict=False) for proxy in TRUSTED_PROXIES]
 except ValueError as error:
     raise ImproperlyConfigured(f"DJANGO_TRUSTED_PROXIES: {error}") from error
+CSRF_TRUSTED_ORIGINS = [
     origin.strip()
     for origin in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",")
     if origin.strip()
