@@ -121,10 +121,11 @@ def match_chart(labels: list[str], sheet: Sheet, teams: bool, hands: list[Played
 def chart_svg(chart: Chart, *, finish_names: dict[str, str], names: list[str]) -> SafeString:
     """The chart as inline SVG. `finish_names` labels the markers (kind → name in the page's
     language); `names` are the players by seat, to say who finished."""
+    title = _("Eller boyunca toplamlar")
     parts = [
         f'<svg class="chart-svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         'aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">',
-        f'<title id="chart-title">{escape(_("Eller boyunca toplamlar"))}</title>',
+        f'<title id="chart-title">{escape(title)}</title>',
         f'<desc id="chart-desc">{escape(describe(chart, finish_names, names))}</desc>',
     ]
     for tick in chart.ticks:
@@ -154,11 +155,9 @@ def chart_svg(chart: Chart, *, finish_names: dict[str, str], names: list[str]) -
     for marker in chart.markers:
         value = chart.series[marker.series].values[marker.hand]
         x, y = chart.x(marker.hand), chart.y(value)
-        finisher = escape(names[marker.finisher])
+        title = escape(mark_sentence(marker, finish_names, names))
         parts.append(
-            f'<g class="chart-mark s{marker.series}"><title>'
-            f"{escape(_('%(hand)s. el') % {'hand': marker.hand})}: "
-            f"{escape(finish_names.get(marker.finish, marker.finish))} ({finisher})</title>"
+            f'<g class="chart-mark s{marker.series}"><title>{title}</title>'
             f'<circle cx="{x}" cy="{y}" r="4.5"/>'
             f'<text x="{x}" y="{max(y - 7, TOP + 2)}">{escape(marker.letters)}</text></g>'
         )
@@ -187,12 +186,14 @@ def describe(chart: Chart, finish_names: dict[str, str], names: list[str]) -> st
             sentence += " (" + _("önde") + ")"
         sentences.append(sentence)
     for marker in chart.markers:
-        sentences.append(
-            _("%(hand)s. el: %(finish)s (%(name)s)")
-            % {
-                "hand": marker.hand,
-                "finish": finish_names.get(marker.finish, marker.finish),
-                "name": names[marker.finisher],
-            }
-        )
+        sentences.append(mark_sentence(marker, finish_names, names))
     return ". ".join(sentences) + "."
+
+
+def mark_sentence(marker: Marker, finish_names: dict[str, str], names: list[str]) -> str:
+    """ "3. el: Okeyle bitiş (Can)" """
+    return _("%(hand)s. el: %(finish)s (%(name)s)") % {
+        "hand": marker.hand,
+        "finish": finish_names.get(marker.finish, marker.finish),
+        "name": names[marker.finisher],
+    }
