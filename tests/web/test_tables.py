@@ -376,3 +376,18 @@ def test_table_page_queries_do_not_grow_with_matches(client, matches):
     # The table, its players, its matches, their seats, their hands.
     assert len(edit_page) == len(view_page) == 5
     assert sum(r.played for r in edit.context["stats"].records) == 4 * matches
+
+
+def test_the_table_page_and_the_summary_follow_the_language_cookie(client, settings):
+    table = table_with(("Ali", "Ayşe"))
+    match = play(start_at(table, [0, 1], planned_hands=1), [1])
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+    table_page = client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+    match_page = client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
+
+    assert "Season standings" in table_page and "Head to head" in table_page
+    assert "1. Ayşe: 1 won / 1 played" in table_page
+    assert "Match summary" in match_page and "Rematch" in match_page
+    assert "Totals hand by hand" in match_page
+    assert "Sezon sıralaması" not in table_page and "Maçın özeti" not in match_page
