@@ -1,6 +1,7 @@
 """Middleware of our own."""
 
 import ipaddress
+import re
 from functools import lru_cache
 
 from django.conf import settings
@@ -10,8 +11,10 @@ from django.http.multipartparser import MultiPartParserError
 from django.middleware.csrf import CsrfViewMiddleware
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
+import scoring
 from cetele.refusals import refusal
 
 
@@ -138,3 +141,37 @@ class TrustedProxyMiddleware:
             if not is_trusted_proxy(hop):
                 return hop[:64]  # a proxy passes on whatever it received left of its own entry
         return peer
+
+
+# --- Privacy headers wherever a key is in the URL -------------------------------------------
+
+# First path segments whose URLs are keys (a malformed key under them too), and what a key looks
+# like anywhere else in a path or a query (`/kurallar/yeni/?from=<key>`, `?preset=house:<key>`).
+KEYED_SECTIONS = {"m", "v", "ev", "masa"}
+KEY = re.compile(r"(?:house:)?[A-Za-z0-9_-]{22,64}")
+
+
+def url_holds_key(request: HttpRequest) -> bool:
+    segments = request.path.strip("/").split("/")
+    if segments[0] in KEYED_SECTIONS:
+        return True
+    values = [value for _name, values in request.GET.lists() for value in values]
+    # A built-in preset's slug is no key, however long.
+    return any(KEY.fullmatch(part) and part not in scoring.PRESETS for part in [*segments, *values])
+
+
+class KeyedUrlHeadersMiddleware:
+    """Every response whose URL holds a key stays out of search engines and, unless the view
+    chose otherwise (a view page: `private, no-cache`), out of every cache: pages, fragments,
+    404s, 410s, 429s and refusals alike, whichever code answered."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if url_holds_key(request):
+            response["X-Robots-Tag"] = "noindex, nofollow"
+            if not response.has_header("Cache-Control"):
+                add_never_cache_headers(response)
+        return response

@@ -6,11 +6,14 @@ breakdown) is stored beside them because the match's ruleset is frozen, so it ne
 `Match.scoring_request()` is the one place where the models turn into scoring inputs.
 """
 
+import hashlib
 import secrets
 from datetime import timedelta
 
 from django.db import IntegrityError, models, transaction
 from django.db.models import F, Max
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -160,6 +163,7 @@ class Match(Forgettable):
         at once. Nothing else changes (not even `version`: the sheet did not change)."""
         field = {"edit": "edit_token", "view": "view_token"}[kind]
         token = new_token()
+        RetiredLink.retire(getattr(self, field))
         Match.objects.filter(pk=self.pk).update(**{field: token})
         setattr(self, field, token)
         return token
@@ -408,6 +412,16 @@ class HousePreset(Forgettable):
         """How a match form names this preset; a match started from it records the same."""
         return HOUSE_PREFIX + self.view_token
 
+    def rotate_token(self, kind: str) -> str:
+        """Give the edit or view link a new token: the old link stops working at once (matches
+        started with the preset keep their copy of its rules)."""
+        field = {"edit": "edit_token", "view": "view_token"}[kind]
+        token = new_token()
+        RetiredLink.retire(getattr(self, field))
+        HousePreset.objects.filter(pk=self.pk).update(**{field: token})
+        setattr(self, field, token)
+        return token
+
     @property
     def base_rules(self) -> dict | None:
         """The built-in it started from, to mark what this preset changed."""
@@ -435,6 +449,7 @@ class Table(Forgettable):
         """Give the edit or view link a new token: the old link stops working at once."""
         field = {"edit": "edit_token", "view": "view_token"}[kind]
         token = new_token()
+        RetiredLink.retire(getattr(self, field))
         Table.objects.filter(pk=self.pk).update(**{field: token})
         setattr(self, field, token)
         return token
@@ -453,3 +468,38 @@ class TablePlayer(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class RetiredLink(models.Model):
+    """A link that worked once and was rotated or deleted. Phones that still hold it are told
+    that it changed, and their requests are not counted as guesses (cetele.sharing): a whole
+    café shares one address. Only a digest of the token is kept, never the token."""
+
+    digest = models.CharField(max_length=64, primary_key=True)
+    retired_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.digest[:12]
+
+    @staticmethod
+    def digest_of(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    @classmethod
+    def retire(cls, *tokens: str) -> None:
+        cls.objects.bulk_create(
+            [cls(digest=cls.digest_of(token)) for token in tokens if token], ignore_conflicts=True
+        )
+
+    @classmethod
+    def was_retired(cls, token: str) -> bool:
+        return cls.objects.filter(digest=cls.digest_of(token)).exists()
+
+
+@receiver(post_delete, sender=Match)
+@receiver(post_delete, sender=Table)
+@receiver(post_delete, sender=HousePreset)
+def retire_deleted_links(sender, instance, **kwargs) -> None:
+    """However it goes (its edit link, the admin, forget_unused), a deleted thing's links are
+    retired like rotated ones: phones still polling them must not lock out their café."""
+    RetiredLink.retire(instance.edit_token, instance.view_token)

@@ -38,6 +38,8 @@ def refusal(
         path = loggable_path(request)
         logger.warning("%s %s refused with %s: %s", request.method, path, status, reason[:200])
     context = {
+        # The page never repeats the URL (it may hold a key): the language switch leads home.
+        "language_next": "/",
         "title": title or _("İstek anlaşılamadı"),
         "message": message
         or _("Gönderilen bilgiler okunamadı. Sayfayı yenileyip yeniden deneyin."),

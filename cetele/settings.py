@@ -56,6 +56,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: nothing may read X-Forwarded-* before it is known to come from our proxy.
     "cetele.middleware.TrustedProxyMiddleware",
+    # Next: its privacy headers go on every response whose URL holds a key, whoever answered.
+    "cetele.middleware.KeyedUrlHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "cetele.middleware.TurkishFirstLocaleMiddleware",

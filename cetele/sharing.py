@@ -2,15 +2,17 @@
 the headers every match page carries, and the standings as a short message.
 
 There are no accounts. Whoever holds the edit link (`/m/<edit_token>/`) may change the match;
-whoever holds the view link (`/v/<view_token>/`) may only read it. An unknown, rotated or
-malformed token gets the same 404, and an address that keeps missing is answered 429 for a while,
-so that links cannot be found by brute force (they are 256-bit random anyway).
+whoever holds the view link (`/v/<view_token>/`) may only read it. An unknown or malformed token
+gets the same 404, and an address that keeps missing is answered 429 for a while, so that links
+cannot be found by brute force (they are 256-bit random anyway). A link that worked once and was
+rotated or deleted is no guess: it is answered "this link changed" and not counted.
 """
 
 import time
 from collections.abc import Callable
 from functools import wraps
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
@@ -18,7 +20,8 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
-from cetele.models import Match
+from cetele.models import Match, RetiredLink
+from cetele.refusals import refusal
 from scoring.sheet import Sheet
 
 EDIT, VIEW = "edit", "view"
@@ -101,9 +104,77 @@ def bad_link_retry_after(request: HttpRequest) -> int | None:
     return None
 
 
-def too_many_bad_links(retry_after: int) -> HttpResponse:
-    response = HttpResponse(render_to_string("cetele/too_many_bad_links.html"), status=429)
+def too_many_bad_links(retry_after: int, request: HttpRequest | None = None) -> HttpResponse:
+    """Our refusal page with 429 and Retry-After (without the request: the page, unlogged)."""
+    title = _("Çok fazla geçersiz bağlantı")
+    message = _(
+        "Bu adresten kısa sürede çok sayıda geçersiz bağlantı açıldı. Birkaç dakika sonra "
+        "yeniden deneyin."
+    )
+    if request is None:
+        page = render_to_string("cetele/refused.html", {"title": title, "message": message})
+        response = HttpResponse(page, status=429)
+    else:
+        response = refusal(request, 429, "too many bad links", title=title, message=message)
     response["Retry-After"] = str(retry_after)
+    return response
+
+
+# --- Links that worked once ------------------------------------------------------------------
+
+# A signed cookie holding a short mark of each link this browser opened successfully: while its
+# address is over the limit (another phone in the same café guessed), a link this phone already
+# had open keeps working. A guesser has no mark for a link it has not opened, and cannot make one.
+SEEN_COOKIE = "cetele_links"
+SEEN_MAX = 30
+SEEN_DAYS = 30
+
+
+def link_mark(token: str) -> str:
+    return salted_hmac("cetele.seen-link", token).hexdigest()[:16]
+
+
+def seen_marks(request: HttpRequest) -> list[str]:
+    value = request.get_signed_cookie(SEEN_COOKIE, default="", salt=SEEN_COOKIE)
+    return value.split(".") if value else []
+
+
+def remember_link(request: HttpRequest, response: HttpResponse, token: str) -> None:
+    marks = seen_marks(request)
+    mark = link_mark(token)
+    if mark in marks:
+        return
+    response.set_signed_cookie(
+        SEEN_COOKIE,
+        ".".join([mark, *marks][:SEEN_MAX]),
+        salt=SEEN_COOKIE,
+        max_age=SEEN_DAYS * 86400,
+        secure=settings.CSRF_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+def link_changed(request: HttpRequest) -> HttpResponse:
+    """A rotated or deleted link: not a guess, so not counted. A live page's poll gets 286 (htmx
+    stops polling) with nothing to swap and an event app.js answers by saying so; anything else
+    gets a 410 page saying so."""
+    if request.htmx and request.resolver_match and request.resolver_match.url_name.endswith("poll"):
+        response = HttpResponse(status=286)
+        response["HX-Reswap"] = "none"
+    else:
+        response = refusal(
+            request,
+            410,
+            "retired link",
+            title=_("Bu bağlantı değişti"),
+            message=_(
+                "Bu bağlantı artık çalışmıyor: yenilenmiş ya da silinmiş. Güncel bağlantıyı, "
+                "maçı tutan kişiden isteyin."
+            ),
+            log=False,
+        )
+    response["HX-Trigger"] = "cetele:link-changed"
     return response
 
 
@@ -113,25 +184,33 @@ def too_many_bad_links(retry_after: int) -> HttpResponse:
 def secret_link(*, role: str) -> Callable:
     """Guard a view reached through a match link and mark its response private.
 
-    An address over the limit gets 429 before any lookup; a BadLink counts a miss and becomes the
-    same plain 404 as any other. Every response is kept out of search engines; an edit page also
-    out of every cache (the edit link must not linger), a view page is revalidated each time.
+    An address over the limit gets 429 before any lookup, unless this browser opened this very
+    link before (its signed cookie says so); a BadLink counts a miss and becomes the same plain
+    404 as any other, unless the link worked once and was rotated or deleted: no guess, so it is
+    answered as such (link_changed) and not counted. An edit page is kept out of every cache
+    (the edit link must not linger), a view page is revalidated each time; every response whose
+    URL holds a key is kept out of search engines by KeyedUrlHeadersMiddleware.
     (Referrer-Policy: no-referrer is global: SECURE_REFERRER_POLICY.)
     """
 
     def decorator(view: Callable) -> Callable:
         @wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            token = kwargs.get("token", "")
             retry_after = bad_link_retry_after(request)
-            if retry_after is not None:
-                return too_many_bad_links(retry_after)
+            if retry_after is not None and link_mark(token) not in seen_marks(request):
+                return too_many_bad_links(retry_after, request)
             try:
                 response = view(request, *args, **kwargs)
             except (BadLink, Match.DoesNotExist):
                 # Match.DoesNotExist: deleted by another phone while this request ran.
+                if token and RetiredLink.was_retired(token):
+                    return link_changed(request)
                 record_bad_link(request)
                 raise Http404() from None
-            response["X-Robots-Tag"] = "noindex, nofollow"
+            if response.status_code < 400 and token:
+                remember_link(request, response, token)
+            # X-Robots-Tag, and no-store for anything else: cetele.middleware.KeyedUrlHeaders.
             if role == EDIT:
                 add_never_cache_headers(response)
             else:

@@ -129,13 +129,19 @@
       window.htmx.trigger(el, "visible-again");
     });
   });
-  document.addEventListener("htmx:responseError", function (event) {
-    const el = event.detail.elt;
-    if (!el.matches || !el.matches("[data-poll]") || event.detail.xhr.status !== 404) return;
-    el.dataset.pollStopped = "1";
+  function linkGone(el) {
+    if (el && el.dataset) el.dataset.pollStopped = "1";
     document.querySelectorAll("[data-link-gone]").forEach(function (note) {
       note.classList.remove("hidden");
     });
+  }
+  // A rotated or deleted link: the server answers the poll with 286 (htmx stops polling) and
+  // this event (HX-Trigger), other requests with 410 and the same event.
+  document.addEventListener("cetele:link-changed", function (event) { linkGone(event.target); });
+  document.addEventListener("htmx:responseError", function (event) {
+    const el = event.detail.elt;
+    if (!el.matches || !el.matches("[data-poll]") || event.detail.xhr.status !== 404) return;
+    linkGone(el);
   });
 
   function init() {

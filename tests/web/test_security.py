@@ -13,11 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 from django.test import Client, override_settings
 from django.urls import URLPattern, get_resolver
 
 from cetele import sharing
-from cetele.models import Change, Hand, Match, Player
+from cetele.deletion import delete_match
+from cetele.models import Change, Hand, HousePreset, Match, Player, RetiredLink
 from tests.factories import form_data, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db
@@ -215,17 +217,11 @@ def test_viewer_pages_cover_every_view_route(client, match):
 # --- Bad links: the same 404, then 429 ---------------------------------------------------------
 
 
-def test_unknown_rotated_and_malformed_tokens_get_the_very_same_404(client, match):
-    rotated = match.view_token
-    match.rotate_token("view")
-    rotated_edit = match.edit_token
-    match.rotate_token("edit")
+def test_unknown_and_malformed_tokens_get_the_very_same_404(client, match):
     unknown = "A" * 43
     urls = [
         f"/v/{unknown}/",
         f"/m/{unknown}/",
-        f"/v/{rotated}/",
-        f"/m/{rotated_edit}/",
         f"/m/{match.view_token}/",  # a view token is no edit token
         "/v/short/",
         "/m/has%20space/",
@@ -282,6 +278,101 @@ def test_house_preset_links_are_keys_too_the_same_404_then_429(client):
     assert [r.status_code for r in responses] == [404] * len(misses)
     assert len({r.content for r in responses}) == 1
     assert client.get(f"/ev/{'F' * 43}/").status_code == 429
+
+
+# --- Links that worked once are no guesses ----------------------------------------------------
+
+
+def misses_counted(client) -> int:
+    """How many misses this test client's address has in the current window."""
+    request = client.get("/").wsgi_request
+    key, _left = sharing._window_key(request)
+    return cache.get(key, 0)
+
+
+def test_a_rotated_view_link_is_answered_link_changed_and_not_counted(client, match):
+    old = match.view_token
+    match.rotate_token("view")
+
+    polls = [
+        client.get(f"/v/{old}/poll/?v={match.version}", headers=HTMX)
+        for _ in range(sharing.BAD_LINK_LIMIT * 2)
+    ]
+    page = client.get(f"/v/{old}/")
+    editor = client.get(f"/m/{match.edit_token}/")
+
+    # htmx 2 stops polling on 286; nothing is swapped; app.js says why on the event.
+    assert {poll.status_code for poll in polls} == {286}
+    assert polls[0].headers["HX-Reswap"] == "none"
+    assert polls[0].headers["HX-Trigger"] == "cetele:link-changed"
+    assert page.status_code == 410
+    assert "Bu bağlantı değişti" in page.content.decode()
+    assert page.headers["X-Robots-Tag"] == "noindex, nofollow"
+    assert editor.status_code == 200
+    assert misses_counted(client) == 0
+
+
+@pytest.mark.parametrize("kind", ["edit", "view"])
+def test_rotated_edit_and_house_links_are_answered_link_changed_too(client, match, kind):
+    house = HousePreset.objects.create(name="Ev", rules=match.rules, base_slug="cetele-standart")
+    old_match = getattr(match, f"{kind}_token")
+    old_house = getattr(house, f"{kind}_token")
+    match.rotate_token(kind)
+    house.rotate_token(kind)
+    prefix = "m" if kind == "edit" else "v"
+    house_url = f"/ev/{old_house}/duzenle/" if kind == "edit" else f"/ev/{old_house}/"
+
+    responses = [client.get(f"/{prefix}/{old_match}/"), client.get(house_url)]
+
+    assert [r.status_code for r in responses] == [410, 410]
+    assert misses_counted(client) == 0
+
+
+def test_the_links_of_a_deleted_match_are_answered_link_changed_not_counted(client, match):
+    edit, view = match.edit_token, match.view_token
+    delete_match(match)
+
+    for _ in range(sharing.BAD_LINK_LIMIT + 1):
+        assert client.get(f"/v/{view}/poll/?v=1", headers=HTMX).status_code == 286
+    assert client.get(f"/m/{edit}/").status_code == 410
+    assert misses_counted(client) == 0
+
+
+def test_retired_links_are_kept_as_digests_never_as_keys(match):
+    old = match.view_token
+
+    match.rotate_token("view")
+
+    stored = list(RetiredLink.objects.values_list("digest", flat=True))
+    assert stored == [RetiredLink.digest_of(old)] and old not in stored[0]
+
+
+def test_a_phone_that_had_its_link_open_is_not_locked_out_by_a_guesser_at_its_address(match):
+    editor, guesser, newcomer = Client(), Client(), Client()
+    assert editor.get(f"/m/{match.edit_token}/").status_code == 200
+
+    for index in range(sharing.BAD_LINK_LIMIT):
+        guesser.get(f"/m/{'Z' * 42}{index % 10}/")
+
+    assert editor.get(f"/m/{match.edit_token}/").status_code == 200
+    assert editor.post(f"/m/{match.edit_token}/el/", form_data(sample_inputs())).status_code == 302
+    # Without that cookie (a phone that never opened it, or the guesser): 429 as before.
+    assert newcomer.get(f"/v/{match.view_token}/").status_code == 429
+    assert guesser.get(f"/m/{match.edit_token}/").status_code == 429
+
+
+def test_the_seen_links_cookie_cannot_be_forged_or_reused_for_another_link(match):
+    editor = Client()
+    editor.get(f"/m/{match.edit_token}/")
+    for index in range(sharing.BAD_LINK_LIMIT):
+        Client().get(f"/m/{'Y' * 42}{index % 10}/")
+    forger = Client()
+    forger.cookies[sharing.SEEN_COOKIE] = sharing.link_mark(match.view_token)  # unsigned
+
+    assert forger.get(f"/v/{match.view_token}/").status_code == 429
+    # The editor's cookie names the edit link only: another link is still locked for it.
+    assert editor.get(f"/v/{match.view_token}/").status_code == 429
+    assert editor.get(f"/m/{'X' * 43}/").status_code == 429
 
 
 def test_the_forwarded_address_is_ignored_unless_we_are_behind_our_proxy(client, match):
@@ -420,6 +511,53 @@ def test_every_match_page_is_noindex_no_referrer_and_edit_pages_are_never_cached
                 assert '<meta name="robots" content="noindex, nofollow">' in body, url
                 if url.startswith("/m/"):
                     assert 'hx-history="false"' in body, url
+
+
+def keyed_urls(match: Match, house: HousePreset) -> list[str]:
+    """URLs that hold a key, answered by every kind of code: pages, a 404 for a missing hand
+    under a good link, a bad link, a rotated link, the editor started from a house preset, the
+    new-match form naming one."""
+    return [
+        f"/v/{match.view_token}/el/999/",
+        f"/m/{match.edit_token}/el/999/",
+        f"/m/{'Q' * 43}/",
+        "/m/x/",
+        f"/ev/{house.view_token}/",
+        f"/ev/{house.edit_token}/duzenle/",
+        f"/kurallar/yeni/?from={house.view_token}",
+        f"/yeni/?preset=house:{house.view_token}",
+        f"/yeni/?preset=house:{'Q' * 43}",
+    ]
+
+
+def test_every_response_whose_url_holds_a_key_is_noindex_and_never_cached(client, match):
+    house = HousePreset.objects.create(name="Ev", rules=match.rules, base_slug="cetele-standart")
+
+    for url in keyed_urls(match, house):
+        response = client.get(url)
+        assert response.headers.get("X-Robots-Tag") == "noindex, nofollow", url
+        assert "no-store" in response.headers["Cache-Control"] or (
+            "private" in response.headers["Cache-Control"]
+        ), url
+
+
+def test_a_refusal_under_a_key_carries_the_privacy_headers_too(client, match):
+    response = client.generic(
+        "POST",
+        f"/m/{match.edit_token}/el/",
+        b"finisher=0",
+        content_type="application/x-www-form-urlencoded; charset=latin-1",
+    )
+
+    assert response.status_code == 400
+    assert response.headers["X-Robots-Tag"] == "noindex, nofollow"
+    assert "no-store" in response.headers["Cache-Control"]
+    assert match.edit_token not in response.content.decode()
+
+
+@pytest.mark.parametrize("url", ["/", "/kurallar/", "/yeni/?preset=cetele-standart"])
+def test_pages_without_a_key_may_be_indexed(client, url):
+    assert "X-Robots-Tag" not in client.get(url).headers
 
 
 def test_match_pages_have_a_csp_without_inline_scripts_or_eval(client, match):

@@ -135,8 +135,9 @@ def test_rotating_the_view_link_retires_the_old_one_at_once(client):
     assert response.status_code == 302
     assert response.headers["Location"] == edit_url("match_share", match)
     assert match.view_token != old
-    assert client.get(f"/v/{old}/").status_code == 404
-    assert client.get(f"/v/{old}/poll/?v=0").status_code == 404
+    # The old link says it changed (tests/web/test_security.py: uncounted, polling stops).
+    assert client.get(f"/v/{old}/").status_code == 410
+    assert client.get(f"/v/{old}/poll/?v=0").status_code == 410
     assert client.get(view_url("view_match", match)).status_code == 200
 
 
@@ -150,8 +151,8 @@ def test_rotating_the_edit_link_sends_the_editor_to_the_new_one(client):
     assert match.edit_token != old
     assert response.redirect_chain == [(edit_url("match_share", match), 302)]
     assert "Yeni düzenleme bağlantısı hazır" in response.content.decode()
-    assert client.get(f"/m/{old}/").status_code == 404
-    assert client.post(f"/m/{old}/el/", form_data(sample_inputs())).status_code == 404
+    assert client.get(f"/m/{old}/").status_code == 410
+    assert client.post(f"/m/{old}/el/", form_data(sample_inputs())).status_code == 410
     assert match.hands.count() == 0
     assert client.get(edit_url("match_detail", match)).status_code == 200
 
