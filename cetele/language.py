@@ -10,7 +10,7 @@ def engine_lang() -> str:
 
 def engine_message(error) -> str:
     """A scoring.InvalidHand's message in the page's language."""
-    return error.message_en if engine_lang() == "en" else error.message
+    return error.message_in(engine_lang())
 
 
 def preset_name(preset) -> str:

@@ -101,7 +101,7 @@ a preview costs one parse, one validation of the hand and the arithmetic: ~23 µ
 
 from scoring.contract import resolve_rules, ruleset_for, score_json
 from scoring.engine import finish_kind, score_hand
-from scoring.errors import InvalidHand
+from scoring.errors import InvalidHand, InvalidRuleset
 from scoring.hands import parse_hand, validate_hand
 from scoring.labels import describe_step, finish_name, format_breakdown
 from scoring.model import (
@@ -124,6 +124,7 @@ __all__ = [
     "Hand",
     "HandResult",
     "InvalidHand",
+    "InvalidRuleset",
     "Opened",
     "PenaltyEvent",
     "PenaltyKind",

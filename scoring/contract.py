@@ -16,7 +16,7 @@ from typing import Any
 
 from scoring.checks import check_keys, expect_bool, expect_object, expect_str
 from scoring.engine import score_hand
-from scoring.errors import invalid
+from scoring.errors import InvalidHand, InvalidRuleset, invalid
 from scoring.hands import parse_hand
 from scoring.model import Ruleset
 from scoring.presets import PRESETS
@@ -48,7 +48,14 @@ def resolve_rules(spec: Any) -> dict[str, Any]:
 
 
 def ruleset_for(spec: Any) -> Ruleset:
-    """Like `resolve_rules`, but the typed (and cached) Ruleset."""
+    """Like `resolve_rules`, but the typed (and cached) Ruleset; raises InvalidRuleset."""
+    try:
+        return _ruleset_for(spec)
+    except InvalidHand as error:  # an unknown slug, a malformed override: the ruleset's fault
+        raise InvalidRuleset.from_error(error) from None
+
+
+def _ruleset_for(spec: Any) -> Ruleset:
     if isinstance(spec, str):
         return _preset_ruleset(_known_slug(spec, "rules"))
     if not isinstance(spec, dict):

@@ -1,13 +1,16 @@
 """The arithmetic: one hand and one ruleset → each seat's score as ordered steps.
 
-Follows RULES.md, "A player's hand score": base, then opening bonus, then penalty events.
-Every step is kept, so the sum of a seat's steps is its score and the UI can print the sentence.
+Follows RULES.md, "A player's hand score": base, then opening bonus, then penalty events; with
+the house-rule extensions, the finish row's figures × k (riziko, colour on the finish) and the
+seat's whole score × c (colour on everything) × N (last hand). Every step is kept, so the sum of
+a seat's steps is its score and the UI can print the sentence, naming each multiplication.
 """
 
 from __future__ import annotations
 
 from scoring.hands import islek_by_tile, partner_writes_zero, validate_hand
 from scoring.model import (
+    Colours,
     FinishKind,
     FinishRow,
     Hand,
@@ -25,22 +28,27 @@ from scoring.model import (
 def score_hand(hand: Hand, rules: Ruleset) -> HandResult:
     """Validate the hand against the rules and score it; raises InvalidHand."""
     validate_hand(hand, rules)
-    kind = finish_kind(hand)
-    row = rules.finishes[kind]
+    kind = finish_kind(hand, rules)
+    factors = _row_factors(hand, rules)
+    row = _scaled(rules.finishes[kind], factors)
     breakdown = tuple(
-        tuple(_seat_steps(hand, rules, kind, row, index)) for index in range(len(hand.players))
+        tuple(_whole_score(hand, rules, _seat_steps(hand, rules, kind, row, factors, index)))
+        for index in range(len(hand.players))
     )
     scores = tuple(sum(step.points for step in steps) for steps in breakdown)
     team_scores = (scores[0] + scores[2], scores[1] + scores[3]) if hand.teams else None
     return HandResult(kind, scores, team_scores, breakdown)
 
 
-def finish_kind(hand: Hand) -> FinishKind:
-    """RULES.md, "The finish kind": from the finisher's opening and the two flags."""
+def finish_kind(hand: Hand, rules: Ruleset | None = None) -> FinishKind:
+    """RULES.md, "The finish kind": from the finisher's opening and the two flags (and, for
+    elden + çift + okey, whether the ruleset has that row)."""
     if hand.finisher is None:
         return FinishKind.NONE
     if hand.players[hand.finisher].opened is Opened.PAIRS:
-        if hand.kafa:  # "pairs | any | yes": a pairs kafa, okey or not
+        if hand.kafa:  # a pairs kafa, okey or not, unless the ruleset has the okey row
+            if hand.okey_finish and rules and FinishKind.PAIRS_OKEY_KAFA in rules.finishes:
+                return FinishKind.PAIRS_OKEY_KAFA
             return FinishKind.PAIRS_KAFA
         return FinishKind.PAIRS_OKEY if hand.okey_finish else FinishKind.PAIRS
     if hand.okey_finish:
@@ -48,27 +56,90 @@ def finish_kind(hand: Hand) -> FinishKind:
     return FinishKind.KAFA if hand.kafa else FinishKind.NORMAL
 
 
-def _seat_steps(hand: Hand, rules: Ruleset, kind: FinishKind, row: FinishRow, index: int):
+# --- House-rule multipliers -------------------------------------------------------------------
+
+
+def _row_factors(hand: Hand, rules: Ruleset) -> tuple[dict, ...]:
+    """What multiplies the finish row's three figures this hand: k = riziko × colour (finish
+    scope). Each is a breakdown detail: {"reason", "factor"} (+ "colour")."""
+    factors = []
+    if rules.riziko is not None and hand.riziko:
+        factors.append({"reason": "riziko", "factor": rules.riziko})
+    colours = rules.colours
+    if colours is not None and colours.scope == Colours.FINISH:
+        factor = colours.multipliers[hand.colour]
+        factors.append({"reason": "colour", "colour": hand.colour.value, "factor": factor})
+    return tuple(factors)
+
+
+def _scaled(row: FinishRow, factors: tuple[dict, ...]) -> FinishRow:
+    k = 1
+    for factor in factors:
+        k *= factor["factor"]
+    if k == 1:
+        return row
+    return FinishRow(
+        opened_multiplier=row.opened_multiplier * k,
+        not_opened=row.not_opened * k,
+        winner=None if row.winner is None else row.winner * k,
+    )
+
+
+def _with_factors(detail: dict, factors: tuple[dict, ...]) -> dict:
+    # Only a hand the house rules multiply carries the key: other breakdowns stay as they were.
+    return {**detail, "factors": [dict(f) for f in factors]} if factors else detail
+
+
+def _whole_score(hand: Hand, rules: Ruleset, steps):
+    """The seat's steps, then × c (colours on everything) and × N (the match's last hand), each
+    a step whose points are what the multiplication adds."""
+    total = 0
+    for step in steps:
+        total += step.points
+        yield step
+    colours = rules.colours
+    if colours is not None and colours.scope == Colours.ALL:
+        factor = colours.multipliers[hand.colour]
+        yield Step("colour", total * (factor - 1), {"colour": hand.colour.value, "factor": factor})
+        total *= factor
+    if rules.last_hand_multiplier is not None and hand.last_hand:
+        factor = rules.last_hand_multiplier
+        yield Step("last_hand", total * (factor - 1), {"factor": factor})
+
+
+# --- One seat -------------------------------------------------------------------------------
+
+
+def _seat_steps(
+    hand: Hand,
+    rules: Ruleset,
+    kind: FinishKind,
+    row: FinishRow,
+    factors: tuple[dict, ...],
+    index: int,
+):
     seat = hand.players[index]
     if index == hand.finisher:
-        yield Step("winner", row.winner, {"finish": kind.value})
+        yield Step("winner", row.winner, _with_factors({"finish": kind.value}, factors))
         yield from _opening_bonus(rules, seat)
     elif partner_writes_zero(hand, rules, index):
         # The partner writes 0 and earns no bonus; only their own penalty events still count.
         yield Step("partner_zero", 0, {"finisher": hand.finisher})
     elif seat.opened is Opened.NO:
-        yield from _not_opened(hand, rules, kind, row, index)
+        yield from _not_opened(hand, rules, kind, row, factors, index)
     else:
-        yield from _opened_loser(hand, rules, kind, row, index)
+        yield from _opened_loser(hand, rules, kind, row, factors, index)
         yield from _opening_bonus(rules, seat)
     for event in seat.penalties:
         yield _penalty(hand, rules, index, event)
 
 
-def _not_opened(hand: Hand, rules: Ruleset, kind: FinishKind, row: FinishRow, index: int):
+def _not_opened(
+    hand: Hand, rules: Ruleset, kind: FinishKind, row: FinishRow, factors: tuple, index: int
+):
     seat = hand.players[index]
-    amount = row.not_opened
-    yield Step("not_opened", amount, {"finish": kind.value})
+    amount = row.not_opened  # already × k: çifte devam and kafa halving apply on top
+    yield Step("not_opened", amount, _with_factors({"finish": kind.value}, factors))
     if seat.cifte_devam:
         factor = rules.cifte_devam_factor
         yield Step("cifte_devam", amount * (factor - 1), {"factor": factor})
@@ -83,7 +154,9 @@ def _not_opened(hand: Hand, rules: Ruleset, kind: FinishKind, row: FinishRow, in
         yield Step("kafa_halving", halved - amount, {"before": amount, "after": halved})
 
 
-def _opened_loser(hand: Hand, rules: Ruleset, kind: FinishKind, row: FinishRow, index: int):
+def _opened_loser(
+    hand: Hand, rules: Ruleset, kind: FinishKind, row: FinishRow, factors: tuple, index: int
+):
     seat = hand.players[index]
     okey_value = _okey_value(hand, rules) if seat.okeys else None
     fake_value = hand.okey_number if seat.fake_okeys else None
@@ -97,9 +170,10 @@ def _opened_loser(hand: Hand, rules: Ruleset, kind: FinishKind, row: FinishRow, 
         "okey_number": fake_value,
         "tiles": tiles,
         "pair_multiplier": pair_multiplier,
-        "multiplier": row.opened_multiplier,
+        "multiplier": rules.finishes[kind].opened_multiplier,  # the table's, before k
         "finish": kind.value,
     }
+    detail = _with_factors(detail, factors)
     yield Step("tiles", tiles * pair_multiplier * row.opened_multiplier, detail)
     over = rules.pair_opener_over
     # Compared with the raw tiles, added after the multipliers (and never multiplied).

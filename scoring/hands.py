@@ -36,6 +36,7 @@ from scoring.model import (
 MIN_SEATS, MAX_SEATS, TEAM_SEATS = 2, 4, 4
 MAX_OKEYS = 2  # two okeys and two fake okeys in a set of tiles
 MAX_TILE = 13
+MAX_CUSTOM_POINTS = 100_000  # a custom penalty (or credit) is at most this many points
 
 HAND_REQUIRED = ("finisher", "players")
 HAND_OPTIONAL = ("okey_finish", "kafa", "okey_number", "riziko", "colour", "last_hand")
@@ -177,6 +178,8 @@ def validate_hand(hand: Hand, rules: Ruleset) -> None:
     _validate_finisher(hand, rules)
     if hand.okey_number is not None and not 1 <= hand.okey_number <= MAX_TILE:
         raise invalid("okey_number_out_of_range", "hand.okey_number")
+    if rules.colours is not None and hand.colour is None:
+        raise invalid("colour_required", "hand.colour")
     for index, seat in enumerate(hand.players):
         _validate_seat(hand, rules, index, seat)
     _validate_okey_totals(hand)
@@ -238,17 +241,17 @@ def _validate_opening(rules: Ruleset, seat: SeatInput, field: str) -> None:
     if seat.opening < base:
         unit = "pairs" if seat.opened is Opened.PAIRS else "points"
         raise invalid("opening_below_base", field, base=base, unit=unit)
-    # The dealt tiles plus the one drawn cannot make more pairs than half of them.
-    most_pairs = (rules.tiles_dealt + 1) // 2
+    # A pairs opening leaves at least one tile in hand: at most tiles_dealt // 2 pairs.
+    most_pairs = rules.tiles_dealt // 2
     if seat.opened is Opened.PAIRS and seat.opening > most_pairs:
-        raise invalid("opening_above_max", field, max=most_pairs, tiles=rules.tiles_dealt + 1)
+        raise invalid("opening_above_max", field, max=most_pairs, tiles=rules.tiles_dealt)
 
 
 def _validate_event(hand: Hand, rules: Ruleset, seat: int, event: PenaltyEvent, field: str) -> None:
     kind = event.kind
     if kind is PenaltyKind.CUSTOM:
-        if type(event.points) is not int:
-            raise invalid("wrong_type", f"{field}.points", expected="integer")
+        # The engine owns the bound (forms check only the type): far inside 32 bits.
+        expect_int(event.points, f"{field}.points", -MAX_CUSTOM_POINTS, MAX_CUSTOM_POINTS)
         return
     if not rules.cezali:
         raise invalid("penalty_not_on_cezasiz", f"{field}.kind", kind_label=kind.value)

@@ -6,6 +6,7 @@ Nothing here validates or computes: `rules.validate_ruleset` builds a `Ruleset` 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -22,6 +23,7 @@ class FinishKind(StrEnum):
     OKEY_KAFA = "okey_kafa"
     PAIRS_OKEY = "pairs_okey"
     PAIRS_KAFA = "pairs_kafa"
+    PAIRS_OKEY_KAFA = "pairs_okey_kafa"  # an extension: only where the ruleset has the row
     NONE = "none"
 
     @property
@@ -29,7 +31,9 @@ class FinishKind(StrEnum):
         return self in _KAFA_KINDS
 
 
-_KAFA_KINDS = frozenset({FinishKind.KAFA, FinishKind.OKEY_KAFA, FinishKind.PAIRS_KAFA})
+_KAFA_KINDS = frozenset(
+    {FinishKind.KAFA, FinishKind.OKEY_KAFA, FinishKind.PAIRS_KAFA, FinishKind.PAIRS_OKEY_KAFA}
+)
 
 
 class Opened(StrEnum):
@@ -86,12 +90,6 @@ class FinishRow:
     not_opened: int
     winner: int | None = None
 
-    def to_json(self) -> dict[str, int]:
-        row = {"opened_multiplier": self.opened_multiplier, "not_opened": self.not_opened}
-        if self.winner is not None:
-            row["winner"] = self.winner
-        return row
-
 
 @dataclass(frozen=True, slots=True)
 class PairOpenerOver:
@@ -99,9 +97,6 @@ class PairOpenerOver:
 
     threshold: int
     penalty: int
-
-    def to_json(self) -> dict[str, int]:
-        return {"threshold": self.threshold, "penalty": self.penalty}
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,17 +107,11 @@ class OkeyLeft:
     penalty: int
     fake_too: bool
 
-    def to_json(self) -> dict[str, Any]:
-        return {"counts": self.counts, "penalty": self.penalty, "fake_too": self.fake_too}
-
 
 @dataclass(frozen=True, slots=True)
 class TeamRules:
     winner_partner_zero: bool
     kafa_halving: bool
-
-    def to_json(self) -> dict[str, bool]:
-        return {"winner_partner_zero": self.winner_partner_zero, "kafa_halving": self.kafa_halving}
 
 
 # Amount-type penalty settings, in presets.json's order; None disables the event kind.
@@ -150,11 +139,6 @@ class Penalties:
     okey_from_per_unused: int | None
     okey_taken_partner_exempt: bool
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {key: getattr(self, key) for key in PENALTY_AMOUNT_KEYS}
-        data["okey_taken_partner_exempt"] = self.okey_taken_partner_exempt
-        return data
-
 
 @dataclass(frozen=True, slots=True)
 class DiscardUsed:
@@ -170,14 +154,6 @@ class DiscardUsed:
             return self.okey_pairs if okey else self.pairs
         return self.okey_series if okey else self.series
 
-    def to_json(self) -> dict[str, int]:
-        return {
-            "series": self.series,
-            "pairs": self.pairs,
-            "okey_series": self.okey_series,
-            "okey_pairs": self.okey_pairs,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class BonusTier:
@@ -190,9 +166,6 @@ class BonusTier:
     def threshold(self, opened: Opened) -> int:
         return self.pairs if opened == Opened.PAIRS else self.series
 
-    def to_json(self) -> dict[str, int]:
-        return {"series": self.series, "pairs": self.pairs, "points": self.points}
-
 
 @dataclass(frozen=True, slots=True)
 class OpeningRules:
@@ -203,8 +176,17 @@ class OpeningRules:
     def base(self, opened: Opened) -> int:
         return self.pairs if opened == Opened.PAIRS else self.series
 
-    def to_json(self) -> dict[str, Any]:
-        return {"series": self.series, "pairs": self.pairs, "raising": self.raising.value}
+
+@dataclass(frozen=True, slots=True)
+class Colours:
+    """The colours house rule: the indicator's colour multiplies the finish table ("finish") or
+    each seat's whole hand score ("all")."""
+
+    multipliers: Mapping[Colour, int]
+    scope: str
+
+    FINISH = "finish"
+    ALL = "all"
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +208,12 @@ class Ruleset:
     opening: OpeningRules
     tiles_dealt: int
     hands: tuple[int, ...]
+    riziko: int | None  # the riziko multiplier, None when the house rule is off
+    colours: Colours | None
+    last_hand_multiplier: int | None
+    json: Mapping[str, Any] = field(
+        repr=False, compare=False
+    )  # the validated JSON, defaults filled
 
     @property
     def max_remaining(self) -> int:
@@ -237,36 +225,13 @@ class Ruleset:
         return not self.cezali or self.okey_left.counts == FACE
 
     def to_json(self) -> dict[str, Any]:
-        """The ruleset as JSON, equal to the dict it was validated from."""
-        return {
-            "name": self.name,
-            "finishes": {kind.value: row.to_json() for kind, row in self.finishes.items()},
-            "kafa_requires_nobody_opened": self.kafa_requires_nobody_opened,
-            "pair_opener_multiplier": self.pair_opener_multiplier,
-            "pair_opener_over": _json_or_none(self.pair_opener_over),
-            "okey_left": self.okey_left.to_json(),
-            "teams": self.teams.to_json(),
-            "cezali": self.cezali,
-            "penalties": self.penalties.to_json(),
-            "discard_used": _json_or_none(self.discard_used),
-            "cifte_devam_factor": self.cifte_devam_factor,
-            "opening_bonus": (
-                None
-                if self.opening_bonus is None
-                else [tier.to_json() for tier in self.opening_bonus]
-            ),
-            "opening": self.opening.to_json(),
-            "tiles_dealt": self.tiles_dealt,
-            "hands": list(self.hands),
-        }
+        """The ruleset as JSON: the dict it was validated from, with every missing key that has
+        a default filled in (a fresh copy)."""
+        return copy.deepcopy(dict(self.json))
 
 
 # 21 tiles: 8×13 + 8×12 + 5×11; 14 tiles: 8×13 + 6×12 (RULES.md, "Validation").
 MAX_REMAINING = {21: 255, 14: 176}
-
-
-def _json_or_none(value: Any) -> Any:
-    return None if value is None else value.to_json()
 
 
 # --- Hands ----------------------------------------------------------------------------------

@@ -177,7 +177,7 @@ def requests(draw, rules=None, teams=None, finished: bool = False) -> dict[str, 
             fakes_left -= player["fake_okeys"]
         if opened[seat] != "no" and draw(st.booleans()):
             base = ruleset.opening.base(opened[seat])
-            most = (ruleset.tiles_dealt + 1) // 2 if opened[seat] == "pairs" else 300
+            most = ruleset.tiles_dealt // 2 if opened[seat] == "pairs" else 300
             player["opening"] = draw(st.integers(base, max(base, most)))
         if ruleset.cifte_devam_factor and opened[seat] != "series" and draw(st.booleans()):
             player["cifte_devam"] = True

@@ -10,6 +10,16 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 SHARED = REPO_ROOT.parent / "shared"
 
 
+# What a ruleset stored before the house-rule extensions holds once validated: every extension
+# filled in as off (RULES.md: a missing key means the rule is off).
+EXTENSIONS_OFF = {"riziko": None, "colours": None, "last_hand_multiplier": None}
+
+
+def filled(rules: dict[str, Any]) -> dict[str, Any]:
+    """`rules` with the extensions it lacks filled in as off."""
+    return {**EXTENSIONS_OFF, **rules}
+
+
 def load_shared(name: str) -> Any:
     """A JSON file of ../shared, read at test time (never copied into the repository)."""
     return json.loads((SHARED / name).read_text(encoding="utf-8"))

@@ -4,6 +4,7 @@ import pytest
 
 from scoring import describe_step, format_breakdown, score_json
 from scoring.labels import turkish_accusative
+from scoring.turkish import genitive
 from tests.scoring.support import four, hand_request, load_shared
 
 VECTORS = load_shared("vectors/public.json")
@@ -151,3 +152,29 @@ def test_describe_step(step, text):
 )
 def test_turkish_accusative_of_a_threshold(number, written):
     assert turkish_accusative(number) == written
+
+
+def test_two_fake_okeys_alone_read_as_a_calculation_with_its_result():
+    # Found by the sentence property once it stopped accepting any sentence that starts with
+    # the score: "2 × 1 (sahte okey)" was shown without "= 2".
+    steps = score_json(
+        hand_request(four({"opened": "series", "fake_okeys": 2}), rules="om-klasik", okey_number=1)
+    )["breakdown"][1]
+
+    assert format_breakdown(steps) == "2 × 1 (sahte okey) = 2"
+
+
+@pytest.mark.parametrize(
+    ("number", "written"),
+    [
+        (1, "1'in"),
+        (2, "2'nin"),
+        (3, "3'ün"),
+        (6, "6'nın"),
+        (9, "9'un"),
+        (40, "40'ın"),
+        (100, "100'ün"),
+    ],
+)
+def test_the_genitive_suffix_follows_the_last_word_spoken(number, written):
+    assert genitive(number) == written

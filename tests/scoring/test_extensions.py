@@ -4,7 +4,7 @@ elden + çift + okey, and the worked examples of ../shared/vectors/extensions.js
 import pytest
 
 import scoring
-from scoring import parse_hand, score_json
+from scoring import format_breakdown, parse_hand, score_json
 from tests.scoring.support import four, hand_request
 
 
@@ -53,3 +53,178 @@ def test_the_facts_change_no_score_where_the_ruleset_lacks_the_rule():
 )
 def test_a_malformed_fact_is_refused_naming_its_field(facts, code, field):
     assert error_of(hand_request(four(), **facts)) == (code, field)
+
+
+# --- The rules ---------------------------------------------------------------------------------
+
+COLOURS = {"multipliers": {"red": 5, "blue": 4, "black": 3, "yellow": 2}, "scope": "finish"}
+
+
+def house(**override):
+    return {"preset": "cetele-standart", "override": override}
+
+
+def sentences(request, lang="tr") -> list[str]:
+    return [format_breakdown(steps, lang) for steps in score_json(request)["breakdown"]]
+
+
+def test_each_multiplication_is_named_in_the_breakdown():
+    request = hand_request(
+        [{"opened": "series"}, {"opened": "series", "remaining": 9}, {"opened": "no"}],
+        rules=house(riziko={"multiplier": 2}, colours=COLOURS, last_hand_multiplier=10),
+        riziko=True,
+        colour="yellow",
+        last_hand=True,
+    )
+
+    assert sentences(request) == [
+        "−101 (normal bitiş) × 2 (riziko) × 2 (sarı/yeşil) × 10 (son el) = −4040",
+        "9 × 2 (riziko) × 2 (sarı/yeşil) × 10 (son el) = 360",
+        "202 (açamadı, normal bitiş) × 2 (riziko) × 2 (sarı/yeşil) × 10 (son el) = 8080",
+    ]
+    assert sentences(request, "en")[0] == (
+        "−101 (normal finish) × 2 (riziko) × 2 (yellow/green) × 10 (last hand) = −4040"
+    )
+
+
+def test_a_whole_score_multiplier_brackets_what_it_multiplies():
+    request = hand_request(
+        four({"opened": "series", "remaining": 20, "penalties": [{"kind": "okey_discard"}]}),
+        rules=house(colours={**COLOURS, "scope": "all"}),
+        colour="red",
+    )
+
+    assert sentences(request)[1] == "(20 + 101 (okey attı)) × 5 (kırmızı) = 605"
+    assert score_json(request)["breakdown"][1][-1] == {
+        "rule": "colour",
+        "points": 121 * 4,
+        "colour": "red",
+        "factor": 5,
+    }
+
+
+def test_riziko_multiplies_the_row_and_cifte_devam_and_kafa_halving_apply_on_top():
+    rules = {
+        "preset": "om-zorlu",  # kafa −202 / ×2 / 404, çifte devam ×2
+        "override": {
+            "riziko": {"multiplier": 3},
+            "teams": {"kafa_halving": True},
+            "kafa_requires_nobody_opened": False,
+        },
+    }
+    players = [
+        {"opened": "series"},
+        {"opened": "no", "cifte_devam": True},
+        {"opened": "no"},
+        {"opened": "pairs", "remaining": 10},  # seat 1's partner opened: seat 1 is halved
+    ]
+    request = hand_request(players, rules=rules, teams=True, kafa=True, riziko=True)
+
+    result = score_json(request)
+
+    # −202 × 3; (404 × 3) × 2 ÷ 2; the partner writes 0; 10 × 2 (pairs) × (2 × 3).
+    assert result["scores"] == [-606, 1212, 0, 120]
+    assert format_breakdown(result["breakdown"][1]) == (
+        "404 (açamadı, kafa) × 3 (riziko) × 2 (çifte devam) ÷ 2 (kafa, eşi açtı) = 1212"
+    )
+
+
+def test_colour_is_required_when_the_rules_count_colours():
+    request = hand_request(four(), rules=house(colours=COLOURS))
+
+    assert error_of(request) == ("colour_required", "hand.colour")
+
+
+def test_the_colour_of_a_hand_is_accepted_and_ignored_without_the_rule():
+    assert score_json(hand_request(four(), colour="black"))["scores"] == [-101, 202, 202, 202]
+
+
+def test_elden_cift_okey_falls_back_to_pairs_kafa_without_its_row():
+    rules = house(
+        finishes={"pairs_kafa": {"winner": -404, "opened_multiplier": 2, "not_opened": 808}}
+    )
+    players = [{"opened": "pairs"}, {"opened": "series", "remaining": 10}, {"opened": "no"}]
+
+    result = score_json(hand_request(players, rules=rules, kafa=True, okey_finish=True))
+
+    assert result["finish"] == "pairs_kafa"
+    assert result["scores"] == [-404, 20, 808]
+
+
+@pytest.mark.parametrize(
+    ("override", "code", "field"),
+    [
+        ({"riziko": {"multiplier": 0}}, "out_of_range", "rules.riziko.multiplier"),
+        ({"riziko": {}}, "missing_field", "rules.riziko.multiplier"),
+        ({"riziko": 2}, "wrong_type", "rules.riziko"),
+        ({"last_hand_multiplier": 101}, "out_of_range", "rules.last_hand_multiplier"),
+        (
+            {"colours": {**COLOURS, "scope": "half"}},
+            "invalid_choice",
+            "rules.colours.scope",
+        ),
+        (
+            {"colours": {"multipliers": {"red": 5, "blue": 4, "black": 3}, "scope": "all"}},
+            "missing_field",
+            "rules.colours.multipliers.yellow",
+        ),
+        (
+            {
+                "finishes": {
+                    "pairs_okey_kafa": {"winner": -8, "opened_multiplier": 8, "not_opened": 8}
+                }
+            },
+            "pairs_okey_kafa_without_pairs_kafa",
+            "rules.finishes.pairs_okey_kafa",
+        ),
+    ],
+)
+def test_a_bad_extension_is_an_invalid_ruleset_naming_its_path(override, code, field):
+    with pytest.raises(scoring.InvalidRuleset) as caught:
+        score_json(hand_request(four(), rules=house(**override)))
+
+    assert (caught.value.code, caught.value.field) == (code, field)
+    assert isinstance(caught.value, scoring.InvalidHand)  # RULES.md's contract still holds
+
+
+def test_a_hands_mistake_is_not_an_invalid_ruleset():
+    with pytest.raises(scoring.InvalidHand) as caught:
+        score_json(hand_request(four({"opened": "series", "remaining": 999})))
+
+    assert not isinstance(caught.value, scoring.InvalidRuleset)
+
+
+def test_messages_are_rendered_in_the_language_asked():
+    with pytest.raises(scoring.InvalidRuleset) as caught:
+        score_json(hand_request(four(), rules=house(riziko={"multiplier": 0})))
+    error = caught.value
+
+    assert error.message_in("tr") == "Riziko katı: 1 ile 100 arasında olmalı."
+    assert error.message_in("en") == "Riziko multiplier: must be from 1 to 100."
+    assert error.message == error.message_in("tr")
+    assert error.to_json() == {
+        "code": "out_of_range",
+        "field": "rules.riziko.multiplier",
+        "message": "Riziko katı: 1 ile 100 arasında olmalı.",
+    }
+
+
+@pytest.mark.parametrize(("rules", "most"), [("om-klasik", 10), ("om-51", 7)])
+def test_a_pairs_opening_leaves_a_tile_in_hand(rules, most):
+    def opening(pairs):
+        return hand_request(
+            four({"opened": "pairs", "remaining": 4, "opening": pairs}), rules=rules
+        )
+
+    score_json(opening(most))  # accepted
+    assert error_of(opening(most + 1)) == ("opening_above_max", "hand.players[1].opening")
+
+
+@pytest.mark.parametrize("points", [100_001, -100_001])
+def test_the_engine_bounds_a_custom_penalty(points):
+    seat = {"opened": "no", "penalties": [{"kind": "custom", "points": points}]}
+
+    assert error_of(hand_request(four(seat))) == (
+        "out_of_range",
+        "hand.players[1].penalties[0].points",
+    )

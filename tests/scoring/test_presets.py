@@ -3,7 +3,7 @@
 import pytest
 
 from scoring import PRESETS, resolve_rules, validate_ruleset
-from tests.scoring.support import load_shared
+from tests.scoring.support import filled, load_shared
 
 SHARED_PRESETS = load_shared("presets.json")
 TURKISH_LETTERS = set("çğıöşüÇĞİÖŞÜ")
@@ -45,8 +45,9 @@ def test_each_preset_is_a_valid_ruleset_that_round_trips(slug):
 
     ruleset = validate_ruleset(rules)
 
-    assert ruleset.to_json() == rules
-    assert resolve_rules(slug) == rules
+    assert ruleset.to_json() == filled(rules)
+    assert resolve_rules(slug) == filled(rules)
+    assert (ruleset.riziko, ruleset.colours, ruleset.last_hand_multiplier) == (None, None, None)
 
 
 def test_preset_rules_are_a_copy_so_editing_them_changes_no_preset():

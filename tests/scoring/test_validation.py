@@ -236,15 +236,18 @@ def test_okey_number_is_required_for_an_okey_discard_used_without_a_tile():
 
 
 @pytest.mark.parametrize(
-    ("rules", "seat"),
+    ("rules", "seat", "score"),
     [
-        ("om-klasik", {"opened": "series", "remaining": 30, "okeys": 1}),  # a real okey counts 0
-        ("kafadinle", {"opened": "series", "remaining": 30, "okeys": 1}),  # counts 101
-        ("cetele-standart", {"opened": "no", "okeys": 1, "fake_okeys": 1}),  # not counted
+        # a real okey counts 0, plus the 101 penalty
+        ("om-klasik", {"opened": "series", "remaining": 30, "okeys": 1}, 30 + 101),
+        ("kafadinle", {"opened": "series", "remaining": 30, "okeys": 1}, 30 + 101),  # 101 inside
+        ("cetele-standart", {"opened": "no", "okeys": 1, "fake_okeys": 1}, 202),  # not counted
     ],
 )
-def test_okey_number_is_not_needed_when_no_count_uses_it(rules, seat):
-    score_json(hand_request(four(seat), rules=rules))
+def test_okey_number_is_not_needed_when_no_count_uses_it(rules, seat, score):
+    result = score_json(hand_request(four(seat), rules=rules))
+
+    assert result["scores"][1] == score
 
 
 def test_okey_number_is_not_needed_for_the_zero_partner():

@@ -84,7 +84,9 @@ def test_the_form_round_trips_every_builtin_exactly(client):
         form = RulesetForm(editor_data(slug))
 
         assert form.is_valid(), (slug, form.errors)
-        assert form.ruleset == preset.rules
+        # the preset's parameters, with the house rules it predates filled in as off
+        assert form.ruleset == scoring.resolve_rules(preset.rules)
+        assert form.ruleset["riziko"] is form.ruleset["colours"] is None
 
 
 # --- Validation -----------------------------------------------------------------------------
@@ -190,7 +192,7 @@ def test_a_valid_save_creates_a_house_preset_with_unguessable_links(client):
         scoring.PRESETS["om-kademeli"].rules,
         {"name": "Bizim masa", "finishes": {"okey": {"winner": -303, "opened_multiplier": 3}}},
     )
-    assert house.rules == expected
+    assert house.rules == scoring.resolve_rules(expected)
 
 
 def test_the_edit_page_gives_the_share_link_and_the_view_page_never_the_edit_link(client):
@@ -428,7 +430,7 @@ def test_a_match_with_rules_adjusted_for_it_keeps_the_preset_as_its_base(client)
     match = Match.objects.get()
     assert response.status_code == 302
     assert match.rules["finishes"]["okey"]["winner"] == -303
-    assert match.base_rules == scoring.PRESETS["om-klasik"].rules
+    assert match.base_rules == scoring.resolve_rules("om-klasik")
     assert match.preset_slug == "om-klasik"
     assert HousePreset.objects.count() == 0  # for this match only
     rules_html = client.get(reverse("match_rules", args=[match.edit_token])).content.decode()

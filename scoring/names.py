@@ -1,0 +1,117 @@
+"""The names of things a player sees, in Turkish ("tr") and English ("en"): finish kinds,
+penalty kinds, the indicator's colours.
+
+Plain dicts, no gettext: the scoring package must not import Django.
+"""
+
+from __future__ import annotations
+
+LANGS = ("tr", "en")
+
+# --- Finish kinds ---------------------------------------------------------------------------
+
+FINISH_NAMES = {
+    "tr": {
+        "normal": "Normal bitiş",
+        "kafa": "Kafa / Elden",
+        "pairs": "Çiftten bitiş",
+        "okey": "Okeyle bitiş",
+        "okey_kafa": "Okey-Kafa / Elden + okey",
+        "pairs_okey": "Çiftten okey",
+        "pairs_kafa": "Çiftten kafa",
+        "pairs_okey_kafa": "Elden + çift + okey",
+        "none": "Kimse bitmedi",
+    },
+    "en": {
+        "normal": "Normal finish",
+        "kafa": "Kafa (opened and finished at once)",
+        "pairs": "Finish with pairs",
+        "okey": "Okey finish",
+        "okey_kafa": "Okey + kafa",
+        "pairs_okey": "Pairs + okey",
+        "pairs_kafa": "Pairs + kafa",
+        "pairs_okey_kafa": "Pairs + kafa + okey",
+        "none": "Nobody finished",
+    },
+}
+
+# The same, as the short reason inside a sentence: "× 2 (okeyle bitiş)".
+FINISH_REASONS = {
+    "tr": {
+        "normal": "normal bitiş",
+        "kafa": "kafa",
+        "pairs": "çiftten bitiş",
+        "okey": "okeyle bitiş",
+        "okey_kafa": "okey-kafa",
+        "pairs_okey": "çiftten okey",
+        "pairs_kafa": "çiftten kafa",
+        "pairs_okey_kafa": "elden + çift + okey",
+        "none": "kimse bitmedi",
+    },
+    "en": {
+        "normal": "normal finish",
+        "kafa": "kafa",
+        "pairs": "pairs finish",
+        "okey": "okey finish",
+        "okey_kafa": "okey + kafa",
+        "pairs_okey": "pairs + okey",
+        "pairs_kafa": "pairs + kafa",
+        "pairs_okey_kafa": "pairs + kafa + okey",
+        "none": "nobody finished",
+    },
+}
+
+# --- Penalty kinds --------------------------------------------------------------------------
+
+PENALTY_NAMES = {
+    "tr": {
+        "okey_discard": "okey attı",
+        "islek_discard": "işlek taş attı",
+        "take_back": "taşı geri aldı",
+        "failed_open": "açış tutmadı",
+        "okey_taken": "okeyi alındı",
+        "side_take_unused": "yandan alıp kullanmadı",
+        "okey_from_per_unused": "perden okey alıp işlemedi",
+        "discard_used": "attığı taş işlendi",
+        "custom": "özel ceza",
+    },
+    "en": {
+        "okey_discard": "discarded an okey",
+        "islek_discard": "discarded a playable tile",
+        "take_back": "took tiles back",
+        "failed_open": "opening fell short",
+        "okey_taken": "okey taken from their meld",
+        "side_take_unused": "took the side tile, did not use it",
+        "okey_from_per_unused": "took an okey from a meld, did not lay it",
+        "discard_used": "discard was used",
+        "custom": "custom penalty",
+    },
+}
+
+# --- The indicator's colours (the colours house rule) ---------------------------------------
+
+# Yellow is printed green in some sets: both are said where the colour is named.
+COLOUR_NAMES = {
+    "tr": {"red": "kırmızı", "blue": "mavi", "black": "siyah", "yellow": "sarı (yeşil)"},
+    "en": {"red": "red", "blue": "blue", "black": "black", "yellow": "yellow (green)"},
+}
+
+
+# The same inside a breakdown's brackets, where "sarı (yeşil)" would nest: "× 2 (sarı/yeşil)".
+COLOUR_REASONS = {
+    "tr": {**COLOUR_NAMES["tr"], "yellow": "sarı/yeşil"},
+    "en": {**COLOUR_NAMES["en"], "yellow": "yellow/green"},
+}
+
+
+def finish_name(kind: str, lang: str = "tr") -> str:
+    """The finish kind's display name, e.g. "Okeyle bitiş"."""
+    return FINISH_NAMES[lang][str(kind)]
+
+
+def penalty_name(kind: str, lang: str = "tr") -> str:
+    return PENALTY_NAMES[lang][str(kind)]
+
+
+def colour_name(colour: str, lang: str = "tr") -> str:
+    return COLOUR_NAMES[lang][str(colour)]
