@@ -20,7 +20,8 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
-from cetele.models import Match, RetiredLink
+import scoring
+from cetele.models import HOUSE_PREFIX, HousePreset, Match, RetiredLink
 from cetele.refusals import refusal
 from scoring.sheet import Sheet
 
@@ -37,6 +38,8 @@ URL_NAMES = {
     },
     VIEW: {"page": "view_match", "hand": "view_hand", "rules": "view_rules", "poll": "view_poll"},
 }
+
+MAX_TOKEN_LENGTH = 64
 
 # Misses (requests for a match link that does not exist) allowed per client address and window.
 BAD_LINK_LIMIT = 20
@@ -220,6 +223,53 @@ def secret_link(*, role: str) -> Callable:
         return wrapper
 
     return decorator
+
+
+# --- House-preset keys in a query or a form (?from=, ?preset=house:, preset=house:) ----------
+
+HOUSE_PARAMETERS = ("preset", "from")
+
+
+def house_keys_named(request: HttpRequest) -> list[str]:
+    """The house-preset view tokens this request names outside its path: `preset=house:<key>`
+    in the query or the form, and the editor's `?from=<key>` (anything but a built-in slug)."""
+    sources = [request.GET] + ([request.POST] if request.method == "POST" else [])
+    keys = []
+    for source in sources:
+        for name in HOUSE_PARAMETERS:
+            for value in source.getlist(name):
+                if value.startswith(HOUSE_PREFIX):
+                    keys.append(value.removeprefix(HOUSE_PREFIX))
+                elif name == "from" and value and value not in scoring.PRESETS:
+                    keys.append(value)
+    return keys
+
+
+def house_keys_guarded(view: Callable) -> Callable:
+    """Look up every house-preset key the request names the way secret_link looks up a link: 429
+    first for an address that keeps guessing, a miss counted and answered with the same 404, a
+    rotated or deleted key answered "this link changed". The view then finds the preset."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        keys = house_keys_named(request)
+        for key in keys:
+            retry_after = bad_link_retry_after(request)
+            if retry_after is not None and link_mark(key) not in seen_marks(request):
+                return too_many_bad_links(retry_after, request)
+            too_long = len(key) > MAX_TOKEN_LENGTH
+            if too_long or not HousePreset.objects.filter(view_token=key).exists():
+                if not too_long and RetiredLink.was_retired(key):
+                    return link_changed(request)
+                record_bad_link(request)
+                raise Http404()
+        response = view(request, *args, **kwargs)
+        if response.status_code < 400:
+            for key in keys:
+                remember_link(request, response, key)
+        return response
+
+    return wrapper
 
 
 @secret_link(role=VIEW)

@@ -30,6 +30,7 @@ urlpatterns = [
     path("kurallar/<slug:slug>/", views_rules.rules_detail, name="rules_detail"),
     path("ev/<token:token>/", views_rules.house_detail, name="house_detail"),
     path("ev/<token:token>/duzenle/", views_rules.house_edit, name="house_edit"),
+    path("ev/<token:token>/duzenle/yenile/", views_rules.house_rotate, name="house_rotate"),
     path("ev/<token:token>/duzenle/sil/", views_data.house_delete, name="house_delete"),
     path("m/<token:token>/", views.match_detail, name="match_detail"),
     path("m/<token:token>/el/", views.hand_create, name="hand_create"),

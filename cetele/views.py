@@ -29,7 +29,7 @@ from cetele.models import (
     MatchFinished,
     NothingToUndo,
 )
-from cetele.sharing import EDIT, link_context, match_by_token, secret_link
+from cetele.sharing import EDIT, house_keys_guarded, link_context, match_by_token, secret_link
 from scoring.sheet import tally
 
 logger = logging.getLogger(__name__)
@@ -102,6 +102,7 @@ def database_refused(request: HttpRequest, entry: HandEntry, error: DatabaseErro
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@house_keys_guarded  # ?preset=house:<key> and the form's preset are keys like /ev/<key>/
 def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirect:
     """Start a match: players in seat order, singles or teams, number of hands, house rules."""
     form = MatchForm(request.POST or None, initial=MatchForm.initial_for(request.GET.get("preset")))

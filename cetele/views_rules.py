@@ -15,14 +15,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import scoring
-from cetele.forms import MatchForm
+from cetele.forms import MatchForm, RotateLinkForm
 from cetele.language import preset_description, preset_name
 from cetele.models import HousePreset, Match
 from cetele.ruleset_form import RulesetForm
 from cetele.rulesets import any_change, changes, find_house, worked_example
 from cetele.sharing import EDIT as EDIT_LINK
 from cetele.sharing import VIEW as VIEW_LINK
-from cetele.sharing import BadLink, secret_link
+from cetele.sharing import BadLink, house_keys_guarded, secret_link
 
 DEFAULT_PRESET = "cetele-standart"
 NEW, EDIT, MATCH = "new", "edit", "match"
@@ -125,6 +125,7 @@ def form_action(request: HttpRequest) -> str:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@house_keys_guarded  # ?from=<house key> is a key like /ev/<key>/
 def preset_new(request: HttpRequest) -> HttpResponse:
     """Build a house preset, starting from a built-in or a house preset (?from=)."""
     base_slug, rules, name, description = editor_source(request.GET.get("from") or DEFAULT_PRESET)
@@ -186,6 +187,24 @@ def house_edit(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
+@secret_link(role=EDIT_LINK)
+def house_rotate(request: HttpRequest, token: str) -> HttpResponse:
+    """Give the house preset's edit or view link a new token; the old one stops working at once
+    (phones that still hold it are told it changed). Matches started with it keep their copy."""
+    house = house_by_token("edit_token", token)
+    form = RotateLinkForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Hangi bağlantının yenileneceği anlaşılamadı."))
+        return redirect("house_edit", house.edit_token)
+    house.rotate_token(form.cleaned_data["kind"])
+    messages.success(
+        request,
+        _("Yeni bağlantı hazır; eskisi artık açılmıyor. Gereken kişilere yenisini gönderin."),
+    )
+    return redirect("house_edit", house.edit_token)
+
+
+@require_POST
 def rules_preview(request: HttpRequest) -> TemplateResponse:
     """The worked example scored with the draft rules (the editor's HTMX region)."""
     form = RulesetForm(request.POST)
@@ -198,6 +217,7 @@ def rules_preview(request: HttpRequest) -> TemplateResponse:
 
 
 @require_POST
+@house_keys_guarded
 def match_adjust(request: HttpRequest) -> HttpResponse:
     """ "Bu maç için değiştir": the editor, filled from the chosen preset, carrying the match
     form along; "Bu kurallarla başlat" starts the match with the adjusted rules, keeping the

@@ -15,14 +15,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from cetele.forms import RotateLinkForm
-from cetele.models import Match, TablePlayer
-from cetele.sharing import EDIT, VIEW, match_by_token, secret_link
+from cetele.models import Match
+from cetele.sharing import EDIT, VIEW, house_keys_guarded, match_by_token, secret_link
 from cetele.table_forms import TableForm, TableMatchForm, TableNameForm, TablePlayersForm
 from cetele.tables import (
-    add_players,
     create_table,
     load_table,
     rematch,
+    save_players,
     standings_message,
     table_by_token,
     table_from_match,
@@ -112,6 +112,7 @@ def view_table(request: HttpRequest, token: str) -> TemplateResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @secret_link(role=EDIT)
+@house_keys_guarded  # the form's preset=house:<key> is a key like /ev/<key>/
 def table_match(request: HttpRequest, token: str) -> HttpResponse:
     """Start a match at the table: its players by seat, the rules as for any match."""
     table = table_by_token(EDIT, token)
@@ -148,8 +149,7 @@ def table_players(request: HttpRequest, token: str) -> HttpResponse:
     players = list(table.players.all())
     form = TablePlayersForm(request.POST or None, players=players)
     if request.method == "POST" and form.is_valid():
-        TablePlayer.objects.bulk_update(form.renamed(), ["name"])
-        add_players(table, form.new_names())
+        save_players(table, form.renamed(), form.new_names())
         messages.success(request, _("Masanın oyuncuları kaydedildi."))
         return redirect(table_url(table))
     context = {"table": table, "form": form}

@@ -20,7 +20,8 @@ from django.urls import URLPattern, get_resolver
 from cetele import sharing
 from cetele.deletion import delete_match
 from cetele.models import Change, Hand, HousePreset, Match, Player, RetiredLink
-from tests.factories import form_data, make_match, sample_inputs
+from tests.factories import form_data, make_match, new_match_data, sample_inputs
+from tests.web.endpoints import make_keys
 
 pytestmark = pytest.mark.django_db
 
@@ -373,6 +374,92 @@ def test_the_seen_links_cookie_cannot_be_forged_or_reused_for_another_link(match
     # The editor's cookie names the edit link only: another link is still locked for it.
     assert editor.get(f"/v/{match.view_token}/").status_code == 429
     assert editor.get(f"/m/{'X' * 43}/").status_code == 429
+
+
+# --- House-preset keys, wherever they are named ------------------------------------------------
+
+
+def house_key_lookups(key: str, table_token: str) -> list:
+    """Every way a request can name a house preset's view key: (method, url, data)."""
+    form = {**new_match_data(preset=f"house:{key}")}
+    return [
+        ("get", f"/ev/{key}/", None),
+        ("get", f"/kurallar/yeni/?from={key}", None),
+        ("get", f"/yeni/?preset=house:{key}", None),
+        ("post", "/yeni/", form),
+        ("post", "/yeni/kurallar/", {**form, "action": "adjust"}),
+        ("post", f"/masa/{table_token}/mac/", form),
+    ]
+
+
+def test_every_way_of_naming_an_unknown_house_key_is_the_same_counted_404(client):
+    table = make_keys().table
+    lookups = house_key_lookups("K" * 43, table.edit_token)
+
+    responses = [getattr(client, method)(url, data) for method, url, data in lookups]
+
+    assert [r.status_code for r in responses] == [404] * len(lookups)
+    assert len({r.content for r in responses}) == 1
+    assert misses_counted(client) == len(lookups)
+
+
+def test_an_address_answered_429_reads_no_house_preset_by_any_route(client):
+    keys = make_keys()
+    for index in range(sharing.BAD_LINK_LIMIT):
+        client.get(f"/kurallar/yeni/?from={'J' * 42}{index % 10}")
+
+    for method, url, data in house_key_lookups(keys.house.view_token, keys.table.edit_token):
+        response = getattr(client, method)(url, data)
+        assert response.status_code == 429, url
+        assert keys.house.name not in response.content.decode(), url
+
+
+def test_a_real_house_key_named_in_a_query_still_works_and_is_not_counted(client):
+    keys = make_keys()
+    house = keys.house
+
+    editor = client.get(f"/kurallar/yeni/?from={house.view_token}")
+    start = client.post("/yeni/", new_match_data(preset=house.choice_value))
+
+    assert editor.status_code == 200 and start.status_code == 302
+    assert misses_counted(client) == 0
+
+
+def test_a_house_presets_links_can_be_rotated_from_its_edit_page(client):
+    house = make_keys().house
+    old_view, old_edit = house.view_token, house.edit_token
+    page = client.get(f"/ev/{old_edit}/duzenle/").content.decode()
+    assert f'action="/ev/{old_edit}/duzenle/yenile/"' in page
+
+    client.post(f"/ev/{old_edit}/duzenle/yenile/", {"kind": "view"})
+    house.refresh_from_db()
+    response = client.post(f"/ev/{house.edit_token}/duzenle/yenile/", {"kind": "edit"})
+
+    house.refresh_from_db()
+    assert house.view_token != old_view and house.edit_token != old_edit
+    assert response.headers["Location"] == f"/ev/{house.edit_token}/duzenle/"
+    assert client.get(f"/ev/{house.edit_token}/duzenle/").status_code == 200
+    for url in (
+        f"/ev/{old_edit}/duzenle/",
+        f"/ev/{old_view}/",
+        f"/kurallar/yeni/?from={old_view}",
+        f"/yeni/?preset=house:{old_view}",
+    ):
+        assert client.get(url).status_code == 410, url
+    assert misses_counted(client) == 0
+
+
+def test_the_house_rotation_needs_the_edit_link_and_a_known_kind(client):
+    house = make_keys().house
+    before = (house.view_token, house.edit_token)
+
+    by_view = client.post(f"/ev/{house.view_token}/duzenle/yenile/", {"kind": "edit"})
+    unknown_kind = client.post(f"/ev/{house.edit_token}/duzenle/yenile/", {"kind": "both"})
+    by_get = client.get(f"/ev/{house.edit_token}/duzenle/yenile/")
+
+    house.refresh_from_db()
+    assert (by_view.status_code, unknown_kind.status_code, by_get.status_code) == (404, 302, 405)
+    assert (house.view_token, house.edit_token) == before
 
 
 def test_the_forwarded_address_is_ignored_unless_we_are_behind_our_proxy(client, match):
