@@ -146,14 +146,18 @@ def table_from_match(match: Match, name: str) -> Table:
     return table
 
 
-def add_players(table: Table, names: list[str]) -> None:
-    """New players join the table at the next free places."""
-    last = table.players.order_by("-place").values_list("place", flat=True).first()
-    start = -1 if last is None else last
-    TablePlayer.objects.bulk_create(
-        TablePlayer(table=table, place=start + 1 + index, name=name)
-        for index, name in enumerate(names)
-    )
+def save_players(table: Table, renamed: list[TablePlayer], new_names: list[str]) -> None:
+    """Rename the table's players and seat newcomers at the next free places, with the table
+    row locked so that two phones adding at once never pick the same place."""
+    with transaction.atomic():
+        Table.objects.select_for_update().only("id").get(pk=table.pk)
+        TablePlayer.objects.bulk_update(renamed, ["name"])
+        last = table.players.order_by("-place").values_list("place", flat=True).first()
+        start = -1 if last is None else last
+        TablePlayer.objects.bulk_create(
+            TablePlayer(table=table, place=start + 1 + index, name=name)
+            for index, name in enumerate(new_names)
+        )
 
 
 def moved_on(items: list) -> list:
