@@ -12,6 +12,8 @@ from django.db.models.fields.json import KT
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
+import scoring
+from cetele.language import preset_name
 from cetele.models import Hand, Match, Player, Table, TablePlayer
 from cetele.sharing import EDIT, VIEW, BadLink
 from cetele.stats import PlayedHand, PlayedMatch, TableStats, table_stats
@@ -62,6 +64,13 @@ class TableMatch:
     @property
     def hands_played(self) -> int:
         return len(self.played.hands)
+
+    @property
+    def rules_name(self) -> str:
+        """A built-in preset's name in the page's language, else the ruleset's own name (from
+        the annotation: the match's ruleset is not loaded for the list)."""
+        preset = scoring.PRESETS.get(self.match.preset_slug)
+        return preset_name(preset) if preset else self.match.rules_title
 
 
 @dataclass(frozen=True)

@@ -391,3 +391,16 @@ def test_the_table_page_and_the_summary_follow_the_language_cookie(client, setti
     assert "Match summary" in match_page and "Rematch" in match_page
     assert "Totals hand by hand" in match_page
     assert "Sezon sıralaması" not in table_page and "Maçın özeti" not in match_page
+
+
+def test_the_match_list_names_the_rules_as_the_preset_list_does_in_the_pages_language(client):
+    table = table_with(("Ali", "Ayşe"))
+    start_at(table, [0, 1])
+    url = reverse("table_detail", args=[table.edit_token])
+
+    turkish = client.get(url).content.decode()
+    client.cookies["django_language"] = "en"
+    english = client.get(url).content.decode()
+
+    assert "· Çetele Standart" in turkish
+    assert "· Çetele Standard" in english
