@@ -139,20 +139,41 @@ def create_table(name: str, names: list[str]) -> Table:
 
 
 def table_from_match(match: Match, name: str) -> Table:
-    """A new table whose players are this match's, in seat order; the match joins it. A match
-    already at a table stays there (a second tap finds that table)."""
+    """A new table whose players are this match's, in seat order. The match joins it, and so do
+    the matches it is a rematch of and the rematches of it: their players are the same people,
+    each rematch one seat along, so everyone's place follows from their seat, never from how a
+    name was typed. A match already at a table stays there (a second tap finds that table)."""
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.table_id is not None:
             return locked.table
         players = list(locked.players.all())
         table = create_table(name, [player.name for player in players])
-        for player in players:
-            player.table_place = player.seat
-        Player.objects.bulk_update(players, ["table_place"])
-        locked.table = table
-        locked.save(update_fields=["table"])
+        seats = len(players)
+        chain = [(locked, 0), *rematch_chain(locked)]
+        steps_of = {entry.pk: steps for entry, steps in chain if entry.table_id is None}
+        placed = list(Player.objects.filter(match_id__in=steps_of))
+        for player in placed:
+            # After k rematches everyone sits k seats along: seat t holds place t - k.
+            player.table_place = (player.seat - steps_of[player.match_id]) % seats
+        Player.objects.bulk_update(placed, ["table_place"])
+        Match.objects.filter(pk__in=steps_of).update(table=table)
     return table
+
+
+def rematch_chain(match: Match) -> list[tuple[Match, int]]:
+    """The matches linked to this one by rematches, each with how many rematches it lies after
+    this one (negative: before). Only matches with as many players can be in it."""
+    chain = []
+    current, steps = match, 0
+    while current.rematch_of_id is not None:
+        current, steps = Match.objects.get(pk=current.rematch_of_id), steps - 1
+        chain.append((current, steps))
+    current, steps = match, 0
+    while (after := Match.objects.filter(rematch_of=current).first()) is not None:
+        current, steps = after, steps + 1
+        chain.append((current, steps))
+    return chain
 
 
 def save_players(table: Table, renamed: list[TablePlayer], new_names: list[str]) -> None:

@@ -404,3 +404,20 @@ def test_the_match_list_names_the_rules_as_the_preset_list_does_in_the_pages_lan
 
     assert "· Çetele Standart" in turkish
     assert "· Çetele Standard" in english
+
+
+def test_setting_up_a_table_from_a_rematch_takes_the_whole_chain_with_everyone_in_place(client):
+    first = play(make_match(planned_hands=1), [0])
+    second = play(rematch(first), [1])
+    third = rematch(second)
+    second.players.filter(seat=1).update(name="Ali K.")  # renamed in one match only
+
+    client.post(reverse("match_table", args=[second.edit_token]), {"name": "Pazar"})
+
+    table = Table.objects.get()
+    assert set(table.matches.all()) == {first, second, third}
+    # Seats moved on by one each rematch; places follow the person, whatever the spelling.
+    assert seating(first) == [("Ali", 1), ("Ayşe", 2), ("Can", 3), ("Deniz", 0)]
+    assert seating(second) == [("Deniz", 0), ("Ali K.", 1), ("Ayşe", 2), ("Can", 3)]
+    assert seating(third) == [("Can", 3), ("Deniz", 0), ("Ali", 1), ("Ayşe", 2)]
+    assert list(table.players.values_list("name", flat=True)) == ["Deniz", "Ali K.", "Ayşe", "Can"]
