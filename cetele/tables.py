@@ -196,6 +196,10 @@ def moved_on(items: list) -> list:
     return items[-1:] + items[:-1]
 
 
+class NotFinished(Exception):
+    """A rematch waits for the match's last hand."""
+
+
 def rematch(match: Match) -> Match:
     """The same players with the seats moved on by one, the same frozen rules and length, at
     the same table. One rematch per match: asking again returns the one already started."""
@@ -205,6 +209,8 @@ def rematch(match: Match) -> Match:
             existing = Match.objects.filter(rematch_of=match).first()
             if existing is not None:
                 return existing
+            if match.hands.count() < match.planned_hands:
+                raise NotFinished()
             players = moved_on(list(match.players.all()))
             return Match.start(
                 [player.name for player in players],

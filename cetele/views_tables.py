@@ -19,6 +19,7 @@ from cetele.models import Match
 from cetele.sharing import EDIT, VIEW, house_keys_guarded, match_by_token, secret_link
 from cetele.table_forms import TableForm, TableMatchForm, TableNameForm, TablePlayersForm
 from cetele.tables import (
+    NotFinished,
     create_table,
     load_table,
     rematch,
@@ -112,7 +113,7 @@ def view_table(request: HttpRequest, token: str) -> TemplateResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @secret_link(role=EDIT)
-@house_keys_guarded  # the form's preset=house:<key> is a key like /ev/<key>/
+@house_keys_guarded(form=("preset",))  # preset=house:<key> is a key like /ev/<key>/
 def table_match(request: HttpRequest, token: str) -> HttpResponse:
     """Start a match at the table: its players by seat, the rules as for any match."""
     table = table_by_token(EDIT, token)
@@ -178,9 +179,10 @@ def table_rotate(request: HttpRequest, token: str) -> HttpResponseRedirect:
 def match_rematch(request: HttpRequest, token: str) -> HttpResponseRedirect:
     """ "Rövanş": the same players and rules, the seats moved on by one, in one tap."""
     match = match_by_token(EDIT, token)
-    if match.hands.count() < match.planned_hands:
+    try:
+        new = rematch(match)
+    except NotFinished:
         messages.error(request, _("Rövanş, maç bitince başlar."))
         return redirect("match_detail", match.edit_token)
-    new = rematch(match)
     messages.success(request, _("Rövanş başladı: oyuncular birer koltuk kaydı."))
     return redirect("match_detail", new.edit_token)
