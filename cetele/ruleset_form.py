@@ -1,78 +1,28 @@
-"""The preset editor's form: one field per parameter of RULES.md's "Ruleset parameters".
+"""The house-rule editor's form, built from the engine's declaration of every ruleset parameter
+(`scoring.parameters`): one field per parameter, a switch per rule that can be off as a whole.
 
-Its field names are the ruleset's paths joined by "__", so that an engine error's path names
-the field it belongs to; the engine (`scoring.resolve_rules`) decides what is valid.
+Field names are the ruleset's paths joined by "__" ("finishes__okey__winner"), so an engine
+error's path names its field. The form checks only shape and type (a number is a number, a
+switched-on rule has its fields); the engine (`scoring.resolve_rules`) owns every bound and
+rule, and its message is shown beside the field it names, in the page's language.
 """
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 import scoring
 from cetele.language import engine_lang
-from scoring import labels
-from scoring.model import PENALTY_AMOUNT_KEYS as PENALTY_KEYS
+from scoring import parameters as p
+from scoring.labels import human_field
 
-# Finish rows every ruleset has, in RULES.md's order; `pairs_kafa` only where a table allows it.
-FINISH_KINDS = ("normal", "kafa", "pairs", "okey", "okey_kafa", "pairs_okey", "none")
-PAIRS_KAFA = "pairs_kafa"
-FINISH_COLUMNS = ("winner", "opened_multiplier", "not_opened")
-DISCARD_USED_KEYS = ("series", "pairs", "okey_series", "okey_pairs")
-BONUS_COLUMNS = ("series", "pairs", "points")
-BONUS_ROWS = 3
-MATCH_LENGTHS = (1, 3, 5, 7, 9, 11, 13)
+TIER_ROWS = 3  # the editor offers three opening-bonus tiers
 SIGNED = {"autocomplete": "off", "class": "num"}  # a minus sign must be typeable
 UNSIGNED = {"inputmode": "numeric", "autocomplete": "off", "class": "num"}
-
-FINISH_HELP = {
-    "normal": _("Seri açıp biten"),
-    "kafa": _("Açtığı elde biten (elden)"),
-    "pairs": _("Çift açıp biten"),
-    "okey": _("Son taş olarak okey atan"),
-    "okey_kafa": _("Elden ve okey atarak biten"),
-    "pairs_okey": _("Çift açıp okey atarak biten"),
-    "pairs_kafa": _("Çift açıp açtığı elde biten"),
-    "none": _("Taşlar bitti, kimse bitmedi"),
-}
-FINISH_COLUMN_LABELS = {
-    "winner": _("Bitiren"),
-    "opened_multiplier": _("Açan ×"),
-    "not_opened": _("Açamayan"),
-}
-FINISH_COLUMN_HELP = {
-    "winner": _("Bitirenin yazdığı (0 ya da eksi)."),
-    "opened_multiplier": _("Açıp kaybedenin eldeki taşları bu sayıyla çarpılır."),
-    "not_opened": _("Açamayanın yazdığı sabit ceza."),
-}
-PENALTY_LABELS = {
-    "okey_discard": (_("Okey atmak"), _("Okeyi bitiş taşı olmadan yere atmak.")),
-    "islek_discard": (_("İşlek taş atmak"), _("Masadaki bir pere işlenebilecek taşı atmak.")),
-    "islek_taken_factor": (
-        _("İşlek taş alınırsa taş ×"),
-        _("Sonraki oyuncu işlek taşı aldıysa ceza taş × bu sayı olur. Boş = hep sabit ceza."),
-    ),
-    "take_back": (_("Taş geri almak"), _("Açtığı perleri ya da işlediği taşları geri almak.")),
-    "failed_open": (_("Açış tutmadı"), _("Yetmeyen açışı geri toplamak.")),
-    "okey_taken": (_("Okeyi aldırmak"), _("Perdeki okeyini başka bir oyuncuya aldırmak.")),
-    "side_take_unused": (
-        _("Yandan alıp kullanmamak"),
-        _("Soldakinin attığı taşı alıp o el kullanmamak."),
-    ),
-    "okey_from_per_unused": (
-        _("Perden okey alıp işlememek"),
-        _("Perden aldığı okeyi o el yere koymamak."),
-    ),
-}
-DISCARD_USED_LABELS = {
-    "series": _("Taş seriye işlenirse ×"),
-    "pairs": _("Taş çifte işlenirse ×"),
-    "okey_series": _("Okey seriye işlenirse ×"),
-    "okey_pairs": _("Okey çifte işlenirse ×"),
-}
-BONUS_LABELS = {"series": _("Puanla"), "pairs": _("Çiftle"), "points": _("Prim")}
-BLANK_IS_OFF = _("Boş bırakılırsa bu ceza yok.")
+SWITCH, MODE = "on", "mode"
 
 
 def rule_field(*path: object) -> str:
@@ -81,39 +31,117 @@ def rule_field(*path: object) -> str:
     return "__".join(str(part) for part in path)
 
 
-def number(
-    label, help_text="", *, required=True, signed=False, described_by=""
-) -> forms.IntegerField:
+def name_of(path: str, *suffix: object) -> str:
+    return rule_field(*path.split("."), *suffix)
+
+
+def _number(label, help_text="", *, required=True, signed=False, described_by=""):
     attrs = dict(SIGNED if signed else UNSIGNED)
     if described_by:  # a table cell: its column's explanation, shown once above the table
         attrs["aria-describedby"] = described_by
     return forms.IntegerField(
-        label=label,
-        help_text=help_text,
-        required=required,
-        widget=forms.NumberInput(attrs=attrs),
+        label=label, help_text=help_text, required=required, widget=forms.NumberInput(attrs)
     )
 
 
-def switch(label, help_text="") -> forms.BooleanField:
+def _switch(label, help_text="") -> forms.BooleanField:
     return forms.BooleanField(label=label, help_text=help_text, required=False)
 
 
-class RulesetForm(forms.Form):
-    """The preset editor: one field per parameter of RULES.md's "Ruleset parameters".
+def _fields_for(item: p.Param | p.Group, lang: str) -> dict[str, forms.Field]:
+    """The form fields of one declared parameter (Group: its switch)."""
+    label, help_text = item.text("label", lang), item.text("help", lang)
+    name = name_of(item.path)
+    if isinstance(item, p.Group):
+        return {name_of(item.path, SWITCH): _switch(label, help_text)}
+    # A field of a switched rule is required only when its switch is on (checked in clean).
+    required = not item.nullable and p.group_of(item.path) is None
+    if item.path.startswith("finishes."):
+        column = item.key
+        return {
+            name: _number(
+                label, required=required, signed=item.signed, described_by=f"help-{column}"
+            )
+        }
+    kind = item.type
+    if kind == p.INT:
+        return {name: _number(label, help_text, required=required, signed=item.signed)}
+    if kind == p.BOOL:
+        return {name: _switch(label, help_text)}
+    if kind == p.TEXT:
+        return {name: forms.CharField(label=label, help_text=help_text, max_length=80)}
+    if kind == p.CHOICE:
+        return {
+            name: forms.TypedChoiceField(
+                label=label,
+                help_text=help_text,
+                choices=[(choice, text[lang == "en"]) for choice, text in item.choices],
+                coerce=type(item.choices[0][0]),
+                empty_value=None,
+                required=required,
+                widget=forms.RadioSelect,
+            )
+        }
+    if kind == p.COUNTS:
+        ((face, face_text),) = item.choices
+        fixed = _("Sabit bir değer")
+        return {
+            name_of(item.path) + "_" + MODE: forms.ChoiceField(
+                label=label,
+                help_text=help_text,
+                choices=[(face, face_text[lang == "en"]), ("fixed", fixed)],
+                widget=forms.RadioSelect,
+            ),
+            name: _number(
+                _("Okeyin sabit değeri"), _("Yalnızca “sabit bir değer” seçiliyse."), required=False
+            ),
+        }
+    if kind == p.LENGTHS:
+        return {
+            name: forms.TypedMultipleChoiceField(
+                label=label,
+                help_text=help_text,
+                choices=[(choice, text[lang == "en"]) for choice, text in item.choices],
+                coerce=int,
+                widget=forms.CheckboxSelectMultiple,
+                error_messages={"required": _("En az bir maç uzunluğu seçin.")},
+            )
+        }
+    if kind == p.TIERS:
+        return {
+            rule_field(item.path, row, column): _number(
+                f"{label} {row + 1} — {text[lang == 'en']}",
+                required=False,
+                signed=column == "points",
+                described_by="help-bonus",
+            )
+            for row in range(TIER_ROWS)
+            for column, text in p.TIER_COLUMNS.items()
+        }
+    raise AssertionError(f"no field for a {kind} parameter")
 
-    `initial_from_rules` fills it from a full ruleset; a valid form has `ruleset`, the full
-    ruleset the engine accepted (`scoring.resolve_rules` decides; its errors are shown next to
-    the field they name). The prefix keeps its names apart from the match form's.
+
+@dataclass
+class EditorSection:
+    """One fieldset of the editor: its plain fields, and the finish table or the tier table."""
+
+    key: str
+    title: str
+    fields: list = field(default_factory=list)
+    finish_rows: list = field(default_factory=list)  # (kind, explanation, [cells or None])
+    tier_rows: list = field(default_factory=list)  # [[series, pairs, points] bound fields]
+    tier_help: str = ""
+
+
+class RulesetForm(forms.Form):
+    """The house-rule editor: one field per declared ruleset parameter.
+
+    `initial_from_rules` fills it from a ruleset; a valid form has `ruleset`, the full ruleset
+    the engine accepted. The prefix keeps its names apart from the match form's.
     """
 
     prefix = "r"
 
-    name = forms.CharField(
-        label=_("Adı"),
-        max_length=80,
-        help_text=_("Maçta ve paylaştığınız bağlantıda görünür."),
-    )
     description = forms.CharField(
         label=_("Açıklama"),
         max_length=500,
@@ -121,267 +149,116 @@ class RulesetForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("İsteğe bağlı: masanızda neyin farklı olduğu."),
     )
-    kafa_requires_nobody_opened = switch(
-        _("Kafa için kimse açmamış olmalı"),
-        _("İşaretliyse başka bir oyuncu açmışken kafa (elden) bitiş olmaz."),
-    )
-    pair_opener_multiplier = number(
-        _("Çift açanın katı"), _("Çift açıp kaybedenin taşları ayrıca bu sayıyla çarpılır.")
-    )
-    pair_opener_over__on = switch(
-        _("Çift açan sınırı geçerse ceza"),
-        _("Çift açanın taş toplamı (çarpmadan önce) sınırı geçerse üstüne ceza yazılır."),
-    )
-    pair_opener_over__threshold = number(
-        _("Sınır"), _("Örneğin 100: 100'ü geçen toplam cezalıdır."), required=False
-    )
-    pair_opener_over__penalty = number(
-        _("Sınırı geçme cezası"), _("Çarpılmadan eklenir."), required=False
-    )
-    okey_left__counts_mode = forms.ChoiceField(
-        label=_("Elde kalan okey nasıl sayılır?"),
-        choices=[("face", _("Üstündeki sayı kadar")), ("fixed", _("Sabit bir değer"))],
-        widget=forms.RadioSelect,
-        help_text=_("Sayılan değer eldeki taşlara eklenir ve onlarla birlikte çarpılır."),
-    )
-    okey_left__counts = number(
-        _("Okeyin sabit değeri"),
-        _("Yalnızca “sabit bir değer” seçiliyse: örneğin 101, ya da hiç sayılmasın diye 0."),
-        required=False,
-    )
-    okey_left__penalty = number(
-        _("Elde kalan okey cezası"),
-        _("Cezalı masada elde kalan her okey için üstüne eklenir, çarpılmaz. 0 = yok."),
-    )
-    okey_left__fake_too = switch(
-        _("Sahte okey de cezalı"), _("İşaretliyse elde kalan sahte okeye de bu ceza yazılır.")
-    )
-    teams__winner_partner_zero = switch(
-        _("Eşlide bitirenin eşi 0 yazar"),
-        _("İşaretli değilse bitirenin eşi de kaybeden gibi yazar."),
-    )
-    teams__kafa_halving = switch(
-        _("Eşlide kafada yarım ceza"),
-        _("Kafa bitişte eşi açmış olan açamayanın cezası yarıya iner."),
-    )
-    cezali = switch(
-        _("Cezalı masa"),
-        _("İşaretli değilse yalnızca serbest cezalar yazılır ve elde kalan okey cezası olmaz."),
-    )
-    penalties__okey_taken_partner_exempt = switch(
-        _("Okeyi eşi alırsa ceza yok"), _("Eşli oyunda okeyi eşi aldıysa ceza yazılmaz.")
-    )
-    discard_used__on = switch(
-        _("Attığı taş işlenirse ceza"),
-        _("Attığı taşı sonraki oyuncu işlerse taş × aşağıdaki sayı ceza (Zorlu)."),
-    )
-    cifte_devam_factor = number(
-        _("Çifte devam katı"),
-        _("Çifte devam deyip açamayanın cezası bu sayıyla çarpılır. Boş = çifte devam yok."),
-        required=False,
-    )
-    opening__series = number(
-        _("Seri açılış en az"), _("Seri ya da grup perlerle açmak için gereken puan.")
-    )
-    opening__pairs = number(_("Çift açılış en az"), _("Çiftle açmak için gereken çift sayısı."))
-    opening__raising = forms.ChoiceField(
-        label=_("Açılış yükseltme"),
-        choices=[
-            ("none", _("Yok")),
-            ("series", _("Yalnızca seri")),
-            ("both", _("Seri ve çift")),
-        ],
-        widget=forms.RadioSelect,
-        help_text=_("Her açılış bir öncekini geçmeli mi (oyunculara gösterilir)."),
-    )
-    tiles_dealt = forms.TypedChoiceField(
-        label=_("Dağıtılan taş"),
-        choices=[(21, "21"), (14, "14")],
-        coerce=int,
-        widget=forms.RadioSelect,
-        help_text=_("Kalan taş toplamı 21 taşta en fazla 255, 14 taşta 176 olur."),
-    )
-    hands = forms.TypedMultipleChoiceField(
-        label=_("Maç kaç el olabilir?"),
-        choices=[(n, str(n)) for n in MATCH_LENGTHS],
-        coerce=int,
-        widget=forms.CheckboxSelectMultiple,
-        help_text=_("Maçı başlatırken bunlardan biri seçilir."),
-        error_messages={"required": _("En az bir maç uzunluğu seçin.")},
-    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        for kind in (*FINISH_KINDS, PAIRS_KAFA):
-            for column in FINISH_COLUMNS:
-                if kind == "none" and column == "winner":
-                    continue  # nobody wins when nobody finished
-                self.fields[rule_field("finishes", kind, column)] = number(
-                    f"{labels.finish_name(kind, engine_lang())} — {FINISH_COLUMN_LABELS[column]}",
-                    required=kind != PAIRS_KAFA,
-                    signed=column == "winner",
-                    described_by=f"help-{column}",
-                )
-        self.fields[rule_field("finishes", PAIRS_KAFA, "on")] = switch(
-            _("Çiftten kafa olur"),
-            _("Çift açan, açtığı elde bitebilir (hazır kuralların hiçbirinde yok)."),
-        )
-        for key in PENALTY_KEYS:
-            label, help_text = PENALTY_LABELS[key]
-            if key != "islek_taken_factor":
-                help_text = f"{help_text} {BLANK_IS_OFF}"
-            self.fields[rule_field("penalties", key)] = number(label, help_text, required=False)
-        for key in DISCARD_USED_KEYS:
-            self.fields[rule_field("discard_used", key)] = number(
-                DISCARD_USED_LABELS[key],
-                _("Ceza: attığı taşın sayısı × bu sayı (okeyde okeyin sayısı)."),
-                required=False,
-            )
-        for row in range(BONUS_ROWS):
-            for column in BONUS_COLUMNS:
-                self.fields[rule_field("opening_bonus", row, column)] = number(
-                    f"{_('Açış primi')} {row + 1} — {BONUS_LABELS[column]}",
-                    required=False,
-                    signed=column == "points",
-                    described_by="help-bonus",
-                )
+        self.lang = engine_lang()
+        declared: dict[str, forms.Field] = {}
+        for item in p.DECLARATION:
+            declared.update(_fields_for(item, self.lang))
+        # The name first, then the description, then every other parameter in declared order.
+        self.fields = {
+            "name": declared.pop("name"),
+            "description": self.fields["description"],
+            **declared,
+        }
         self.ruleset: dict | None = None
-        self._bonus_rows: list[int] = []
+        self._tier_rows: list[int] = []
 
     # --- Layout (the template walks these) ---
 
+    def sections(self) -> list[EditorSection]:
+        result = []
+        for section, items in p.sections():
+            shown = EditorSection(section.key, section.title[self.lang == "en"])
+            for item in items:
+                if item.path.startswith("finishes.") and isinstance(item, p.Param):
+                    continue  # a cell of the finish table
+                if isinstance(item, p.Param) and item.type == p.TIERS:
+                    shown.tier_rows = self._tier_table(item)
+                    shown.tier_help = item.text("help", self.lang)
+                    continue
+                names = list(_fields_for(item, self.lang))
+                shown.fields.extend(self[name] for name in names)
+                if item.path == "name":
+                    shown.fields.append(self["description"])
+            if section.key == "finishes":
+                shown.finish_rows = self.finish_rows()
+            result.append(shown)
+        return result
+
     def finish_rows(self) -> list[tuple[str, str, list]]:
         """(kind, explanation, [winner, multiplier, not opened] bound fields or None)."""
-        return [
-            (
-                kind,
-                FINISH_HELP[kind],
-                [
-                    self[name]
-                    if (name := rule_field("finishes", kind, column)) in self.fields
-                    else None
-                    for column in FINISH_COLUMNS
-                ],
-            )
-            for kind in (*FINISH_KINDS[:-1], PAIRS_KAFA, FINISH_KINDS[-1])
-        ]
+        rows = []
+        for kind in p.FINISH_ORDER:
+            cells = [
+                self[name]
+                if (name := rule_field("finishes", kind, column)) in self.fields
+                else None
+                for column in p.FINISH_COLUMNS
+            ]
+            explanation = p.FINISH_HELP[kind][self.lang == "en"]
+            if kind in p.OPTIONAL_FINISHES:
+                switch = p.GROUPS[f"finishes.{kind}"].text("label", self.lang)
+                explanation = _("%(what)s — yalnızca “%(switch)s” işaretliyse") % {
+                    "what": explanation,
+                    "switch": switch,
+                }
+            rows.append((kind, explanation, cells))
+        return rows
 
     def finish_columns(self) -> list[tuple[str, str, str]]:
         """(column, heading, explanation) of the finish table."""
-        return [(c, FINISH_COLUMN_LABELS[c], FINISH_COLUMN_HELP[c]) for c in FINISH_COLUMNS]
+        en = self.lang == "en"
+        return [(c, p.COLUMN_LABELS[c][en], p.COLUMN_HELP[c][en]) for c in p.FINISH_COLUMNS]
 
-    def bonus_columns(self) -> list[str]:
-        return [BONUS_LABELS[column] for column in BONUS_COLUMNS]
+    def tier_columns(self) -> list[str]:
+        return [text[self.lang == "en"] for text in p.TIER_COLUMNS.values()]
 
-    def bonus_rows(self) -> list[list]:
+    def _tier_table(self, item: p.Param) -> list[list]:
         return [
-            [self[rule_field("opening_bonus", row, column)] for column in BONUS_COLUMNS]
-            for row in range(BONUS_ROWS)
+            [self[rule_field(item.path, row, column)] for column in p.TIER_COLUMNS]
+            for row in range(TIER_ROWS)
         ]
-
-    def sections(self) -> list[tuple[str, str, list]]:
-        """(key, title, bound fields) for each group of the editor below the finish table."""
-        groups = [
-            ("name", _("Ad"), ["name", "description"]),
-            (
-                "kafa",
-                _("Kafa"),
-                ["kafa_requires_nobody_opened", rule_field("finishes", PAIRS_KAFA, "on")],
-            ),
-            (
-                "pairs",
-                _("Çift açan"),
-                [
-                    "pair_opener_multiplier",
-                    "pair_opener_over__on",
-                    "pair_opener_over__threshold",
-                    "pair_opener_over__penalty",
-                ],
-            ),
-            (
-                "okey_left",
-                _("Elde kalan okey"),
-                [
-                    "okey_left__counts_mode",
-                    "okey_left__counts",
-                    "okey_left__penalty",
-                    "okey_left__fake_too",
-                ],
-            ),
-            ("teams", _("Eşli oyun"), ["teams__winner_partner_zero", "teams__kafa_halving"]),
-            (
-                "penalties",
-                _("Cezalar"),
-                [
-                    "cezali",
-                    *(rule_field("penalties", key) for key in PENALTY_KEYS),
-                    "penalties__okey_taken_partner_exempt",
-                    "discard_used__on",
-                    *(rule_field("discard_used", key) for key in DISCARD_USED_KEYS),
-                    "cifte_devam_factor",
-                ],
-            ),
-            ("opening", _("Açılış"), ["opening__series", "opening__pairs", "opening__raising"]),
-            ("match", _("Taş ve maç"), ["tiles_dealt", "hands"]),
-        ]
-        return [(key, title, [self[name] for name in names]) for key, title, names in groups]
 
     # --- From a ruleset and back ---
 
     @staticmethod
     def initial_from_rules(rules: Mapping, *, name: str | None = None) -> dict:
-        """Initial values from a full ruleset dict (a preset's or a house preset's)."""
-        initial: dict = {"name": rules.get("name", "") if name is None else name}
-        finishes = rules.get("finishes", {})
-        for kind, row in finishes.items():
-            for column, value in row.items():
-                initial[rule_field("finishes", kind, column)] = value
-        initial[rule_field("finishes", PAIRS_KAFA, "on")] = PAIRS_KAFA in finishes
-        initial["kafa_requires_nobody_opened"] = rules.get("kafa_requires_nobody_opened")
-        initial["pair_opener_multiplier"] = rules.get("pair_opener_multiplier")
-        over = rules.get("pair_opener_over")
-        initial["pair_opener_over__on"] = bool(over)
-        if over:
-            initial["pair_opener_over__threshold"] = over.get("threshold")
-            initial["pair_opener_over__penalty"] = over.get("penalty")
-        okey_left = rules.get("okey_left", {})
-        counts = okey_left.get("counts", "face")
-        initial["okey_left__counts_mode"] = "face" if counts == "face" else "fixed"
-        initial["okey_left__counts"] = None if counts == "face" else counts
-        initial["okey_left__penalty"] = okey_left.get("penalty")
-        initial["okey_left__fake_too"] = okey_left.get("fake_too")
-        for key, value in rules.get("teams", {}).items():
-            initial[rule_field("teams", key)] = value
-        initial["cezali"] = rules.get("cezali")
-        for key, value in rules.get("penalties", {}).items():
-            initial[rule_field("penalties", key)] = value
-        discard_used = rules.get("discard_used")
-        initial["discard_used__on"] = bool(discard_used)
-        for key, value in (discard_used or {}).items():
-            initial[rule_field("discard_used", key)] = value
-        initial["cifte_devam_factor"] = rules.get("cifte_devam_factor")
-        for row, tier in enumerate((rules.get("opening_bonus") or [])[:BONUS_ROWS]):
-            for column in BONUS_COLUMNS:
-                initial[rule_field("opening_bonus", row, column)] = tier.get(column)
-        for key, value in rules.get("opening", {}).items():
-            initial[rule_field("opening", key)] = value
-        initial["tiles_dealt"] = rules.get("tiles_dealt")
-        initial["hands"] = list(rules.get("hands", []))
+        """Initial values from a ruleset dict (a preset's, a house preset's, a match's); a
+        parameter the ruleset predates shows its default (off)."""
+        initial: dict = {}
+        for item in p.DECLARATION:
+            value = p.value_at(rules, item.path, None)
+            if isinstance(item, p.Group):
+                initial[name_of(item.path, SWITCH)] = value is not None
+            elif item.type == p.COUNTS:
+                fixed = value is not None and value != p.FACE
+                initial[name_of(item.path) + "_" + MODE] = "fixed" if fixed else p.FACE
+                initial[name_of(item.path)] = value if fixed else None
+            elif item.type == p.TIERS:
+                for row, tier in enumerate((value or [])[:TIER_ROWS]):
+                    for column in p.TIER_COLUMNS:
+                        initial[rule_field(item.path, row, column)] = tier.get(column)
+            elif item.type == p.LENGTHS:
+                initial[name_of(item.path)] = list(value or [])
+            else:
+                initial[name_of(item.path)] = value
+        if name is not None:
+            initial["name"] = name
         return initial
 
     def clean(self) -> dict:
         cleaned = super().clean()
-        pairs_kafa = [rule_field("finishes", PAIRS_KAFA, c) for c in FINISH_COLUMNS]
-        self._require_if(rule_field("finishes", PAIRS_KAFA, "on"), pairs_kafa)
-        self._require_if(
-            "pair_opener_over__on", ["pair_opener_over__threshold", "pair_opener_over__penalty"]
-        )
-        self._require_if(
-            "discard_used__on", [rule_field("discard_used", key) for key in DISCARD_USED_KEYS]
-        )
-        if cleaned.get("okey_left__counts_mode") == "fixed":
-            self._require(["okey_left__counts"])
-        self._bonus_rows = self._filled_bonus_rows()
+        for group in p.GROUPS.values():
+            if cleaned.get(name_of(group.path, SWITCH)):
+                self._require(
+                    [name_of(item.path) for item in p.params_of(group) if not item.nullable]
+                )
+        for item in p.PARAMS.values():
+            if item.type == p.COUNTS and cleaned.get(name_of(item.path) + "_" + MODE) == "fixed":
+                self._require([name_of(item.path)])
+        self._tier_rows = self._filled_tier_rows()
         if self.errors:
             return cleaned
         try:
@@ -395,15 +272,11 @@ class RulesetForm(forms.Form):
             if name not in self.errors and self.cleaned_data.get(name) is None:
                 self.add_error(name, self.fields[name].error_messages["required"])
 
-    def _require_if(self, switch_name: str, names: list[str]) -> None:
-        if self.cleaned_data.get(switch_name):
-            self._require(names)
-
-    def _filled_bonus_rows(self) -> list[int]:
+    def _filled_tier_rows(self) -> list[int]:
         """Indexes of the tier rows filled in; a half-filled row is an error."""
         filled = []
-        for row in range(BONUS_ROWS):
-            names = [rule_field("opening_bonus", row, column) for column in BONUS_COLUMNS]
+        for row in range(TIER_ROWS):
+            names = [rule_field("opening_bonus", row, column) for column in p.TIER_COLUMNS]
             if any(name in self.errors for name in names):
                 continue
             values = [self.cleaned_data.get(name) for name in names]
@@ -420,85 +293,54 @@ class RulesetForm(forms.Form):
             filled.append(row)
         return filled
 
-    def build_rules(self, c: dict) -> dict:
-        """The full ruleset dict the fields describe (not yet validated)."""
-        kinds = [*FINISH_KINDS]
-        if c.get(rule_field("finishes", PAIRS_KAFA, "on")):
-            kinds.append(PAIRS_KAFA)
-        finishes = {
-            kind: {
-                column: c[rule_field("finishes", kind, column)]
-                for column in FINISH_COLUMNS
-                if rule_field("finishes", kind, column) in self.fields
-            }
-            for kind in kinds
-        }
-        counts_face = c["okey_left__counts_mode"] == "face"
-        tiers = [
-            {column: c[rule_field("opening_bonus", row, column)] for column in BONUS_COLUMNS}
-            for row in self._bonus_rows
-        ]
-        return {
-            "name": c["name"],
-            "finishes": finishes,
-            "kafa_requires_nobody_opened": c["kafa_requires_nobody_opened"],
-            "pair_opener_multiplier": c["pair_opener_multiplier"],
-            "pair_opener_over": (
-                {
-                    "threshold": c["pair_opener_over__threshold"],
-                    "penalty": c["pair_opener_over__penalty"],
-                }
-                if c["pair_opener_over__on"]
-                else None
-            ),
-            "okey_left": {
-                "counts": "face" if counts_face else c["okey_left__counts"],
-                "penalty": c["okey_left__penalty"],
-                "fake_too": c["okey_left__fake_too"],
-            },
-            "teams": {
-                "winner_partner_zero": c["teams__winner_partner_zero"],
-                "kafa_halving": c["teams__kafa_halving"],
-            },
-            "cezali": c["cezali"],
-            "penalties": {
-                **{key: c[rule_field("penalties", key)] for key in PENALTY_KEYS},
-                "okey_taken_partner_exempt": c["penalties__okey_taken_partner_exempt"],
-            },
-            "discard_used": (
-                {key: c[rule_field("discard_used", key)] for key in DISCARD_USED_KEYS}
-                if c["discard_used__on"]
-                else None
-            ),
-            "cifte_devam_factor": c["cifte_devam_factor"],
-            "opening_bonus": tiers or None,
-            "opening": {
-                "series": c["opening__series"],
-                "pairs": c["opening__pairs"],
-                "raising": c["opening__raising"],
-            },
-            "tiles_dealt": c["tiles_dealt"],
-            "hands": sorted(c["hands"]),
-        }
+    def build_rules(self, cleaned: dict) -> dict:
+        """The full ruleset dict the fields describe (not yet validated by the engine)."""
+        rules: dict = {}
+        for item in p.DECLARATION:
+            group = p.group_of(item.path)
+            if group is not None and not cleaned.get(name_of(group.path, SWITCH)):
+                continue  # a field of a rule that is off
+            if isinstance(item, p.Group):
+                if cleaned.get(name_of(item.path, SWITCH)):
+                    _put(rules, item.path, {})
+                elif item.off_value is not p.ABSENT:
+                    _put(rules, item.path, None)
+            elif item.type == p.COUNTS:
+                face = cleaned.get(name_of(item.path) + "_" + MODE) == p.FACE
+                _put(rules, item.path, p.FACE if face else cleaned.get(name_of(item.path)))
+            elif item.type == p.TIERS:
+                tiers = [
+                    {c: cleaned[rule_field(item.path, row, c)] for c in p.TIER_COLUMNS}
+                    for row in self._tier_rows
+                ]
+                _put(rules, item.path, tiers or None)
+            elif item.type == p.LENGTHS:
+                _put(rules, item.path, sorted(cleaned.get(name_of(item.path)) or []))
+            else:
+                _put(rules, item.path, cleaned.get(name_of(item.path)))
+        return rules
 
     def field_for_path(self, path: str) -> str | None:
         """The field an engine error path names: "rules.finishes.okey.winner" →
-        "finishes__okey__winner"; "rules.opening_bonus[1].series" → the form row it came from."""
+        "finishes__okey__winner"; "rules.opening_bonus[1].series" → the form row it came from;
+        a rule that is off or on as a whole → its switch."""
         path = path.removeprefix("rules").removeprefix(".")
         tier = re.fullmatch(r"opening_bonus\[(\d+)\](?:\.(\w+))?", path)
-        if tier and int(tier[1]) < len(self._bonus_rows):
-            column = tier[2] if tier[2] in BONUS_COLUMNS else "series"
-            return rule_field("opening_bonus", self._bonus_rows[int(tier[1])], column)
+        if tier and int(tier[1]) < len(self._tier_rows):
+            column = tier[2] if tier[2] in p.TIER_COLUMNS else "series"
+            return rule_field("opening_bonus", self._tier_rows[int(tier[1])], column)
         name = re.sub(r"\[\d+\]", "", path).replace(".", "__")
-        while name and name not in self.fields:
+        while name:
+            for candidate in (name, rule_field(name, SWITCH), f"{name}_{MODE}"):
+                if candidate in self.fields:
+                    return candidate
             name = name.rpartition("__")[0]
-        return name or None
+        return None
 
     def add_engine_error(self, error) -> None:
-        """Show the engine's message next to the field it names (without the path prefix)."""
-        lang = engine_lang()
-        message = error.message_en if lang == "en" else error.message
-        where = labels.human_field(error.field, lang)
+        """Show the engine's message next to the field it names (without naming it again)."""
+        message = error.message_in(self.lang)
+        where = human_field(error.field, self.lang)
         if message.startswith(where + ": "):
             message = message[len(where) + 2 :]
             message = message[:1].upper() + message[1:]
@@ -513,3 +355,12 @@ class RulesetForm(forms.Form):
             if name in self.fields:
                 lines.extend(f"{self.fields[name].label}: {error}" for error in errors)
         return lines
+
+
+def _put(rules: dict, path: str, value) -> None:
+    """rules[a][b][c] = value for the path "a.b.c", making the objects on the way."""
+    *heads, last = path.split(".")
+    node = rules
+    for head in heads:
+        node = node.setdefault(head, {})
+    node[last] = value

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 import scoring
 from cetele.language import engine_lang, engine_message
 from cetele.models import HOUSE_PREFIX, HousePreset
+from scoring import parameters
 
 MAX_TOKEN_LENGTH = 64
 
@@ -48,43 +49,118 @@ def find_house(view_token: str) -> HousePreset | None:
     return HousePreset.objects.filter(view_token=view_token).first()
 
 
-# --- Differences from a base ruleset ---------------------------------------------------------
+# --- A ruleset as the rules pages show it -----------------------------------------------------
 
 
-def changes(rules: Any, base: Any) -> Any:
-    """`rules` shaped as a tree of booleans: True where a value differs from `base`.
+@dataclass
+class RuleRow:
+    """One line of a rules page: a parameter's label, its value as text, whether it differs
+    from the base ruleset, and its one-line help."""
 
-    Objects are compared key by key (a key missing from `base` counts as changed); anything
-    else — numbers, lists such as `hands` or `opening_bonus`, null — is compared whole. With no
-    base at all, nothing is marked. The tree always has the shape of `rules`, so a template can
-    look up any key of the rules in it (a failed lookup in a filter argument is an error).
-    """
-    return _changes(rules, base, compare=isinstance(base, dict))
-
-
-def _changes(rules: Any, base: Any, *, compare: bool) -> Any:
-    if isinstance(rules, dict):
-        base = base if isinstance(base, dict) else {}
-        return {
-            key: _changes(value, base.get(key, _MISSING), compare=compare)
-            for key, value in rules.items()
-        }
-    return compare and rules != base
+    path: str
+    label: str
+    value: str
+    changed: bool
+    help: str = ""
 
 
-_MISSING = object()
+@dataclass
+class RulesSection:
+    key: str
+    title: str
+    rows: list[RuleRow] = field(default_factory=list)
+    # The finish table: (kind, [(text, changed) per column]) in RULES.md's order.
+    finish_rows: list[tuple[str, list[tuple[str, bool]]]] = field(default_factory=list)
 
 
-def any_change(tree: Any) -> bool:
-    if isinstance(tree, dict):
-        return any(any_change(value) for value in tree.values())
-    return bool(tree)
+@dataclass
+class ShownRules:
+    sections: list[RulesSection]
+    changed: bool  # anything differs from the base
+    columns: list[str]  # the finish table's column headings
+
+
+def differences(rules: Any, base: Any) -> frozenset[str]:
+    """The declared paths whose values differ from `base` (none without a base); a parameter
+    a stored ruleset predates counts at its default, so it never differs for that alone."""
+    if not isinstance(rules, dict) or not isinstance(base, dict):
+        return frozenset()
+    return parameters.differences(rules, base)
+
+
+def shown_rules(rules: dict[str, Any], base: dict[str, Any] | None = None) -> ShownRules:
+    """Every section of the declaration, with each parameter's value as the page writes it and
+    a mark where it differs from `base`. Built from the declaration only: a new parameter
+    appears here without touching this function or the template."""
+    lang = engine_lang()
+    changed = differences(rules, base)
+    sections = []
+    for section, items in parameters.sections():
+        if section.key == "name":
+            continue  # the page's title
+        shown = RulesSection(section.key, section.title[lang == "en"])
+        for item in items:
+            group = parameters.group_of(item.path)
+            if group is not None or item.path.startswith("finishes."):
+                continue  # shown by its group's summary, or in the finish table
+            value = parameters.value_at(rules, item.path, None)
+            differs = item.path in changed
+            if isinstance(item, parameters.Group):
+                differs = differs or any(path.startswith(item.path + ".") for path in changed)
+            shown.rows.append(
+                RuleRow(
+                    item.path,
+                    item.text("label", lang),
+                    parameters.show(item, value, lang),
+                    differs,
+                    item.text("help", lang),
+                )
+            )
+        if section.key == "finishes":
+            shown.finish_rows = _finish_rows(rules, changed, lang)
+            shown.rows = [
+                RuleRow(
+                    group.path,
+                    group.text("label", lang),
+                    parameters.show(group, parameters.value_at(rules, group.path, None), lang),
+                    group.path in changed,
+                    group.text("help", lang),
+                )
+                for group in parameters.GROUPS.values()
+                if group.section == "finishes"
+            ]
+        sections.append(shown)
+    columns = [parameters.COLUMN_LABELS[c][lang == "en"] for c in parameters.FINISH_COLUMNS]
+    return ShownRules(sections, bool(changed), columns)
+
+
+def _finish_rows(rules: dict, changed: frozenset[str], lang: str) -> list:
+    finishes = rules.get("finishes") or {}
+    rows = []
+    for kind in parameters.FINISH_ORDER:
+        row = finishes.get(kind)
+        if not isinstance(row, dict):
+            continue
+        whole = f"finishes.{kind}" in changed  # an optional row switched on
+        cells = []
+        for column in parameters.FINISH_COLUMNS:
+            path = f"finishes.{kind}.{column}"
+            if path not in parameters.PARAMS:
+                cells.append(("—", False))
+                continue
+            text = parameters.show(parameters.PARAMS[path], row.get(column), lang)
+            if column == "opened_multiplier":
+                text = f"×{text}"
+            cells.append((text, whole or path in changed))
+        rows.append((kind, cells))
+    return rows
 
 
 # --- The worked example ----------------------------------------------------------------------
 
 SAMPLE_NAMES = ("Ayşe", "Burak", "Cem", "Deniz")
 OKEY_NUMBER = 7
+SAMPLE_COLOURS = ("blue", "red")
 # Kinds the sample hand charges, the first one this ruleset has (simple events, no extra fields).
 SAMPLE_PENALTY_KINDS = (
     "islek_discard",
@@ -179,7 +255,24 @@ def sample_hands(rules: dict[str, Any]) -> list[SampleHand]:
         story,
         {"finisher": 2, "okey_finish": False, "kafa": False, "players": players},
     )
+    _add_house_rules(rules, okey_hand, normal_hand)
     return [okey_hand, normal_hand]
+
+
+def _add_house_rules(rules: dict[str, Any], first: SampleHand, second: SampleHand) -> None:
+    """The house rules the draft has, shown in the samples: the first hand's indicator was a
+    fake okey (riziko) and blue (colours); the second is the match's last hand."""
+    if rules.get("riziko"):
+        first.hand["riziko"] = True
+        first.story.append(_("Gösterge sahte okeydi (riziko)."))
+    if rules.get("colours"):
+        first.hand["colour"] = SAMPLE_COLOURS[0]
+        second.hand["colour"] = SAMPLE_COLOURS[1]
+        first.story.append(_("Gösterge maviydi."))
+        second.story.append(_("Gösterge kırmızıydı."))
+    if rules.get("last_hand_multiplier"):
+        second.hand["last_hand"] = True
+        second.story.append(_("Maçın son eliydi."))
 
 
 def worked_example(rules: dict[str, Any]) -> list[SampleHand]:

@@ -19,7 +19,7 @@ from cetele.forms import MatchForm, RotateLinkForm
 from cetele.language import preset_description, preset_name
 from cetele.models import HousePreset, Match
 from cetele.ruleset_form import RulesetForm
-from cetele.rulesets import any_change, changes, find_house, worked_example
+from cetele.rulesets import differences, find_house, worked_example
 from cetele.sharing import EDIT as EDIT_LINK
 from cetele.sharing import VIEW as VIEW_LINK
 from cetele.sharing import BadLink, house_keys_guarded, secret_link
@@ -89,7 +89,7 @@ def house_detail(request: HttpRequest, token: str) -> TemplateResponse:
         "rules": house.rules,
         "base": base,
         "base_name": preset_name(scoring.PRESETS[house.base_slug]) if base else "",
-        "changed": any_change(changes(house.rules, base)),
+        "changed": bool(differences(house.rules, base)),
         "start_url": start_url(house.choice_value),
         "copy_url": editor_url(house.view_token),
         "view_url": request.build_absolute_uri(reverse("house_detail", args=[house.view_token])),
@@ -125,7 +125,7 @@ def form_action(request: HttpRequest) -> str:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@house_keys_guarded  # ?from=<house key> is a key like /ev/<key>/
+@house_keys_guarded(query=("from",))  # ?from=<house key> is a key like /ev/<key>/
 def preset_new(request: HttpRequest) -> HttpResponse:
     """Build a house preset, starting from a built-in or a house preset (?from=)."""
     base_slug, rules, name, description = editor_source(request.GET.get("from") or DEFAULT_PRESET)
@@ -217,7 +217,7 @@ def rules_preview(request: HttpRequest) -> TemplateResponse:
 
 
 @require_POST
-@house_keys_guarded
+@house_keys_guarded(form=("preset",))
 def match_adjust(request: HttpRequest) -> HttpResponse:
     """ "Bu maç için değiştir": the editor, filled from the chosen preset, carrying the match
     form along; "Bu kurallarla başlat" starts the match with the adjusted rules, keeping the

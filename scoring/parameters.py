@@ -927,9 +927,10 @@ def show(item: Param | Group, value: Any, lang: str = "tr") -> str:
     """A value as the rules page writes it, e.g. "Evet", "−101", "1, 3, 5 el", "yok"."""
     words = _WORDS[lang]
     if isinstance(item, Group):
-        if value is None or value is ABSENT:
-            return words["off"]
-        return item.summary(value, lang) if item.summary else words["yes"]
+        off = value is None or value is ABSENT
+        if item.summary is None:  # a switch and nothing more: "Evet" / "Hayır"
+            return words["no" if off else "yes"]
+        return words["off"] if off else item.summary(value, lang)
     if value is None or value is ABSENT:
         return words["off"]
     kind = item.type

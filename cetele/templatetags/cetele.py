@@ -5,7 +5,6 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from cetele.language import engine_lang
-from cetele.rulesets import any_change, changes
 from scoring import labels
 
 register = template.Library()
@@ -42,16 +41,9 @@ def penalty_name(kind: str) -> str:
 
 
 @register.filter
-def rule_changes(rules, base):
-    """`rules` as a tree of booleans, True where a value differs from `base` (the ruleset the
-    rules came from); all false without a base."""
-    return changes(rules, base)
-
-
-@register.filter
 def mark_changed(value, changed):
     """The value, marked when it differs from the base ruleset (for sighted and screen readers)."""
-    if not changed or isinstance(changed, dict) and not any_change(changed):
+    if not changed:
         return value
     return format_html(
         '<mark class="diff">{}<span class="visually-hidden"> ({})</span></mark>',

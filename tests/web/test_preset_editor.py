@@ -209,7 +209,7 @@ def test_the_edit_page_gives_the_share_link_and_the_view_page_never_the_edit_lin
     assert house.edit_token not in view_html
     assert "Bizim masa" in view_html
     assert f"/yeni/?preset=house%3A{house.view_token}" in view_html
-    assert '<mark class="diff">-303' in view_html
+    assert '<mark class="diff">−303' in view_html
 
 
 def test_the_creator_edits_the_preset_with_its_edit_link(client):
@@ -436,7 +436,7 @@ def test_a_match_with_rules_adjusted_for_it_keeps_the_preset_as_its_base(client)
     assert HousePreset.objects.count() == 0  # for this match only
     rules_html = client.get(reverse("match_rules", args=[match.edit_token])).content.decode()
     assert rules_html.count("(değişti)") == 1
-    assert '<mark class="diff">-303' in rules_html
+    assert '<mark class="diff">−303' in rules_html
 
 
 def test_adjusted_rules_must_allow_the_match_length(client):
@@ -497,3 +497,88 @@ def test_garbage_posted_to_the_editor_never_breaks_anything(client, endpoint, ov
     assert response.status_code in (200, 302)
     if response.status_code == 200:
         assert list(HousePreset.objects.values_list("rules", flat=True)) == houses_before
+
+
+# --- The house-rule extensions, from the declaration ----------------------------------------
+
+HOUSE_RULES_ON = {
+    "riziko__on": True,
+    "riziko__multiplier": "2",
+    "colours__on": True,
+    "colours__multipliers__red": "5",
+    "colours__multipliers__blue": "4",
+    "colours__multipliers__black": "3",
+    "colours__multipliers__yellow": "2",
+    "colours__scope": "finish",
+    "last_hand_multiplier": "10",
+}
+
+
+def test_the_house_rules_are_saved_and_shown_in_the_live_example(client):
+    preview = client.post(
+        reverse("rules_preview"), editor_data("om-klasik", **HOUSE_RULES_ON), headers=HTMX_PREVIEW
+    )
+    page = preview.content.decode()
+    assert "× 2 (riziko) × 4 (mavi)" in page  # the first sample: riziko, a blue indicator
+    assert "× 5 (kırmızı) × 10 (son el)" in page  # the second: red, the match's last hand
+
+    house = save_house(client, rules="om-klasik", **HOUSE_RULES_ON)
+
+    assert house.rules["riziko"] == {"multiplier": 2}
+    assert house.rules["colours"] == {
+        "multipliers": {"red": 5, "blue": 4, "black": 3, "yellow": 2},
+        "scope": "finish",
+    }
+    assert house.rules["last_hand_multiplier"] == 10
+
+
+IN_RANGE = "1 ile 100 arasında olmalı."
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({**HOUSE_RULES_ON, "riziko__multiplier": "0"}, "riziko__multiplier", IN_RANGE),
+        ({**HOUSE_RULES_ON, "last_hand_multiplier": "101"}, "last_hand_multiplier", IN_RANGE),
+        ({"riziko__on": True}, "riziko__multiplier", "Bu alan zorunludur."),
+        ({"colours__on": True}, "colours__scope", "Bu alan zorunludur."),
+        (
+            {"finishes__pairs_okey_kafa__on": True, "finishes__pairs_okey_kafa__winner": "-808",
+             "finishes__pairs_okey_kafa__opened_multiplier": "8",
+             "finishes__pairs_okey_kafa__not_opened": "1616"},
+            "finishes__pairs_okey_kafa__on",
+            "Elden + çift + okey satırı yalnızca çiftten kafa satırının yanında olabilir.",
+        ),
+    ],
+)  # fmt: skip
+def test_a_house_rule_mistake_shows_beside_its_field(client, changes, field, message):
+    response = client.post(reverse("preset_new"), editor_data(**changes))
+
+    assert field_errors(response, field) == [message]
+    assert HousePreset.objects.count() == 0
+
+
+def test_the_engine_message_beside_a_field_is_in_the_pages_language(client):
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+
+    response = client.post(
+        reverse("preset_new"), editor_data(**{**HOUSE_RULES_ON, "riziko__multiplier": "0"})
+    )
+
+    assert field_errors(response, "riziko__multiplier") == ["Must be from 1 to 100."]
+    assert "Riziko multiplier" in response.content.decode()
+
+
+def test_a_house_preset_stored_before_the_house_rules_opens_and_saves_unchanged(client):
+    stored = scoring.deep_merge(scoring.PRESETS["om-zorlu"].rules, {"name": "Eski masa"})
+    house = HousePreset.objects.create(name="Eski masa", base_slug="om-zorlu", rules=stored)
+
+    page = client.get(reverse("house_edit", args=[house.edit_token]))
+    form = page.context["form"]
+    assert form["riziko__on"].value() is False
+    data = editor_data(stored)
+    response = client.post(reverse("house_edit", args=[house.edit_token]), data)
+
+    house.refresh_from_db()
+    assert response.status_code == 302
+    assert house.rules == scoring.resolve_rules(stored)  # the same rules, the house rules off

@@ -8,7 +8,8 @@ from django.urls import reverse
 
 import scoring
 from cetele.models import HousePreset
-from cetele.rulesets import changes
+from cetele.rulesets import differences
+from scoring import parameters
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
@@ -31,10 +32,22 @@ def finish_table(page: str) -> dict[str, list[str]]:
     return rows
 
 
+def shown(number: int) -> str:
+    return f"−{-number}" if number < 0 else str(number)
+
+
+def rule_values(page: str) -> dict[str, str]:
+    """{path: value as shown} of the page's rule list (marks and help removed)."""
+    found = re.findall(
+        r'<dd data-rule="([\w.]+)">(.*?)(?:<span class="helptext">.*?)?</dd>', page, re.S
+    )
+    return {path: text(value).removesuffix("(değişti)").strip() for path, value in found}
+
+
 def expected_table(rules: dict) -> dict[str, list[str]]:
     return {
         kind: [
-            "—" if row.get("winner") is None else str(row["winner"]),
+            "—" if row.get("winner") is None else shown(row["winner"]),
             f"×{row['opened_multiplier']}",
             str(row["not_opened"]),
         ]
@@ -87,51 +100,105 @@ def test_every_builtin_shows_its_full_rules(client, slug, django_assert_num_quer
     assert response.status_code == 200
     assert preset.name_tr in page and preset.description_tr in page
     assert finish_table(page) == expected_table(rules)
-    for heading in (
-        "Kafa (elden)",
-        "Çift açan",
-        "Elde kalan okey",
-        "Eşli oyun",
-        "Cezalar",
-        "Açış primi",
-        "Açılış",
-        "Maç uzunluğu",
-    ):
-        assert f"<dt>{heading}</dt>" in page
-    assert f"Eldeki taşlar ×{rules['pair_opener_multiplier']}" in page
-    assert ", ".join(str(n) for n in rules["hands"]) + " el" in page
-    assert f"en az {rules['opening']['series']} puan" in page
-    assert f"{rules['tiles_dealt']} taş dağıtılır" in page
+    for heading in ("Bitişler", "Kafa", "Çift açan", "Elde kalan okey", "Eşli oyun", "Cezalar",
+                    "Açılış", "Taş ve maç", "Ev kuralları"):  # fmt: skip
+        assert f">{heading}</h2>" in page
+    values = rule_values(page)
+    assert values["pair_opener_multiplier"] == str(rules["pair_opener_multiplier"])
+    assert values["hands"] == ", ".join(str(n) for n in rules["hands"]) + " el"
+    assert values["opening.series"] == str(rules["opening"]["series"])
+    assert values["tiles_dealt"] == str(rules["tiles_dealt"])
+    assert values["cezali"] == "Evet"
+    for path in ("riziko", "colours", "last_hand_multiplier"):  # every house rule is off
+        assert values[path] == "yok"
     for tier in rules["opening_bonus"] or []:
-        assert (
-            f"{tier['series']} puanla ya da {tier['pairs']} çiftle açan: {tier['points']}" in page
-        )
+        assert f"{tier['series']} puan ya da {tier['pairs']} çift: {shown(tier['points'])}" in page
     assert "(değişti)" not in page  # a built-in has nothing to differ from
     assert f'href="/yeni/?preset={slug}"' in page
     assert f'href="/kurallar/yeni/?from={slug}"' in page
 
 
 @pytest.mark.parametrize(
-    ("slug", "phrases"),
+    ("slug", "expected"),
     [
-        ("cetele-standart", ["toplam 100'ü geçerse üstüne +101", "Üstündeki sayı kadar sayılır",
-                             "sahte okey için de", "Başkaları açmış olsa da olur",
-                             "kafada, eşi açmış olan açamayanın cezası yarıya iner",
-                             "sonraki oyuncu aldıysa taş × 10", "eşi aldıysa ceza yok"]),
-        ("om-klasik", ["0 sayılır", "Yalnızca başka kimse açmamışsa", "sınırı geçme cezası yok"]),
-        ("om-zorlu", ["taş × 10 (seriye), × 20 (çifte); okey × 20 / × 40",
-                      "Çifte devam deyip açamayan cezasını ×2 yazar",
-                      "seri ve çift açılışlar bir öncekini geçmeli"]),
-        ("om-51", ["14 taş dağıtılır", "en az 51 puan", "4 çift",
-                   "seri açılışlar bir öncekini geçmeli"]),
-        ("kafadinle", ["101 sayılır", "ayrıca ceza yok", "1, 5, 7, 9, 11 el"]),
+        ("cetele-standart", {"pair_opener_over": "toplam 100'ü geçerse üstüne +101",
+                             "okey_left.counts": "Üstündeki sayı kadar",
+                             "okey_left.fake_too": "Evet",
+                             "kafa_requires_nobody_opened": "Hayır",
+                             "teams.kafa_halving": "Evet",
+                             "penalties.islek_taken_factor": "10",
+                             "penalties.take_back": "yok",
+                             "penalties.okey_taken_partner_exempt": "Evet",
+                             "finishes.pairs_kafa": "Hayır"}),
+        ("om-klasik", {"okey_left.counts": "0", "kafa_requires_nobody_opened": "Evet",
+                       "pair_opener_over": "yok"}),
+        ("om-zorlu", {"discard_used": "taş × 10 (seriye), × 20 (çifte); okey × 20 / × 40",
+                      "cifte_devam_factor": "2", "opening.raising": "Seri ve çift"}),
+        ("om-51", {"tiles_dealt": "14", "opening.series": "51", "opening.pairs": "4",
+                   "opening.raising": "Yalnızca seri"}),
+        ("kafadinle", {"okey_left.counts": "101", "okey_left.penalty": "0",
+                       "hands": "1, 5, 7, 9, 11 el"}),
     ],
 )  # fmt: skip
-def test_each_rule_is_spelled_out(client, slug, phrases):
-    page = html.unescape(client.get(reverse("rules_detail", args=[slug])).content.decode())
+def test_each_rule_is_spelled_out(client, slug, expected):
+    page = client.get(reverse("rules_detail", args=[slug])).content.decode()
 
-    for phrase in phrases:
-        assert phrase in page, phrase
+    values = rule_values(page)
+    assert {path: values[path] for path in expected} == expected
+
+
+def test_every_declared_parameter_is_on_the_rules_page(client):
+    """A parameter appears on the rules page by being declared: its label, or its group's."""
+    page = html.unescape(client.get(reverse("rules_detail", args=["om-zorlu"])).content.decode())
+
+    for item in parameters.DECLARATION:
+        if item.path == "name":
+            continue
+        group = parameters.group_of(item.path)
+        shown_as = group or item
+        if item.path.startswith("finishes.") and isinstance(item, parameters.Param):
+            continue  # a cell of the finish table, checked above
+        assert f"<dt>{shown_as.text('label', 'tr')}</dt>" in page, item.path
+
+
+def test_the_pair_limit_is_written_with_the_right_suffix(client):
+    match = make_match(preset="cetele-standart")
+    match.rules = scoring.deep_merge(match.rules, {"pair_opener_over": {"threshold": 50}})
+    match.save()
+
+    page = html.unescape(
+        client.get(reverse("match_rules", args=[match.edit_token])).content.decode()
+    )
+
+    assert "toplam 50'yi geçerse üstüne +101" in page  # not "50'ü"
+
+
+def test_the_house_rules_read_in_full_when_on(client):
+    match = make_match(preset="cetele-standart")
+    match.rules = scoring.resolve_rules(
+        {
+            "preset": "cetele-standart",
+            "override": {
+                "riziko": {"multiplier": 2},
+                "colours": {
+                    "multipliers": {"red": 5, "blue": 4, "black": 3, "yellow": 2},
+                    "scope": "all",
+                },
+                "last_hand_multiplier": 10,
+            },
+        }
+    )
+    match.save()
+
+    page = client.get(reverse("match_rules", args=[match.edit_token])).content.decode()
+
+    values = rule_values(page)
+    assert values["riziko"] == "gösterge sahte okeyse bitiş tablosu × 2"
+    assert values["colours"] == (
+        "kırmızı × 5, mavi × 4, siyah × 3, sarı (yeşil) × 2 (elin bütün puanı çarpılır)"
+    )
+    assert values["last_hand_multiplier"] == "10"
+    assert page.count("(değişti)") == 3
 
 
 def test_an_unknown_preset_is_404(client):
@@ -141,20 +208,21 @@ def test_an_unknown_preset_is_404(client):
 # --- Marking differences ---------------------------------------------------------------------
 
 
-def test_changes_mark_exactly_the_values_that_differ():
+def test_differences_name_exactly_the_values_that_differ():
     base = scoring.PRESETS["om-klasik"].rules
-    rules = scoring.deep_merge(base, {"finishes": {"okey": {"winner": -303}}, "hands": [3]})
+    rules = scoring.deep_merge(
+        base, {"finishes": {"okey": {"winner": -303}}, "hands": [3], "riziko": {"multiplier": 2}}
+    )
 
-    tree = changes(rules, base)
+    assert differences(rules, base) == {"finishes.okey.winner", "hands", "riziko"}
+    assert differences(rules, None) == frozenset()
 
-    assert tree["finishes"]["okey"] == {
-        "winner": True,
-        "opened_multiplier": False,
-        "not_opened": False,
-    }
-    assert tree["hands"] is True
-    assert tree["cezali"] is False
-    assert changes(rules, None)["finishes"]["okey"]["winner"] is False
+
+def test_a_ruleset_stored_before_the_house_rules_differs_from_nothing_for_lacking_them():
+    stored = scoring.PRESETS["om-klasik"].rules  # no riziko, colours, last_hand_multiplier keys
+
+    assert differences(scoring.resolve_rules(stored), stored) == frozenset()
+    assert differences(stored, scoring.resolve_rules(stored)) == frozenset()
 
 
 def test_the_match_rules_page_marks_what_differs_from_the_preset(client):
@@ -168,12 +236,12 @@ def test_the_match_rules_page_marks_what_differs_from_the_preset(client):
     page = client.get(reverse("match_rules", args=[match.edit_token])).content.decode()
 
     assert page.count("(değişti)") == 3
-    assert '<mark class="diff">-303<span class="visually-hidden"> (değişti)</span></mark>' in page
+    assert '<mark class="diff">−303<span class="visually-hidden"> (değişti)</span></mark>' in page
     assert '<mark class="diff">×3<span class="visually-hidden"> (değişti)</span></mark>' in page
-    assert "Cezasız masa" in page
+    assert rule_values(page)["cezali"] == "Hayır"
     assert "kurallarından başladı" in page
     okey_row = finish_table(page)["okey"]
-    assert okey_row == ["-303", "×3", "404"]
+    assert okey_row == ["−303", "×3", "404"]
 
 
 def test_the_finish_table_keeps_the_rules_order_whatever_the_database_did(client):
@@ -220,5 +288,5 @@ def test_a_house_preset_page_marks_what_it_changed_from_its_builtin(
     assert "“Geleneksel 101” kurallarından yapıldı" in page
     # The name differs from the built-in's but is not a rule; the okey discard penalty is.
     assert page.count("(değişti)") == 1
-    assert "Okey atmak: <mark" in page
+    assert re.search(r'<dd data-rule="penalties.okey_discard"><mark class="diff">yok', page)
     assert house.edit_token not in page
