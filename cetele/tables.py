@@ -5,6 +5,7 @@ A table is guarded exactly like a match: the same `secret_link` decorator and `B
 (cetele.sharing), so a wrong table link is the same 404 and counts toward the same 429.
 """
 
+import re
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -20,6 +21,7 @@ from cetele.stats import PlayedHand, PlayedMatch, TableStats, table_stats
 
 TABLE_TOKEN_FIELDS = {EDIT: "edit_token", VIEW: "view_token"}
 MAX_TABLE_PLAYERS = 8
+ALL_SEASONS = "tumu"  # ?sezon=tumu: every match of the table, whatever its year
 
 
 def table_by_token(role: str, token: str) -> Table:
@@ -81,30 +83,53 @@ class TableRecord:
     players: list[TablePlayer]
     matches: list[TableMatch]  # newest first
     stats: TableStats
+    season: int | None = None  # a year, or None for every match
 
     @property
     def names(self) -> dict[int, str]:
         return {player.place: player.name for player in self.players}
 
 
-def load_table(table: Table) -> TableRecord:
-    """Everything the table's page shows: four queries however many matches it has."""
+def seasons(table: Table) -> list[int]:
+    """The years the table played in, latest first (a season is a calendar year, by the date a
+    match started in the server's time zone)."""
+    return [day.year for day in table.matches.dates("created_at", "year", order="DESC")]
+
+
+def choose_season(asked: str | None, years: list[int]) -> int | None:
+    """The season a page shows: the year asked for if the table played in it, everything for
+    "tumu"; otherwise the latest year, or everything while the table has only one."""
+    if asked == ALL_SEASONS or len(years) < 2:
+        return None
+    if asked and re.fullmatch(r"[0-9]{4}", asked) and int(asked) in years:
+        return int(asked)
+    return years[0]
+
+
+def load_table(table: Table, season: int | None = None) -> TableRecord:
+    """Everything the table's page shows, for one season (a year) or all of them: four
+    queries however many matches it has."""
     players = list(table.players.all())
+    in_season = {"created_at__year": season} if season else {}
     matches = list(
-        table.matches.defer("rules", "base_rules")
+        table.matches.filter(**in_season)
+        .defer("rules", "base_rules")
         .annotate(rules_title=KT("rules__name"))
         .order_by("-created_at", "-pk")
     )
+    of_matches = {"match__table": table}
+    if season:
+        of_matches["match__created_at__year"] = season
     seats: dict[int, list[int]] = {match.pk: [] for match in matches}
     for match_id, place in (
-        Player.objects.filter(match__table=table)
+        Player.objects.filter(**of_matches)
         .order_by("match_id", "seat")
         .values_list("match_id", "table_place")
     ):
         seats[match_id].append(place)
     hands: dict[int, list[PlayedHand]] = {match.pk: [] for match in matches}
     for match_id, scores, finisher, finish in (
-        Hand.objects.filter(match__table=table)
+        Hand.objects.filter(**of_matches)
         .order_by("match_id", "number")
         .values_list("match_id", "result__scores", "inputs__finisher", "result__finish")
     ):
@@ -123,7 +148,7 @@ def load_table(table: Table) -> TableRecord:
     ]
     names = {player.place: player.name for player in players}
     stats = table_stats(names, [entry.played for entry in reversed(listed)])
-    return TableRecord(table, players, listed, stats)
+    return TableRecord(table, players, listed, stats, season)
 
 
 # --- Changes ---------------------------------------------------------------------------------
@@ -234,9 +259,10 @@ def rematch(match: Match) -> Match:
 def standings_message(record: TableRecord, link: str = "") -> str:
     """A few lines for the table's group chat: the standings, then the link."""
     finished = sum(entry.played.finished for entry in record.matches)
-    lines = [
-        _("Masa %(name)s: %(count)s maç bitti") % {"name": record.table.name, "count": finished}
-    ]
+    name = record.table.name
+    if record.season:
+        name = f"{name} ({record.season})"
+    lines = [_("Masa %(name)s: %(count)s maç bitti") % {"name": name, "count": finished}]
     for standing in record.stats.standings:
         player = standing.record
         lines.append(

@@ -19,11 +19,14 @@ from cetele.models import Match
 from cetele.sharing import EDIT, VIEW, house_keys_guarded, match_by_token, secret_link
 from cetele.table_forms import TableForm, TableMatchForm, TableNameForm, TablePlayersForm
 from cetele.tables import (
+    ALL_SEASONS,
     NotFinished,
+    choose_season,
     create_table,
     load_table,
     rematch,
     save_players,
+    seasons,
     standings_message,
     table_by_token,
     table_from_match,
@@ -75,7 +78,8 @@ def match_table(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def table_context(request: HttpRequest, table, role: str) -> dict:
-    record = load_table(table)
+    years = seasons(table)
+    record = load_table(table, choose_season(request.GET.get("sezon"), years))
     view_url = request.build_absolute_uri(reverse("view_table", args=[table.view_token]))
     return {
         "table": table,
@@ -87,6 +91,8 @@ def table_context(request: HttpRequest, table, role: str) -> dict:
         "table_key": table_key(table),
         "view_url": view_url,
         "message": standings_message(record, view_url),
+        "seasons": years if len(years) > 1 else [],
+        "all_seasons": ALL_SEASONS,
     }
 
 

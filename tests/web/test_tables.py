@@ -2,7 +2,9 @@
 it, "Rövanş", the table's page with its statistics, and its query count."""
 
 import re
+from datetime import datetime
 from urllib.parse import parse_qs, urlparse
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import connection
@@ -11,7 +13,7 @@ from django.urls import reverse
 
 import scoring
 from cetele.models import Hand, Match, Player, Table, TablePlayer
-from cetele.tables import load_table, rematch
+from cetele.tables import choose_season, load_table, rematch
 from tests.factories import add_hand, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db
@@ -373,8 +375,8 @@ def test_table_page_queries_do_not_grow_with_matches(client, matches):
 
     assert edit.status_code == view.status_code == 200
     assert len(edit.context["record"].matches) == matches
-    # The table, its players, its matches, their seats, their hands.
-    assert len(edit_page) == len(view_page) == 5
+    # The table, its seasons, its players, its matches, their seats, their hands.
+    assert len(edit_page) == len(view_page) == 6
     assert sum(r.played for r in edit.context["stats"].records) == 4 * matches
 
 
@@ -421,3 +423,67 @@ def test_setting_up_a_table_from_a_rematch_takes_the_whole_chain_with_everyone_i
     assert seating(second) == [("Deniz", 0), ("Ali K.", 1), ("Ayşe", 2), ("Can", 3)]
     assert seating(third) == [("Can", 3), ("Deniz", 0), ("Ali", 1), ("Ayşe", 2)]
     assert list(table.players.values_list("name", flat=True)) == ["Deniz", "Ali K.", "Ayşe", "Can"]
+
+
+# --- Seasons ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("asked", "years", "season"),
+    [
+        (None, [2026], None),  # one season: everything
+        ("2026", [2026], None),
+        (None, [2026, 2025], 2026),  # several: the latest
+        ("2025", [2026, 2025], 2025),
+        ("tumu", [2026, 2025], None),
+        ("1999", [2026, 2025], 2026),  # not played then
+        ("20x6", [2026, 2025], 2026),
+        ("²⁰²⁵", [2026, 2025], 2026),
+        ("9" * 5000, [2026, 2025], 2026),
+        ("", [], None),
+    ],
+)
+def test_the_season_shown_is_the_one_asked_for_if_the_table_played_in_it(asked, years, season):
+    assert choose_season(asked, years) == season
+
+
+def in_year(match: Match, year: int) -> Match:
+    started = datetime(year, 6, 1, 20, 0, tzinfo=ZoneInfo("Europe/Istanbul"))
+    Match.objects.filter(pk=match.pk).update(created_at=started)
+    return match
+
+
+def test_the_table_page_opens_on_the_latest_season_and_offers_the_others(client):
+    table = table_with(("Ali", "Ayşe"))
+    in_year(play(start_at(table, [0, 1], planned_hands=1), [0]), 2025)
+    in_year(play(start_at(table, [0, 1], planned_hands=1), [0]), 2025)
+    in_year(play(start_at(table, [1, 0], planned_hands=1), [0]), 2026)  # Ayşe wins
+    url = reverse("view_table", args=[table.view_token])
+
+    latest = client.get(url)
+    earlier = client.get(url, {"sezon": "2025"})
+    every = client.get(url, {"sezon": "tumu"})
+    nonsense = client.get(url, {"sezon": "<script>"})
+
+    def wins(response):
+        return {r.name: r.won for r in response.context["stats"].records}
+
+    assert wins(latest) == {"Ali": 0, "Ayşe": 1}
+    assert wins(earlier) == {"Ali": 2, "Ayşe": 0}
+    assert wins(every) == {"Ali": 2, "Ayşe": 1}
+    assert wins(nonsense) == wins(latest) and nonsense.status_code == 200
+    assert len(latest.context["record"].matches) == 1
+    assert len(every.context["record"].matches) == 3
+    html = latest.content.decode()
+    assert "2026 sezonu sıralaması" in html
+    assert 'href="?sezon=2025"' in html and 'href="?sezon=tumu"' in html
+    assert "Masa Cuma (2026): 1 maç bitti" in html
+
+
+def test_a_table_of_one_season_shows_no_season_choice(client):
+    table = table_with(("Ali", "Ayşe"))
+    play(start_at(table, [0, 1], planned_hands=1), [0])
+
+    html = client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+
+    assert "?sezon=" not in html and "Sezon sıralaması" in html
