@@ -10,6 +10,7 @@ import json
 
 from django.utils.translation import gettext as _
 
+import scoring
 from cetele.language import engine_lang
 from scoring import labels
 from scoring.sheet import TEAM_SEATS, Sheet
@@ -61,7 +62,10 @@ def match_data(match, players: list, hands: list, sheet: Sheet) -> dict:
         "players": [{"seat": player.seat, "name": player.name} for player in players],
         "teams": match.teams,
         "planned_hands": match.planned_hands,
-        "preset": match.preset_slug,
+        # A built-in preset by its slug; a house preset only by its name: its slug would be
+        # its view key ("house:<token>"), and the rules themselves are exported below.
+        "preset": match.preset_slug if match.preset_slug in scoring.PRESETS else "house",
+        "preset_name": match.rules_name,
         "rules": match.rules,
         "hands": [
             {

@@ -471,11 +471,13 @@ class TablePlayer(models.Model):
 
 
 class RetiredLink(models.Model):
-    """A link that worked once and was rotated or deleted. Phones that still hold it are told
-    that it changed, and their requests are not counted as guesses (cetele.sharing): a whole
-    café shares one address. Only a digest of the token is kept, never the token."""
+    """A link that worked once and was rotated or deleted. Its requests are not counted as
+    guesses (cetele.sharing): phones still holding it share their café's address. A rotated
+    link is answered "this link changed"; a deleted one the ordinary 404, as if it never was.
+    Only a digest of the token is kept, never the token."""
 
     digest = models.CharField(max_length=64, primary_key=True)
+    deleted = models.BooleanField(default=False)
     retired_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -486,14 +488,13 @@ class RetiredLink(models.Model):
         return hashlib.sha256(token.encode()).hexdigest()
 
     @classmethod
-    def retire(cls, *tokens: str) -> None:
-        cls.objects.bulk_create(
-            [cls(digest=cls.digest_of(token)) for token in tokens if token], ignore_conflicts=True
-        )
+    def retire(cls, *tokens: str, deleted: bool = False) -> None:
+        links = [cls(digest=cls.digest_of(token), deleted=deleted) for token in tokens if token]
+        cls.objects.bulk_create(links, ignore_conflicts=True)
 
     @classmethod
-    def was_retired(cls, token: str) -> bool:
-        return cls.objects.filter(digest=cls.digest_of(token)).exists()
+    def find(cls, token: str) -> "RetiredLink | None":
+        return cls.objects.filter(digest=cls.digest_of(token)).first()
 
 
 @receiver(post_delete, sender=Match)
@@ -502,4 +503,4 @@ class RetiredLink(models.Model):
 def retire_deleted_links(sender, instance, **kwargs) -> None:
     """However it goes (its edit link, the admin, forget_unused), a deleted thing's links are
     retired like rotated ones: phones still polling them must not lock out their café."""
-    RetiredLink.retire(instance.edit_token, instance.view_token)
+    RetiredLink.retire(instance.edit_token, instance.view_token, deleted=True)

@@ -158,6 +158,18 @@ def remember_link(request: HttpRequest, response: HttpResponse, token: str) -> N
     )
 
 
+def retired_or_missing(request: HttpRequest, token: str) -> HttpResponse:
+    """No object has this token. A rotated link: "this link changed". A deleted one: the same
+    404 as an unknown link (a deletion leaves no trace). Neither is a guess; anything else is a
+    miss, counted."""
+    retired = RetiredLink.find(token) if token else None
+    if retired is not None and not retired.deleted:
+        return link_changed(request)
+    if retired is None:
+        record_bad_link(request)
+    raise Http404()
+
+
 def link_changed(request: HttpRequest) -> HttpResponse:
     """A rotated or deleted link: not a guess, so not counted. A live page's poll gets 286 (htmx
     stops polling) with nothing to swap and an event app.js answers by saying so; anything else
@@ -207,10 +219,7 @@ def secret_link(*, role: str) -> Callable:
                 response = view(request, *args, **kwargs)
             except (BadLink, Match.DoesNotExist):
                 # Match.DoesNotExist: deleted by another phone while this request ran.
-                if token and RetiredLink.was_retired(token):
-                    return link_changed(request)
-                record_bad_link(request)
-                raise Http404() from None
+                return retired_or_missing(request, token)
             if response.status_code < 400 and token:
                 remember_link(request, response, token)
             # X-Robots-Tag, and no-store for anything else: cetele.middleware.KeyedUrlHeaders.
@@ -227,49 +236,50 @@ def secret_link(*, role: str) -> Callable:
 
 # --- House-preset keys in a query or a form (?from=, ?preset=house:, preset=house:) ----------
 
-HOUSE_PARAMETERS = ("preset", "from")
 
-
-def house_keys_named(request: HttpRequest) -> list[str]:
-    """The house-preset view tokens this request names outside its path: `preset=house:<key>`
-    in the query or the form, and the editor's `?from=<key>` (anything but a built-in slug)."""
-    sources = [request.GET] + ([request.POST] if request.method == "POST" else [])
+def house_keys_named(request: HttpRequest, query: tuple, form: tuple) -> list[str]:
+    """The house-preset view tokens this request names outside its path, in the query
+    parameters `query` and the form fields `form` the view reads: `house:<key>` anywhere, and
+    for `from` (the editor's source) anything but a built-in preset's slug."""
+    named = [(request.GET, name) for name in query]
+    if request.method == "POST":
+        named += [(request.POST, name) for name in form]
     keys = []
-    for source in sources:
-        for name in HOUSE_PARAMETERS:
-            for value in source.getlist(name):
-                if value.startswith(HOUSE_PREFIX):
-                    keys.append(value.removeprefix(HOUSE_PREFIX))
-                elif name == "from" and value and value not in scoring.PRESETS:
-                    keys.append(value)
+    for source, name in named:
+        for value in source.getlist(name):
+            if value.startswith(HOUSE_PREFIX):
+                keys.append(value.removeprefix(HOUSE_PREFIX))
+            elif name == "from" and value and value not in scoring.PRESETS:
+                keys.append(value)
     return keys
 
 
-def house_keys_guarded(view: Callable) -> Callable:
+def house_keys_guarded(*, query: tuple = (), form: tuple = ()) -> Callable:
     """Look up every house-preset key the request names the way secret_link looks up a link: 429
     first for an address that keeps guessing, a miss counted and answered with the same 404, a
     rotated or deleted key answered "this link changed". The view then finds the preset."""
 
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        keys = house_keys_named(request)
-        for key in keys:
-            retry_after = bad_link_retry_after(request)
-            if retry_after is not None and link_mark(key) not in seen_marks(request):
-                return too_many_bad_links(retry_after, request)
-            too_long = len(key) > MAX_TOKEN_LENGTH
-            if too_long or not HousePreset.objects.filter(view_token=key).exists():
-                if not too_long and RetiredLink.was_retired(key):
-                    return link_changed(request)
-                record_bad_link(request)
-                raise Http404()
-        response = view(request, *args, **kwargs)
-        if response.status_code < 400:
+    def decorator(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            keys = house_keys_named(request, query, form)
             for key in keys:
-                remember_link(request, response, key)
-        return response
+                retry_after = bad_link_retry_after(request)
+                if retry_after is not None and link_mark(key) not in seen_marks(request):
+                    return too_many_bad_links(retry_after, request)
+                if len(key) > MAX_TOKEN_LENGTH:
+                    return retired_or_missing(request, "")
+                if not HousePreset.objects.filter(view_token=key).exists():
+                    return retired_or_missing(request, key)
+            response = view(request, *args, **kwargs)
+            if response.status_code < 400:
+                for key in keys:
+                    remember_link(request, response, key)
+            return response
 
-    return wrapper
+        return wrapper
+
+    return decorator
 
 
 @secret_link(role=VIEW)

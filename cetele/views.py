@@ -102,7 +102,7 @@ def database_refused(request: HttpRequest, entry: HandEntry, error: DatabaseErro
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@house_keys_guarded  # ?preset=house:<key> and the form's preset are keys like /ev/<key>/
+@house_keys_guarded(query=("preset",), form=("preset",))  # house:<key> is a key like /ev/<key>/
 def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirect:
     """Start a match: players in seat order, singles or teams, number of hands, house rules."""
     form = MatchForm(request.POST or None, initial=MatchForm.initial_for(request.GET.get("preset")))

@@ -20,7 +20,7 @@ from django.urls import URLPattern, get_resolver
 from cetele import sharing
 from cetele.deletion import delete_match
 from cetele.models import Change, Hand, HousePreset, Match, Player, RetiredLink
-from tests.factories import form_data, make_match, new_match_data, sample_inputs
+from tests.factories import add_hand, form_data, make_match, new_match_data, sample_inputs
 from tests.web.endpoints import make_keys
 
 pytestmark = pytest.mark.django_db
@@ -215,6 +215,31 @@ def test_viewer_pages_cover_every_view_route(client, match):
     assert b'id="sheet"' in response.content
 
 
+def test_nothing_under_a_view_link_reveals_the_house_presets_keys(client):
+    house = make_keys().house
+    house.rules = {**house.rules, "name": house.name}  # as the editor saves it
+    house.save()
+    client.post("/yeni/", new_match_data(preset=house.choice_value))
+    match = Match.objects.get(preset_slug=house.choice_value)
+    add_hand(match, sample_inputs())
+
+    bodies = {url: client.get(url).content.decode() for url in view_urls(match)}
+    data = json.loads(bodies[f"/v/{match.view_token}/cetele.json"])
+
+    for url, body in bodies.items():
+        assert house.view_token not in body and house.edit_token not in body, url
+    # The export names the preset and holds its rules, never its key.
+    assert data["preset"] == "house"
+    assert data["preset_name"] == house.name
+    assert data["rules"] == match.rules
+
+
+def test_the_export_names_a_built_in_preset_by_its_slug(client, match):
+    data = json.loads(client.get(f"/v/{match.view_token}/cetele.json").content)
+
+    assert (data["preset"], data["preset_name"]) == ("cetele-standart", match.rules_name)
+
+
 # --- Bad links: the same 404, then 429 ---------------------------------------------------------
 
 
@@ -329,14 +354,18 @@ def test_rotated_edit_and_house_links_are_answered_link_changed_too(client, matc
     assert misses_counted(client) == 0
 
 
-def test_the_links_of_a_deleted_match_are_answered_link_changed_not_counted(client, match):
+def test_the_links_of_a_deleted_match_are_the_ordinary_404_but_not_counted(client, match):
     edit, view = match.edit_token, match.view_token
+    unknown = client.get(f"/m/{'U' * 43}/")
     delete_match(match)
 
+    # A deletion leaves no trace (the same 404 as a link that never was; app.js stops polling
+    # on a 404), but the phones still holding the link are no guessers.
     for _ in range(sharing.BAD_LINK_LIMIT + 1):
-        assert client.get(f"/v/{view}/poll/?v=1", headers=HTMX).status_code == 286
-    assert client.get(f"/m/{edit}/").status_code == 410
-    assert misses_counted(client) == 0
+        assert client.get(f"/v/{view}/poll/?v=1", headers=HTMX).status_code == 404
+    page = client.get(f"/m/{edit}/")
+    assert page.status_code == 404 and page.content == unknown.content
+    assert misses_counted(client) == 1  # the unknown link above
 
 
 def test_retired_links_are_kept_as_digests_never_as_keys(match):
