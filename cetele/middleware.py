@@ -67,7 +67,8 @@ UNREADABLE_BODY = (
 
 class RequestBodyGuardMiddleware:
     """Read a POST body once, before anything else does, and refuse it with our own page if it
-    cannot be read as a form.
+    cannot be read as a form, is larger than our largest form needs, or carries a file (no form
+    here takes one).
 
     Without this, the CSRF check is the first to read the body; Django's 400 handler then runs
     the CSRF check again, which fails the same way: a 500 without our headers and a long
@@ -79,6 +80,10 @@ class RequestBodyGuardMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        declared = request.META.get("CONTENT_LENGTH") or "0"
+        if declared.isdigit() and int(declared) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+            # Refused unread, files and all (Django's own cap leaves files out).
+            return refusal(request, 413, f"body of {declared} bytes", **too_large())
         if request.method == "POST":
             try:
                 request.POST  # noqa: B018 -- parses the body (cached on the request)
@@ -86,6 +91,13 @@ class RequestBodyGuardMiddleware:
                 return refusal(request, 413, str(error), **too_large())
             except UNREADABLE_BODY as error:
                 return refusal(request, 400, str(error) or error.__class__.__name__)
+            if request.FILES:
+                return refusal(
+                    request,
+                    400,
+                    "a file was sent",
+                    message=_("Bu sitenin hiçbir formu dosya almaz."),
+                )
         return self.get_response(request)
 
 

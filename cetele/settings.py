@@ -172,6 +172,16 @@ CSRF_TRUSTED_ORIGINS = [
 SECURE_REFERRER_POLICY = "no-referrer"
 X_FRAME_OPTIONS = "DENY"
 
+# Request bodies: no form here takes a file, and the largest real forms measure ~8 KB (the preset
+# editor, name and description at their longest in emoji) and ~4.5 KB (a 4-player hand with 10
+# penalties per seat): tests/web/test_request_size.py. 64 KB leaves ample headroom.
+# RequestBodyGuardMiddleware refuses a larger body unread (413) and any file (400); files are
+# never written to disk on the way.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+FILE_UPLOAD_HANDLERS = ["django.core.files.uploadhandler.MemoryFileUploadHandler"]
+
 # No inline scripts, no eval (htmx is configured for it in base.html), nothing from other hosts.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
