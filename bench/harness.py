@@ -205,15 +205,10 @@ def sample_hand(rng: random.Random, seats: int = SEATS) -> dict:
             players.append({"opened": "series", "okeys": 0, "fake_okeys": 0, "penalties": []})
             continue
         opened = rng.choice(["series", "series", "pairs", "no"])
-        players.append(
-            {
-                "opened": opened,
-                "remaining": rng.randint(0, 90),
-                "okeys": 0,
-                "fake_okeys": 0,
-                "penalties": [],
-            }
-        )
+        player = {"opened": opened, "okeys": 0, "fake_okeys": 0, "penalties": []}
+        if opened != "no":  # a sum is typed only for a player who opened
+            player["remaining"] = rng.randint(0, 90)
+        players.append(player)
     return {"finisher": finisher, "okey_finish": False, "kafa": False, "players": players}
 
 
@@ -228,10 +223,12 @@ def hand_form_data(inputs: dict, request_token: str | None = None) -> dict[str, 
     for seat, player in enumerate(inputs["players"]):
         prefix = f"p{seat}-"
         data[prefix + "opened"] = player["opened"]
-        data[prefix + "remaining"] = str(player.get("remaining", ""))
+        if player.get("remaining") is not None:
+            data[prefix + "remaining"] = str(player["remaining"])
         data[prefix + "okeys"] = str(player.get("okeys", 0))
         data[prefix + "fake_okeys"] = str(player.get("fake_okeys", 0))
-        data[prefix + "penalty_count"] = "0"
+        data[prefix + "pen-TOTAL_FORMS"] = "0"
+        data[prefix + "pen-INITIAL_FORMS"] = "0"
     return data
 
 
@@ -252,6 +249,6 @@ def seed_match(*, planned: int, hands: int, rng: random.Random):
     )
     for _ in range(hands):
         inputs = sample_hand(rng)
-        match.add_hand(inputs, match.score(inputs), None)
+        match.add_hand(inputs)
     match.refresh_from_db(fields=["version"])
     return match

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import scoring
+from cetele.language import preset_name
 
 TOKEN_BYTES = 32  # 256 bits from `secrets`: match links are the keys, treat them like passwords
 
@@ -46,6 +47,14 @@ class HandConflict(SheetError):
     def __init__(self, hand: "Hand") -> None:
         super().__init__()
         self.hand = hand
+
+
+class HandTaken(SheetError):
+    """Another phone saved the place this new hand was entered as (e.g. both entered hand 5)."""
+
+    def __init__(self, hands) -> None:
+        super().__init__()
+        self.hands = list(hands)  # the hands saved at and after that place
 
 
 class NothingToUndo(SheetError):
@@ -148,7 +157,12 @@ class Match(Forgettable):
 
     @property
     def rules_name(self) -> str:
-        return self.rules.get("name", "")
+        """The rules' name as the preset list says it, in the page's language: one ruleset,
+        one name ("Çetele Standart", not the ruleset's long "Okey 101 Çetele — Standart")."""
+        preset = scoring.PRESETS.get(self.preset_slug)
+        if preset is None:
+            return self.rules.get("name", "")
+        return preset_name(preset)
 
     def scoring_request(self, hand_inputs: dict) -> dict:
         """The engine's JSON request for one hand of this match."""
@@ -176,27 +190,35 @@ class Match(Forgettable):
         return Match.objects.select_for_update().only("id", "planned_hands").get(pk=self.pk)
 
     def _record(self, action: str, **fields) -> "Change":
-        Match.objects.filter(pk=self.pk).update(
-            version=F("version") + 1, touched_at=timezone.now()
-        )
+        Match.objects.filter(pk=self.pk).update(version=F("version") + 1, touched_at=timezone.now())
         return Change.objects.create(match_id=self.pk, action=action, **fields)
 
     def _check_fresh_request(self, request_token: str | None) -> None:
         if request_token and self.changes.filter(request_token=request_token).exists():
             raise AlreadySaved()
 
-    def add_hand(self, inputs: dict, result: dict, request_token: str | None) -> "Hand":
-        """Append a hand whose inputs the engine has scored as `result`."""
+    def add_hand(
+        self, inputs: dict, request_token: str | None = None, position: int | None = None
+    ) -> "Hand":
+        """Score `inputs` with the match's rules and append the hand; raises InvalidHand.
+
+        `position` is the place the hand was entered as ("5. el"): when another phone has saved
+        that place in the meantime, HandTaken is raised instead of saving the same hand twice.
+        """
+        result = self.score(inputs)
         try:
             with transaction.atomic():
                 locked = self._lock()
                 self._check_fresh_request(request_token)
                 hands = self.hands.aggregate(count=models.Count("id"), last=Max("number"))
+                if position is not None and hands["count"] >= position:
+                    raise HandTaken(self.hands.all()[position - 1 : hands["count"]])
                 if hands["count"] >= locked.planned_hands:
                     raise MatchFinished()
                 hand = Hand.objects.create(
                     match_id=self.pk, number=(hands["last"] or 0) + 1, inputs=inputs, result=result
                 )
+                hand.position = hands["count"] + 1  # its place on the sheet ("5. el")
                 self._record(
                     Change.Action.CREATE,
                     hand_number=hand.number,
@@ -209,14 +231,11 @@ class Match(Forgettable):
         return hand
 
     def edit_hand(
-        self,
-        number: int,
-        inputs: dict,
-        result: dict,
-        version: int | None,
-        request_token: str | None,
+        self, number: int, inputs: dict, version: int | None, request_token: str | None = None
     ) -> "Hand":
-        """Correct a past hand; `version` is the one the editor's form was made from."""
+        """Score `inputs` and correct a past hand; `version` is the one the editor's form was
+        made from (HandConflict when another phone changed the hand since)."""
+        result = self.score(inputs)
         try:
             with transaction.atomic():
                 self._lock()

@@ -19,12 +19,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from cetele.forms import HandEntry, MatchForm, PlayerNamesForm, rewrite_penalties
+from cetele.forms import MatchForm, PlayerNamesForm
+from cetele.hand_form import HandEntry
 from cetele.models import (
     AlreadySaved,
     Change,
     Hand,
     HandConflict,
+    HandTaken,
     Match,
     MatchFinished,
     NothingToUndo,
@@ -33,6 +35,7 @@ from cetele.sharing import EDIT, house_keys_guarded, link_context, match_by_toke
 from scoring.sheet import tally
 
 logger = logging.getLogger(__name__)
+MAX_POSITION = 10_000  # far past any match; a bigger "place" is not one
 
 
 @require_safe
@@ -77,10 +80,6 @@ def sheet_context(match: Match, players: list | None = None, *, role: str = EDIT
 
 def match_url(match: Match) -> str:
     return reverse("match_detail", args=[match.edit_token])
-
-
-def hand_action(request: HttpRequest) -> str:
-    return request.POST.get("action", "preview")
 
 
 def database_refused(request: HttpRequest, entry: HandEntry, error: DatabaseError) -> int:
@@ -129,63 +128,156 @@ def match_detail(request: HttpRequest, token: str) -> TemplateResponse:
     """The çetele with the form for the next hand."""
     match = editable_match(token)
     context = sheet_context(match)
-    context["entry"] = HandEntry(match, context["players"])
+    context["entry"] = next_hand_entry(match, context["players"], context["played"])
     return TemplateResponse(request, "cetele/match.html", context)
+
+
+def next_hand_entry(match: Match, players: list, played: int, data=None, action="") -> HandEntry:
+    return HandEntry(match, players, data, position=played + 1, action=action)
 
 
 @require_POST
 @secret_link(role=EDIT)
 def hand_create(request: HttpRequest, token: str) -> HttpResponse:
-    """Preview, add or remove a penalty row, or save the next hand.
-
-    A plain POST that saves redirects to the sheet; an HTMX POST answers with a fresh form and
-    the updated çetele (out of band). Anything else re-renders the form with its preview.
-    """
+    """Preview, add a penalty row, or save the next hand."""
     match = editable_match(token)
+    return hand_sheet(request, match, None)
+
+
+@require_safe
+@secret_link(role=EDIT)
+def hand_detail(request: HttpRequest, token: str, number: int) -> TemplateResponse:
+    """One hand: every score with how it was computed, and the form to correct it."""
+    match = editable_match(token)
+    hand = get_hand(match, number)
     players = list(match.players.all())
-    action = hand_action(request)
-    data = rewrite_penalties(request.POST, len(players), action)
-    entry = HandEntry(match, players, data)
+    entry = HandEntry(match, players, position=hand_position(match, hand), hand=hand)
+    return render_hand_sheet(request, match, entry)
+
+
+@require_POST
+@secret_link(role=EDIT)
+def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    """Preview, add a penalty row, or save a correction of a past hand."""
+    match = editable_match(token)
+    return hand_sheet(request, match, get_hand(match, number))
+
+
+def hand_sheet(request: HttpRequest, match: Match, hand: Hand | None) -> HttpResponse:
+    """The one path for the next hand (`hand` None) and for a correction.
+
+    A plain POST that saves redirects to the sheet. An HTMX save of a new hand answers with the
+    updated çetele (out of band), a confirmation with "Geri al" and a fresh form; an HTMX save
+    of a correction sends the phone back to the sheet. Anything else re-renders the form with
+    its preview (or, while typing, the preview alone).
+    """
+    players = list(match.players.all())
+    action = request.POST.get("action", "preview")
+    if hand is None:
+        position = request_position(request)
+        if position is None or action == "save-next":
+            # No place given (an old page), or "add mine as the next hand" after another phone
+            # saved this one's place: the next free place.
+            position = match.hands.count() + 1
+            action = "save" if action == "save-next" else action
+    else:
+        position = hand_position(match, hand)
+    entry = HandEntry(match, players, request.POST, position=position, hand=hand, action=action)
     valid = entry.is_valid()  # fills the preview, or the errors to show
-    if action == "save" and valid:
-        try:
-            match.add_hand(entry.inputs, entry.result, entry.request_token)
-        except AlreadySaved:
-            messages.info(request, _("Bu el zaten kaydedildi."))
-        except MatchFinished:
-            entry.notices.append(_("Maçın bütün elleri oynandı."))
-            return render_entry(request, match, entry)
-        except DatabaseError as error:
-            status = database_refused(request, entry, error)
-            response = render_entry(request, match, entry)
-            response.status_code = status
+    if action != "save" or not valid:
+        return render_hand_sheet(request, match, entry)
+    try:
+        if hand is None:
+            saved = match.add_hand(entry.inputs, entry.request_token, position)
+        else:
+            saved = match.edit_hand(
+                hand.number,
+                entry.inputs,
+                entry.hand_form.cleaned_data["version"],
+                entry.request_token,
+            )
+    except AlreadySaved:
+        messages.info(request, _("Bu el zaten kaydedildi."))
+        return redirect(match_url(match))
+    except HandTaken as taken:
+        entry.taken = [(hand_position(match, h), h) for h in taken.hands]
+        entry.notices.append(
+            _("%(number)s. el az önce başka bir telefondan kaydedildi.") % {"number": position}
+        )
+        return render_hand_sheet(request, match, entry)
+    except HandConflict as conflict:
+        fresh = HandEntry(match, players, position=entry.position, hand=conflict.hand)
+        fresh.notices.append(
+            _(
+                "Bu el siz düzeltirken başka bir telefondan değiştirildi. Aşağıda en son hali "
+                "var; düzeltmenizi bunun üzerine yeniden yapın."
+            ),
+        )
+        return render_hand_sheet(request, match, fresh)
+    except MatchFinished:
+        entry.notices.append(_("Maçın bütün elleri oynandı."))
+        return render_hand_sheet(request, match, entry)
+    except DatabaseError as error:
+        status = database_refused(request, entry, error)
+        response = render_hand_sheet(request, match, entry)
+        response.status_code = status
+        return response
+    return hand_saved(request, match, players, saved, entry)
+
+
+def hand_saved(request, match, players, saved: Hand, entry: HandEntry) -> HttpResponse:
+    """After a save: say which hand was saved, with "Geri al" right there."""
+    if entry.is_correction:
+        note = _("%(number)s. el düzeltildi.") % {"number": entry.position}
+    else:
+        note = _("%(number)s. el kaydedildi.") % {"number": saved.position}
+    if not request.htmx or entry.is_correction:
+        messages.success(request, note)
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = match_url(match)
             return response
-        if not request.htmx:
-            return redirect(match_url(match))
-        match.refresh_from_db(fields=["version"])
-        context = sheet_context(match, players)
-        context.update(entry=HandEntry(match, context["players"]), saved=True)
-        return TemplateResponse(request, "cetele/match.html#hand_saved", context)
-    return render_entry(request, match, entry)
+        return redirect(match_url(match))
+    match.refresh_from_db(fields=["version"])
+    context = sheet_context(match, players)
+    context.update(
+        entry=next_hand_entry(match, context["players"], context["played"]),
+        saved_note=note,
+        saved_number=saved.number,
+    )
+    return TemplateResponse(request, "cetele/match.html#hand_saved", context)
 
 
-def preview_only(request: HttpRequest, entry: HandEntry) -> TemplateResponse | None:
-    """Typing in the form asks for the preview region alone (its hx-target)."""
+def request_position(request: HttpRequest) -> int | None:
+    """The place the new hand was entered as ("5. el"), from the form; None when absent or
+    not a place (a hidden field is the client's to write: it only ever makes a save stricter)."""
+    try:
+        position = int(request.POST.get("position", ""))
+    except ValueError:
+        return None
+    return position if 1 <= position <= MAX_POSITION else None
+
+
+def hand_position(match: Match, hand: Hand) -> int:
+    """A hand's place on the sheet ("5. el"): hands keep their numbers when one is deleted."""
+    return match.hands.filter(number__lte=hand.number).count()
+
+
+def render_hand_sheet(request: HttpRequest, match: Match, entry: HandEntry) -> TemplateResponse:
+    """The form alone for HTMX (the preview alone while typing), else its whole page."""
     if request.htmx and request.htmx.target == "hand-preview":
         context = {"entry": entry, "oob_errors": True}
         return TemplateResponse(request, "cetele/_hand_form.html#hand_preview", context)
-    return None
-
-
-def render_entry(request: HttpRequest, match: Match, entry: HandEntry) -> TemplateResponse:
-    if preview := preview_only(request, entry):
-        return preview
+    if entry.is_correction:
+        context = hand_context(match, entry.hand, entry.players, entry)
+        template = "cetele/hand.html#hand_form" if request.htmx else "cetele/hand.html"
+        return TemplateResponse(request, template, context)
     if request.htmx:
         context = {
             "match": match,
             "entry": entry,
             "players": entry.players,
-            "played": match.hands.count(),
+            "played": entry.position - 1,
         }
         return TemplateResponse(request, "cetele/match.html#hand_form", context)
     context = sheet_context(match)
@@ -200,82 +292,17 @@ def get_hand(match: Match, number: int) -> Hand:
         raise Http404(_("Bu el yok.")) from error
 
 
-@require_safe
-@secret_link(role=EDIT)
-def hand_detail(request: HttpRequest, token: str, number: int) -> TemplateResponse:
-    """One hand: every score with how it was computed, and the form to correct it."""
-    match = editable_match(token)
-    hand = get_hand(match, number)
-    players = list(match.players.all())
-    entry = HandEntry(match, players, inputs=hand.inputs, version=hand.version)
-    return TemplateResponse(request, "cetele/hand.html", hand_context(match, hand, players, entry))
-
-
-def hand_context(match: Match, hand: Hand, players: list, entry: HandEntry) -> dict:
+def hand_context(match: Match, hand: Hand, players: list, entry: HandEntry | None) -> dict:
     return {
         "match": match,
         "hand": hand,
         "players": players,
-        "position": match.hands.filter(number__lte=hand.number).count(),
+        "position": entry.position if entry else hand_position(match, hand),
         "seat_results": list(
             zip(players, hand.result["scores"], hand.result["breakdown"], strict=True)
         ),
         "entry": entry,
     }
-
-
-@require_POST
-@secret_link(role=EDIT)
-def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
-    """Correct a past hand; a stale form (another phone saved first) shows the newer data."""
-    match = editable_match(token)
-    hand = get_hand(match, number)
-    players = list(match.players.all())
-    action = hand_action(request)
-    entry = HandEntry(match, players, rewrite_penalties(request.POST, len(players), action))
-    valid = entry.is_valid()
-    if action == "save" and valid:
-        try:
-            match.edit_hand(
-                number,
-                entry.inputs,
-                entry.result,
-                entry.hand_form.cleaned_data["version"],
-                entry.request_token,
-            )
-        except AlreadySaved:
-            messages.info(request, _("Bu düzeltme zaten kaydedildi."))
-        except HandConflict as conflict:
-            fresh = HandEntry(
-                match, players, inputs=conflict.hand.inputs, version=conflict.hand.version
-            )
-            fresh.notices.append(
-                _(
-                    "Bu el siz düzeltirken başka bir telefondan değiştirildi. Aşağıda en son hali "
-                    "var; düzeltmenizi bunun üzerine yeniden yapın."
-                ),
-            )
-            return render_hand_entry(request, match, conflict.hand, players, fresh)
-        except DatabaseError as error:
-            status = database_refused(request, entry, error)
-            response = render_hand_entry(request, match, hand, players, entry)
-            response.status_code = status
-            return response
-        messages.success(request, _("El düzeltildi."))
-        if request.htmx:
-            response = HttpResponse(status=204)
-            response["HX-Redirect"] = match_url(match)
-            return response
-        return redirect(match_url(match))
-    return render_hand_entry(request, match, hand, players, entry)
-
-
-def render_hand_entry(request, match, hand, players, entry) -> TemplateResponse:
-    if preview := preview_only(request, entry):
-        return preview
-    context = hand_context(match, hand, players, entry)
-    template = "cetele/hand.html#hand_form" if request.htmx else "cetele/hand.html"
-    return TemplateResponse(request, template, context)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -293,7 +320,7 @@ def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
         "match": match,
         "hand": hand,
         "players": players,
-        "position": match.hands.filter(number__lte=number).count(),
+        "position": hand_position(match, hand),
     }
     return TemplateResponse(request, "cetele/hand_delete.html", context)
 

@@ -45,11 +45,11 @@ def sample_inputs(players: int = 4, *, finisher: int | None = 0, remaining: int 
 
 
 def add_hand(match: Match, inputs: dict):
-    return match.add_hand(inputs, match.score(inputs), request_token=f"t{next(_tokens)}")
+    return match.add_hand(inputs, request_token=f"t{next(_tokens)}")
 
 
 def form_data(
-    inputs: dict, *, action: str = "save", token: str | None = None, version=None
+    inputs: dict, *, action: str = "save", token: str | None = None, version=None, position=None
 ) -> dict:
     """The hand form's POST data for a HAND object, as a browser would send it."""
     finisher = inputs.get("finisher")
@@ -60,6 +60,13 @@ def form_data(
     }
     if version is not None:
         data["version"] = str(version)
+    if position is not None:
+        data["position"] = str(position)
+    for key in ("riziko", "last_hand"):
+        if inputs.get(key):
+            data[key] = "on"
+    if inputs.get("colour"):
+        data["colour"] = inputs["colour"]
     if inputs.get("okey_finish"):
         data["okey_finish"] = "on"
     if inputs.get("kafa"):
@@ -78,10 +85,11 @@ def form_data(
         if entry.get("cifte_devam"):
             data[prefix + "cifte_devam"] = "on"
         penalties = entry.get("penalties", [])
-        data[prefix + "penalty_count"] = str(len(penalties))
+        data[prefix + "pen-TOTAL_FORMS"] = str(len(penalties))
+        data[prefix + "pen-INITIAL_FORMS"] = "0"
         for index, event in enumerate(penalties):
             for key, value in event.items():
-                name = f"{prefix}pen{index}-{key}"
+                name = f"{prefix}pen-{index}-{key}"
                 if value is True:
                     data[name] = "on"
                 elif value is not False:

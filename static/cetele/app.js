@@ -245,10 +245,32 @@
       group.appendChild(option);
     });
     if (!group.children.length) return;
+    // Moving the chosen option into the group must not change the choice: a link that named a
+    // preset ("Bu kurallarla maç başlat") starts exactly that preset, in whatever order.
+    const chosen = select.value;
     select.insertBefore(group, select.firstChild);
     select.querySelectorAll("optgroup").forEach(function (g) { if (!g.children.length) g.remove(); });
-    if (select.hasAttribute("data-prefer-recent")) select.value = group.firstChild.value;
+    select.value = select.hasAttribute("data-prefer-recent") ? group.firstChild.value : chosen;
+    showChosen(select.form);
   }
+
+  // Beside "Maçı başlat": the rules, cezalı or not and the hands it will start with, in words.
+  function showChosen(form) {
+    const box = form && form.querySelector("[data-chosen-rules]");
+    if (!box) return;
+    const select = form.querySelector("select[data-recent-presets]");
+    const option = select && select.selectedOptions[0];
+    if (option) box.querySelector("[data-chosen-name]").textContent = option.textContent;
+    const penalties = box.querySelector("[data-chosen-penalties]");
+    const cezali = form.querySelector('input[name="cezali"]:checked');
+    if (cezali) penalties.textContent = cezali.value === "0" ? penalties.dataset.cezasiz : penalties.dataset.cezali;
+    const hands = form.querySelector('select[name="planned_hands"]');
+    if (hands) box.querySelector("[data-chosen-hands]").textContent = hands.value;
+  }
+  document.addEventListener("change", function (event) {
+    const form = event.target.form;
+    if (form && form.matches("[data-match-create]")) showChosen(form);
+  });
   document.addEventListener("submit", function (event) {
     const form = event.target;
     if (!form.matches || !form.matches("[data-match-create]")) return;
@@ -267,4 +289,116 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
+})();
+
+// The hand sheet (see _hand_form.html). Without this script the form still works: the server
+// refuses a sum typed for a player who did not open, and the sum field is always there.
+(function () {
+  "use strict";
+
+  function row(el) { return el.closest(".seat-row"); }
+  function radio(rowEl, name, value) {
+    return rowEl.querySelector('input[type="radio"][name$="-' + name + '"][value="' + value + '"]');
+  }
+  function fire(el, type) { el.dispatchEvent(new Event(type, { bubbles: true })); }
+
+  // Typing a sum for a player still on "Açmadı" means they opened: mark "Seri" at once (the
+  // player can still change it to "Çift").
+  document.addEventListener("input", function (event) {
+    const input = event.target;
+    if (!input.matches || !input.matches(".seat-row .sum input") || input.value === "") return;
+    const r = row(input);
+    const no = radio(r, "opened", "no");
+    if (no && no.checked) radio(r, "opened", "series").checked = true;
+  });
+
+  // Tapping "Bitirdi" collapses the row: the finisher holds no tiles, so their sum and okeys
+  // are cleared where everyone sees the row change.
+  document.addEventListener("change", function (event) {
+    const input = event.target;
+    if (!input.matches || !input.matches('.finish input[name="finisher"]') || !input.checked) return;
+    const r = row(input);
+    const sum = r.querySelector(".sum input");
+    if (sum) sum.value = "";
+    ["okeys", "fake_okeys"].forEach(function (name) {
+      const zero = radio(r, name, "0");
+      if (zero) zero.checked = true;
+    });
+  });
+
+  // "Taşları say": tap the tiles off the rack; the dialog adds them up and fills the row.
+  let counting = null; // {row, tiles: [1..13 | "okey" | "fake"]}
+  function dialog() { return document.querySelector("[data-tile-counter]"); }
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, key) { return String(values[key]); });
+  }
+  function tally(tiles) {
+    const t = { n: tiles.length, sum: 0, okeys: 0, fakes: 0 };
+    tiles.forEach(function (tile) {
+      if (tile === "okey") t.okeys += 1;
+      else if (tile === "fake") t.fakes += 1;
+      else t.sum += tile;
+    });
+    return t;
+  }
+  function render() {
+    const d = dialog();
+    const t = tally(counting.tiles);
+    let status = fill(d.dataset.status, t);
+    if (t.okeys) status += " · " + fill(d.dataset.okeys, t);
+    if (t.fakes) status += " · " + fill(d.dataset.fakes, t);
+    d.querySelector("[data-count-status]").textContent = status;
+    d.querySelector("[data-count-tiles-list]").textContent = counting.tiles.map(function (tile) {
+      return tile === "okey" ? "★" : tile === "fake" ? "☆" : tile;
+    }).join(" ");
+    d.querySelector('[data-tile="okey"]').disabled = t.okeys >= 2;
+    d.querySelector('[data-tile="fake"]').disabled = t.fakes >= 2;
+  }
+  document.addEventListener("click", function (event) {
+    const open = event.target.closest("[data-count-tiles]");
+    const d = dialog();
+    if (open && d) {
+      counting = { row: row(open), tiles: [] };
+      d.querySelector("[data-count-name]").textContent =
+        counting.row.querySelector(".seat-name").textContent;
+      render();
+      d.showModal();
+      return;
+    }
+    if (!counting || !d || !d.contains(event.target)) return;
+    const tile = event.target.closest("[data-tile]");
+    if (tile) {
+      const value = tile.dataset.tile;
+      counting.tiles.push(value === "okey" || value === "fake" ? value : Number(value));
+      render();
+    } else if (event.target.closest("[data-count-undo]")) {
+      counting.tiles.pop();
+      render();
+    } else if (event.target.closest("[data-count-cancel]")) {
+      d.close();
+      counting = null;
+    } else if (event.target.closest("[data-count-done]")) {
+      const t = tally(counting.tiles);
+      const r = counting.row;
+      [["okeys", t.okeys], ["fake_okeys", t.fakes]].forEach(function (pair) {
+        const choice = radio(r, pair[0], String(pair[1]));
+        if (choice) { choice.checked = true; fire(choice, "change"); }
+      });
+      if (t.okeys || t.fakes) r.querySelector("details.more").open = true;
+      const sum = r.querySelector(".sum input");
+      sum.value = String(t.sum);
+      fire(sum, "input");
+      d.close();
+      counting = null;
+      sum.focus();
+    }
+  });
+
+  function showCounters(root) {
+    root.querySelectorAll("[data-count-tiles]").forEach(function (b) { b.hidden = false; });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { showCounters(document); });
+  } else showCounters(document);
+  document.addEventListener("htmx:afterSettle", function () { showCounters(document); });
 })();

@@ -1,13 +1,23 @@
-"""What a user does on the hand sheet, as reusable steps for browser tests."""
+"""What a user does on the hand sheet, as reusable steps for browser tests.
 
-OPENED_LABELS = {"no": "Açmadı", "series": "Seri açtı", "pairs": "Çift açtı"}
+`enter_hand` taps the way a player at the table would, as few times as the form allows, and
+returns how many taps it took (every click, every field focused to type into, a select opened
+and an option chosen), the digits typed aside.
+"""
+
+OPENED_LABELS = {"no": "Açmadı", "series": "Seri", "pairs": "Çift"}
+COLOUR_LABELS = {"red": "Kırmızı", "blue": "Mavi", "black": "Siyah", "yellow": "Sarı (yeşil)"}
 
 
-def start_match(page, names: list[str], *, preset: str | None = None, hands: int = 5) -> None:
+def start_match(
+    page, names: list[str], *, preset: str | None = None, hands: int = 5, teams: bool = False
+) -> None:
     page.goto("/")
     page.get_by_role("link", name="Yeni maç").click()
     for seat in range(4):
         page.fill(f"#id_name_{seat + 1}", names[seat] if seat < len(names) else "")
+    if teams:
+        page.check("#id_teams")
     if preset:
         page.select_option("#id_preset", preset)
     page.select_option("#id_planned_hands", str(hands))
@@ -15,34 +25,83 @@ def start_match(page, names: list[str], *, preset: str | None = None, hands: int
     page.wait_for_url("**/m/*/")
 
 
-def enter_hand(page, names: list[str], inputs: dict, *, save_label: str = "Eli kaydet") -> None:
-    """Fill the hand form the way a person taps it, then save."""
+class Taps:
+    def __init__(self, page) -> None:
+        self.page = page
+        self.count = 0
+
+    def click(self, locator) -> None:
+        locator.click()
+        self.count += 1
+
+    def fill(self, selector: str, value: str) -> None:
+        self.page.click(selector)  # the tap that puts the cursor there
+        self.count += 1
+        self.page.keyboard.type(value)
+
+    def select(self, selector: str, value: str) -> None:
+        self.page.select_option(selector, value)
+        self.count += 2  # open the list, pick the option
+
+
+def open_more(taps: Taps, page, seat: int) -> None:
+    details = page.locator(f"#seat-{seat} details.more")
+    if details.get_attribute("open") is None:
+        taps.click(details.locator("summary"))
+
+
+def enter_hand(page, names: list[str], inputs: dict, *, save_label: str = "Eli kaydet") -> int:
+    """Fill the hand form the way a person taps it, then save; returns the taps it took."""
+    taps = Taps(page)
     form = page.locator("#hand-form")
     finisher = inputs.get("finisher")
-    finisher_group = form.locator("[aria-labelledby=finisher-label]")
-    finisher_group.get_by_label("Kimse bitmedi" if finisher is None else names[finisher]).check()
+    level = form.locator(".hand-level")
+    if finisher is None:
+        taps.click(level.get_by_text("Kimse bitmedi"))
+    else:
+        taps.click(page.locator(f"#seat-{finisher} .finish"))
     if inputs.get("okey_finish"):
-        form.get_by_label("Okeyle bitti").check()
+        taps.click(level.get_by_text("Okeyle bitti"))
     if inputs.get("kafa"):
-        form.get_by_label("Kafa (elden bitti)").check()
+        taps.click(level.get_by_text("Kafa", exact=True))
+    if inputs.get("riziko"):
+        taps.click(level.get_by_text("Riziko"))
+    if inputs.get("colour"):
+        taps.click(form.locator(".colours").get_by_text(COLOUR_LABELS[inputs["colour"]]))
     for seat, entry in enumerate(inputs["players"]):
-        fieldset = page.locator(f"#seat-{seat}")
-        if seat != finisher or entry.get("opened") == "pairs":
-            fieldset.get_by_label(OPENED_LABELS[entry.get("opened", "no")], exact=True).check()
+        row = page.locator(f"#seat-{seat}")
+        opened = entry.get("opened", "no")
         if entry.get("remaining") is not None:
-            page.fill(f"#id_p{seat}-remaining", str(entry["remaining"]))
+            # Typing a sum marks "Seri" by itself.
+            taps.fill(f"#id_p{seat}-remaining", str(entry["remaining"]))
+        if opened == "pairs" or (
+            opened == "series" and seat != finisher and entry.get("remaining") is None
+        ):
+            taps.click(row.locator(f".opened-{opened}"))
+        for key, label in (("okeys", "okeys-label"), ("fake_okeys", "fake-label")):
+            if entry.get(key):
+                open_more(taps, page, seat)
+                group = row.locator(f"[aria-labelledby='p{seat}-{label}']")
+                taps.click(group.get_by_text(str(entry[key]), exact=True))
         for index, event in enumerate(entry.get("penalties", [])):
-            fieldset.get_by_role("button", name="+ Ceza ekle").click()
-            prefix = f"#id_p{seat}-pen{index}-"
+            open_more(taps, page, seat)
+            taps.click(row.get_by_role("button", name="+ Ceza ekle"))
+            prefix = f"#id_p{seat}-pen-{index}-"
             page.wait_for_selector(prefix + "kind")
-            page.select_option(prefix + "kind", event["kind"])
+            if page.input_value(prefix + "kind") != event["kind"]:
+                taps.select(prefix + "kind", event["kind"])
             if event.get("taken"):
-                page.check(prefix + "taken")
+                taps.click(page.locator(f"label:has({prefix}taken)"))
             if event.get("tile"):
-                page.select_option(prefix + "tile", str(event["tile"]))
+                taps.select(prefix + "tile", str(event["tile"]))
+            if event.get("by") is not None:
+                taps.select(prefix + "by", str(event["by"]))
             if event.get("points") is not None:
-                page.fill(prefix + "points", str(event["points"]))
-    page.get_by_role("button", name=save_label).click()
+                taps.fill(prefix + "points", str(event["points"]))
+    if inputs.get("okey_number") is not None:
+        taps.select("#id_okey_number", str(inputs["okey_number"]))
+    taps.click(page.get_by_role("button", name=save_label))
+    return taps.count
 
 
 def totals(page) -> list[str]:

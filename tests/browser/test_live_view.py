@@ -51,7 +51,7 @@ def test_the_viewer_sees_the_editors_hand_appear_without_a_reload(phone, second_
     # A corrected hand reaches the viewer the same way.
     hand = match.hands.get()
     fixed = sample_inputs(finisher=0, remaining=7)
-    match.edit_hand(hand.number, fixed, match.score(fixed), hand.version, "fix-from-another-phone")
+    match.edit_hand(hand.number, fixed, hand.version, "fix-from-another-phone")
     expect(viewer.locator("table.sheet tfoot td").first).to_have_text(
         str(match.hands.get().scores[0]), timeout=LIVE
     )

@@ -73,7 +73,7 @@ def test_a_match_played_through_on_a_phone(phone):
     page.wait_for_url(re.compile(r"/el/2/"))
     assert "33" in page.locator("#score-0").inner_text()
     page.fill("#id_p0-remaining", "43")
-    page.wait_for_selector("#hand-preview:has-text('Ali: 43')")
+    page.wait_for_selector("#hand-preview:has-text('Ali 43')")
     page.get_by_role("button", name="Eli kaydet").click()
     page.wait_for_url(re.compile(r"/m/[^/]+/$"))
     assert page.get_by_text("El düzeltildi.").is_visible()

@@ -134,11 +134,11 @@ def test_the_new_match_and_match_pages_speak_english_with_the_language_cookie(cl
     english = [client.get(url).content.decode() for url in pages]
 
     assert "<h1>Yeni maç</h1>" in turkish[0] and "Maçı başlat" in turkish[0]
-    assert "Kim bitti?" in turkish[1] and "Eli kaydet" in turkish[1]
+    assert "Bitirdi" in turkish[1] and "Eli kaydet" in turkish[1]
     assert "<h1>New match</h1>" in english[0] and "Start the match" in english[0]
-    assert 'value="Player 1"' in english[0] and "Çetele Standard" in english[0]
-    assert "Who finished?" in english[1] and "Save hand" in english[1]
+    assert 'placeholder="Name"' in english[0] and "Çetele Standard" in english[0]
+    assert "Finished" in english[1] and "Save hand" in english[1]
     assert "1 / 5 hands played" in english[1] and "1 / 5 el oynandı" in turkish[1]
     for html in english:
         assert '<html lang="en">' in html
-        assert "Maçı başlat" not in html and "Kim bitti?" not in html and "Oyuncu 1" not in html
+        assert "Maçı başlat" not in html and "Bitirdi" not in html and "Eli kaydet" not in html

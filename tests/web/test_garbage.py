@@ -18,9 +18,11 @@ pytestmark = pytest.mark.django_db
 
 FIELD_NAMES = [
     "finisher", "okey_finish", "kafa", "okey_number", "request_token", "version", "action",
-    "p0-opened", "p0-remaining", "p0-okeys", "p0-fake_okeys", "p0-penalty_count",
-    "p1-opened", "p1-remaining", "p1-okeys", "p1-fake_okeys", "p1-penalty_count",
-    "p1-pen0-kind", "p1-pen0-tile", "p1-pen0-by", "p1-pen0-points", "p1-pen0-taken",
+    "position", "riziko", "colour",
+    "p0-opened", "p0-remaining", "p0-okeys", "p0-fake_okeys", "p0-pen-TOTAL_FORMS",
+    "p1-opened", "p1-remaining", "p1-okeys", "p1-fake_okeys", "p1-pen-TOTAL_FORMS",
+    "p1-pen-INITIAL_FORMS", "p1-pen-0-DELETE",
+    "p1-pen-0-kind", "p1-pen-0-tile", "p1-pen-0-by", "p1-pen-0-points", "p1-pen-0-taken",
     "p2-opening", "p3-cifte_devam", "name_1", "name_2", "name_3", "name_4", "teams",
     "preset", "cezali", "planned_hands", "seat_0", "seat_1",
 ]  # fmt: skip
@@ -28,7 +30,7 @@ VALUES = st.one_of(
     st.text(max_size=30),
     st.integers(min_value=-(10**12), max_value=10**12).map(str),
     st.sampled_from(["", "on", "none", "series", "pairs", "no", "save", "preview",
-                     "add-penalty-1", "remove-penalty-1-0", "add-penalty-99", "custom",
+                     "add-penalty-1", "save-next", "add-penalty-99", "custom",
                      "islek_discard", "okey_taken", "1e9", "NaN", "\x00", "0" * 400]),
 )  # fmt: skip
 FORM_DATA = st.dictionaries(st.sampled_from(FIELD_NAMES), VALUES, max_size=len(FIELD_NAMES))

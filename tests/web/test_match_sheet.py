@@ -139,8 +139,8 @@ def test_the_preview_shows_every_score_with_its_breakdown_and_saves_nothing(clie
     assert '<div id="hand-preview"' in html
     assert "<form" not in html  # the inputs are never re-rendered while the user types
     assert "Okeyle bitiş" in html
-    for score in (-202, 529, 100, 404):
-        assert f": {score}</strong>" in html
+    for name, score in zip(("Ali", "Ayşe", "Can", "Deniz"), (-202, 529, 100, 404), strict=True):
+        assert f"{name} <strong>{score}</strong>" in html
     assert not Hand.objects.exists()
 
 
@@ -165,7 +165,7 @@ def test_the_finisher_must_be_chosen_explicitly(client):
 
     response = client.post(url("hand_create", match), data)
 
-    assert "Kimin bittiğini seçin" in response.content.decode()
+    assert "Kimin bitirdiğini seçin" in response.content.decode()
     assert not Hand.objects.exists()
 
 
@@ -221,12 +221,15 @@ def test_penalty_rows_are_added_and_removed_without_javascript(client):
 
     added = client.post(url("hand_create", match), data)
     seat = added.context["entry"].seat_forms[1]
-    data = form_data(OKEY_FINISH_WITH_PENALTY, action="remove-penalty-2-0")
+    data = form_data(OKEY_FINISH_WITH_PENALTY)
+    data["p2-pen-0-DELETE"] = "on"  # "Cezayı kaldır" ticked, then saved
     removed = client.post(url("hand_create", match), data)
 
-    assert len(seat.penalty_forms) == 1
-    assert len(removed.context["entry"].seat_forms[2].penalty_forms) == 0
-    assert not Hand.objects.exists()
+    assert len(seat.penalties.forms) == 1
+    assert not added.context["entry"].seat_forms[0].penalties.forms
+    assert removed.status_code == 302
+    assert Hand.objects.get().inputs["players"][2]["penalties"] == []
+    assert Hand.objects.get().scores == [-202, 529, 20, 404]
 
 
 def test_only_the_rulesets_penalty_kinds_are_offered(client):
@@ -239,7 +242,7 @@ def test_only_the_rulesets_penalty_kinds_are_offered(client):
         value
         for value, _ in response.context["entry"]
         .seat_forms[0]
-        .penalty_forms[0]
+        .penalties.forms[0]
         .fields["kind"]
         .choices
     ]
@@ -260,7 +263,7 @@ def test_a_cezasiz_table_offers_only_custom_penalties(client):
         url("hand_create", match), form_data(sample_inputs(), action="add-penalty-0")
     )
 
-    choices = response.context["entry"].seat_forms[0].penalty_forms[0].fields["kind"].choices
+    choices = response.context["entry"].seat_forms[0].penalties.forms[0].fields["kind"].choices
     assert [value for value, _ in choices] == ["custom"]
 
 
@@ -405,7 +408,9 @@ def test_the_match_rules_page_shows_the_frozen_rules(client):
 
     html = client.get(url("match_rules", match)).content.decode()
 
-    assert "Okey Masters 101 — Zorlu" in html
+    # One ruleset, one name: the preset list's name, not the ruleset's long one.
+    assert "<h1>Okey Masters Zorlu</h1>" in html
+    assert "Okey Masters 101 — Zorlu" not in html
     assert "−404" in html or "-404" in html
 
 
@@ -443,8 +448,12 @@ def test_a_hand_that_does_not_exist_is_404(client):
         {"okey_number": "14"},
         {"finisher": "9"},
         {"p1-opened": "maybe"},
-        {"p1-penalty_count": "999", "action": "save"},
-        {"p1-penalty_count": "1", "p1-pen0-kind": "take_back"},  # not in this ruleset
+        {"p1-pen-TOTAL_FORMS": "999", "action": "save"},
+        {"p1-pen-TOTAL_FORMS": "1", "p1-pen-0-kind": "take_back"},  # not in this ruleset
+        {"p1-pen-TOTAL_FORMS": "x"},
+        {"p1-pen-TOTAL_FORMS": "1", "p1-pen-0-kind": "custom"},  # no points
+        {"p1-remaining": ""},  # opened, sum forgotten: never read as 0
+        {"p2-remaining": "34"},  # did not open, sum typed: never ignored
     ],
 )
 def test_out_of_range_values_get_a_message_and_change_nothing(client, field_values):
@@ -475,7 +484,7 @@ def test_match_page_queries_do_not_grow_with_hands(client, django_assert_num_que
 @pytest.mark.parametrize("hands", [1, 13, 200])
 def test_hand_save_queries_do_not_grow_with_hands(client, django_assert_num_queries, hands):
     match = make_match(hands=hands, planned_hands=250)
-    data = form_data(sample_inputs())
+    data = form_data(sample_inputs(), position=hands + 1)  # the form sends the hand's place
 
     # 11 queries and the savepoint pair of the test's transaction.
     with django_assert_num_queries(13):

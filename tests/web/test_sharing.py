@@ -221,7 +221,7 @@ def test_a_corrected_hand_also_changes_the_version_the_poll_sees(client):
     shown = match.version
     hand = match.hands.get()
     inputs = sample_inputs(finisher=1, remaining=7)
-    match.edit_hand(hand.number, inputs, match.score(inputs), hand.version, "fix-1")
+    match.edit_hand(hand.number, inputs, hand.version, "fix-1")
 
     response = client.get(view_url("view_poll", match) + f"?v={shown}")
 
@@ -363,7 +363,7 @@ def played_match() -> Match:
     # A corrected hand exports as corrected.
     first = match.hands.first()
     fixed = sample_inputs(finisher=1, remaining=5)
-    match.edit_hand(first.number, fixed, match.score(fixed), first.version, "fix")
+    match.edit_hand(first.number, fixed, first.version, "fix")
     return match
 
 

@@ -1,0 +1,556 @@
+"""The hand sheet: what a player taps after a hand, and how it becomes the engine's HAND object.
+
+`HandEntry` is the same for "the next hand" and "correct a past hand": the hand-level form
+(who finished, okey finish, kafa, the table's house-rule facts), one `SeatForm` per player and a
+formset of `PenaltyForm`s per player. Forms check shape and type only; the scoring engine owns
+every limit and game rule, and its message is shown beside the field it names.
+
+Two checks live here because they are about what was typed, not about the game: an empty sum is
+never read as 0, and a typed sum is never dropped (RULES.md lets the engine ignore a
+non-opener's sum; the form refuses it instead, so that nothing typed is lost in silence).
+"""
+
+import re
+import secrets
+from collections.abc import Mapping
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+from cetele.language import engine_lang, engine_message
+from scoring.labels import PENALTY_NAMES
+
+NOBODY = "none"  # the finisher choice "kimse bitmedi"
+MAX_PENALTIES_PER_SEAT = 10
+NUMERIC = {"inputmode": "numeric", "pattern": "-?[0-9]*", "autocomplete": "off"}
+OPENED_CHOICES = [("no", _("Açmadı")), ("series", _("Seri")), ("pairs", _("Çift"))]
+COUNT_CHOICES = [(0, "0"), (1, "1"), (2, "2")]
+TILE_CHOICES = [("", "—")] + [(n, str(n)) for n in range(1, 14)]
+# The indicator's colours, in the order a set prints them (RULES.md, "House-rule extensions").
+COLOUR_CHOICES = [
+    ("red", _("Kırmızı")),
+    ("blue", _("Mavi")),
+    ("black", _("Siyah")),
+    ("yellow", _("Sarı (yeşil)")),
+]
+# Which fields a penalty event of each kind carries (RULES.md, "Penalties").
+PENALTY_FIELDS = {
+    "islek_discard": ("taken", "tile"),
+    "okey_taken": ("by",),
+    "discard_used": ("okey", "used_for", "tile"),
+    "custom": ("points", "note"),
+}
+
+
+def capitalize_tr(text: str) -> str:
+    """The first letter in capitals by Turkish rules: "işlek" → "İşlek", "ılık" → "Ilık"."""
+    if not text:
+        return text
+    first = {"i": "İ", "ı": "I"}.get(text[0], text[0].upper())
+    return first + text[1:]
+
+
+def penalty_label(kind: str) -> str:
+    return capitalize_tr(PENALTY_NAMES[engine_lang()][kind])
+
+
+def enabled_penalty_kinds(rules: Mapping) -> list[str]:
+    """The penalty kinds this ruleset charges, in RULES.md's order (never the stored dict's:
+    PostgreSQL's jsonb reorders keys); `custom` is allowed on every table."""
+    if not rules.get("cezali", True):
+        return ["custom"]
+    amounts = rules.get("penalties") or {}
+
+    def enabled(kind: str) -> bool:
+        if kind == "custom":
+            return True
+        if kind == "discard_used":
+            return bool(rules.get("discard_used"))
+        amount = amounts.get(kind)
+        return isinstance(amount, int) and not isinstance(amount, bool)
+
+    return [kind for kind in PENALTY_NAMES["tr"] if enabled(kind)]
+
+
+def new_request_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class HandLevelForm(forms.Form):
+    # Required, with "nobody" as an explicit choice: a forgotten tap must not save a hand
+    # as "kimse bitmedi".
+    finisher = forms.TypedChoiceField(
+        label=_("Kim bitirdi"),
+        coerce=lambda value: None if value == NOBODY else int(value),
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Kimin bitirdiğini seçin (ya da “Kimse bitmedi”).")},
+    )
+    okey_finish = forms.BooleanField(label=_("Okeyle bitti"), required=False)
+    kafa = forms.BooleanField(label=_("Kafa (elden bitti)"), required=False)
+    okey_number = forms.TypedChoiceField(
+        label=_("Okey kaç"),
+        help_text=_("Yalnızca elde okey ya da sahte okey kaldıysa gerekir."),
+        choices=TILE_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    riziko = forms.BooleanField(
+        label=_("Riziko"), help_text=_("Gösterge sahte okeydi"), required=False
+    )
+    colour = forms.ChoiceField(
+        label=_("Göstergenin rengi"),
+        choices=COLOUR_CHOICES,
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Göstergenin rengini seçin.")},
+    )
+    request_token = forms.CharField(widget=forms.HiddenInput, max_length=64, required=False)
+    # A correction carries the hand's version, a new hand the place it was entered as: either
+    # tells whether another phone saved first.
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    position = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+
+    def __init__(self, *args, players, rules, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["finisher"].choices = [(p.seat, p.name) for p in players] + [
+            (NOBODY, _("Kimse bitmedi"))
+        ]
+        if not rules.get("riziko"):
+            del self.fields["riziko"]
+        if not rules.get("colours"):
+            del self.fields["colour"]
+
+
+class SeatForm(forms.Form):
+    opened = forms.ChoiceField(
+        label=_("Açılış"), choices=OPENED_CHOICES, initial="no", widget=forms.RadioSelect
+    )
+    remaining = forms.IntegerField(
+        label=_("Eldeki taşlar"),
+        help_text=_("Okeyler hariç sayıların toplamı"),
+        required=False,
+        widget=forms.NumberInput(attrs={**NUMERIC, "class": "num", "placeholder": "—"}),
+    )
+    okeys = forms.TypedChoiceField(
+        label=_("Elde kalan okey"),
+        choices=COUNT_CHOICES,
+        coerce=int,
+        initial=0,
+        widget=forms.RadioSelect,
+    )
+    fake_okeys = forms.TypedChoiceField(
+        label=_("Elde kalan sahte okey"),
+        choices=COUNT_CHOICES,
+        coerce=int,
+        initial=0,
+        widget=forms.RadioSelect,
+    )
+    opening = forms.IntegerField(
+        label=_("Açılış değeri"),
+        help_text=_("Seri açtıysa puanı, çift açtıysa çift sayısı (açılış primi için)"),
+        required=False,
+        widget=forms.NumberInput(attrs={**NUMERIC, "class": "num"}),
+    )
+    cifte_devam = forms.BooleanField(label=_("Çifte devam dedi"), required=False)
+
+    def __init__(self, *args, rules, player, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.player = player
+        if not rules.get("opening_bonus"):
+            del self.fields["opening"]
+        if not rules.get("cifte_devam_factor"):
+            del self.fields["cifte_devam"]
+        self.fields["remaining"].widget.attrs["aria-label"] = gettext(
+            "%(name)s: eldeki taşların toplamı"
+        ) % {"name": player.name}
+
+    def has_extra_values(self) -> bool:
+        """Whether anything behind "more" holds a value or an error: it then opens by itself."""
+        names = ("okeys", "fake_okeys", "opening", "cifte_devam")
+        if any(self[name].errors for name in names if name in self.fields):
+            return True
+        return any(
+            self[name].value() not in (None, "", "0", 0, False)
+            for name in names
+            if name in self.fields
+        )
+
+
+class PenaltyForm(forms.Form):
+    kind = forms.ChoiceField(label=_("Ceza"))
+    taken = forms.BooleanField(label=_("Sonraki oyuncu aldı"), required=False)
+    tile = forms.TypedChoiceField(
+        label=_("Taş"), choices=TILE_CHOICES, coerce=int, empty_value=None, required=False
+    )
+    by = forms.TypedChoiceField(label=_("Kim aldı"), coerce=int, empty_value=None, required=False)
+    used_for = forms.ChoiceField(
+        label=_("Nerede kullanıldı"),
+        choices=[("series", _("Seride")), ("pairs", _("Çiftte"))],
+        initial="series",
+        required=False,
+    )
+    okey = forms.BooleanField(label=_("Okeydi"), required=False)
+    points = forms.IntegerField(
+        label=_("Puan"), required=False, widget=forms.NumberInput(attrs=NUMERIC)
+    )
+    note = forms.CharField(label=_("Not"), max_length=60, required=False)
+
+    def __init__(self, *args, kinds, others, player, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.player = player
+        self.fields["kind"].choices = [(kind, penalty_label(kind)) for kind in kinds]
+        self.fields["by"].choices = [("", "—")] + [(p.seat, p.name) for p in others]
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if cleaned.get("kind") == "custom" and cleaned.get("points") is None:
+            self.add_error(
+                "points", gettext("%(name)s: cezanın puanını yazın.") % {"name": self.player.name}
+            )
+        return cleaned
+
+    def to_event(self) -> dict:
+        kind = self.cleaned_data["kind"]
+        event: dict = {"kind": kind}
+        for name in PENALTY_FIELDS.get(kind, ()):
+            value = self.cleaned_data.get(name)
+            if value is None or value == "":
+                continue
+            event[name] = value
+        return event
+
+
+PenaltyFormSet = forms.formset_factory(
+    PenaltyForm,
+    extra=0,
+    can_delete=True,
+    max_num=MAX_PENALTIES_PER_SEAT,
+    validate_max=True,
+    absolute_max=MAX_PENALTIES_PER_SEAT,
+)
+
+SEAT_PREFIX = "p{seat}"
+PENALTY_PREFIX = "p{seat}-pen"
+ADD_PENALTY = re.compile(r"add-penalty-(\d)")
+SEAT_WORD = re.compile(r"\b(?:[Oo]yuncu|[Pp]layer) (\d)\b")
+FIELD_PATH = re.compile(
+    r"^hand\.(?:players\[(?P<seat>\d+)\]\.(?:penalties\[(?P<pen>\d+)\]\.?)?)?(?P<name>[a-z_]*)"
+)
+
+
+def add_penalty_row(data, seats: int, action: str):
+    """The "+ Ceza ekle" button, which works without JavaScript: one more empty row."""
+    match = ADD_PENALTY.fullmatch(action or "")
+    if data is None or not match or int(match[1]) >= seats:
+        return data
+    data = data.copy()
+    key = f"{PENALTY_PREFIX.format(seat=match[1])}-TOTAL_FORMS"
+    try:
+        count = int(data.get(key, 0))
+    except ValueError:
+        count = 0
+    data[key] = str(max(0, min(count + 1, MAX_PENALTIES_PER_SEAT)))
+    return data
+
+
+class HandEntry:
+    """The whole hand sheet for one match, bound to submitted data or filled from a hand.
+
+    `position` is the hand's place on the sheet (1-based); `hand` is the stored hand being
+    corrected, None for the next hand.
+    """
+
+    def __init__(self, match, players, data=None, *, position: int, hand=None, action=""):
+        self.match = match
+        self.players = list(players)
+        self.rules = match.rules
+        self.hand = hand
+        self.position = position
+        self.kinds = enabled_penalty_kinds(self.rules)
+        self.result: dict | None = None
+        self.inputs: dict | None = None
+        self.notices: list[str] = []  # messages about the sheet as a whole (e.g. a conflict)
+        self.taken: list = []  # (position, hand) saved by another phone at this new hand's place
+        data = add_penalty_row(data, len(self.players), action)
+        initial = initial_from_inputs(hand.inputs) if hand is not None else {}
+        hand_initial = {
+            "request_token": new_request_token(),
+            "version": hand.version if hand is not None else None,
+            "position": position,
+            **initial.get("hand", {}),
+        }
+        self.hand_form = HandLevelForm(
+            data, players=self.players, rules=self.rules, initial=hand_initial
+        )
+        self.seat_forms = []
+        for player in self.players:
+            seat_initial = initial.get("seats", {}).get(player.seat, {})
+            form = SeatForm(
+                data,
+                rules=self.rules,
+                player=player,
+                prefix=SEAT_PREFIX.format(seat=player.seat),
+                initial=seat_initial,
+            )
+            form.penalties = PenaltyFormSet(
+                data,
+                prefix=PENALTY_PREFIX.format(seat=player.seat),
+                initial=seat_initial.get("penalties", []),
+                form_kwargs={
+                    "kinds": self.kinds,
+                    "others": [p for p in self.players if p.seat != player.seat],
+                    "player": player,
+                },
+            )
+            self.seat_forms.append(form)
+        if hand is not None and data is None:
+            self.result = hand.result  # a stored hand shows its scores before any change
+
+    # --- What the sheet says about itself
+
+    @property
+    def is_bound(self) -> bool:
+        return self.hand_form.is_bound
+
+    @property
+    def is_correction(self) -> bool:
+        return self.hand is not None
+
+    @property
+    def request_token(self) -> str:
+        return self.hand_form["request_token"].value() or ""
+
+    @property
+    def last_hand(self) -> bool:
+        """Whether this is the match's last planned hand (the sheet knows, not the player)."""
+        return self.position == self.match.planned_hands
+
+    @property
+    def last_hand_multiplier(self) -> int | None:
+        """ "Son el: ×10" on the form, where the table's rules count the last hand N times."""
+        multiplier = self.rules.get("last_hand_multiplier")
+        return multiplier if multiplier and self.last_hand else None
+
+    @property
+    def next_position(self) -> int:
+        """Where "add mine as the next hand" puts this hand, after another phone saved."""
+        return self.taken[-1][0] + 1 if self.taken else self.position
+
+    tile_numbers = range(1, 14)  # the keypad of "Taşları say"
+
+    @property
+    def rows(self) -> list:
+        """(seat form, that player's "bitirdi" radio): the finisher is chosen on their own row."""
+        radios = {str(radio.data["value"]): radio for radio in self.hand_form["finisher"]}
+        return [(form, radios[str(form.player.seat)]) for form in self.seat_forms]
+
+    @property
+    def nobody_radio(self):
+        return next(r for r in self.hand_form["finisher"] if r.data["value"] == NOBODY)
+
+    def forms(self):
+        yield self.hand_form
+        for seat_form in self.seat_forms:
+            yield seat_form
+            yield seat_form.penalties.management_form
+            yield from seat_form.penalties.forms
+
+    def active_penalty_forms(self, seat_form) -> list:
+        """The penalty rows that count: the ones not marked "remove"."""
+        formset = seat_form.penalties
+        return [form for form in formset.forms if not self._deleted(formset, form)]
+
+    @staticmethod
+    def _deleted(formset, form) -> bool:
+        return formset.can_delete and formset._should_delete_form(form)
+
+    # --- Validation
+
+    def is_valid(self) -> bool:
+        """Forms valid and the engine accepts the hand: then `inputs` and `result` are set."""
+        forms_valid = all(form.is_valid() for form in self.forms())
+        forms_valid = all(seat.penalties.is_valid() for seat in self.seat_forms) and forms_valid
+        if not forms_valid or not self._sums_as_typed():
+            return False
+        inputs = self.to_inputs()
+        try:
+            self.result = self.match.score(inputs)
+        except scoring.InvalidHand as error:
+            self.add_engine_error(error)
+            return False
+        self.inputs = inputs
+        return True
+
+    def _sums_as_typed(self) -> bool:
+        """An empty sum is not 0, and a typed sum is never ignored (see the module docstring)."""
+        finisher = self.hand_form.cleaned_data["finisher"]
+        ok = True
+        for form in self.seat_forms:
+            seat = form.player.seat
+            name = form.player.name
+            opened = form.cleaned_data["opened"]
+            remaining = form.cleaned_data["remaining"]
+            if seat == finisher:
+                if remaining is not None:
+                    form.add_error(
+                        "remaining",
+                        gettext("%(name)s bitirdi: elinde taş kalmaz, toplamı silin.")
+                        % {"name": name},
+                    )
+                    ok = False
+            elif opened == "no":
+                if remaining is not None:
+                    form.add_error(
+                        "remaining",
+                        gettext(
+                            "%(name)s açmadı ama toplam yazılmış: “Seri” ya da “Çift”i seçin, "
+                            "ya da toplamı silin."
+                        )
+                        % {"name": name},
+                    )
+                    ok = False
+            elif self._writes_zero(seat, finisher):
+                if remaining is not None:
+                    form.add_error(
+                        "remaining",
+                        gettext("%(name)s: eşi bitirdi, 0 yazar; toplamı silin.")
+                        % {"name": name},
+                    )
+                    ok = False
+            elif remaining is None:
+                form.add_error(
+                    "remaining",
+                    gettext("%(name)s: elinde kalan taşların toplamını yazın.") % {"name": name},
+                )
+                ok = False
+        return ok
+
+    def _writes_zero(self, seat: int, finisher: int | None) -> bool:
+        """With teams, the finisher's partner writes 0: their tiles are not counted."""
+        return (
+            self.match.teams
+            and finisher is not None
+            and (seat + 2) % 4 == finisher
+            and self.rules.get("teams", {}).get("winner_partner_zero", False)
+        )
+
+    def to_inputs(self) -> dict:
+        """The scoring engine's HAND object (RULES.md's JSON contract)."""
+        hand = self.hand_form.cleaned_data
+        inputs: dict = {
+            "finisher": hand["finisher"],
+            "okey_finish": hand["okey_finish"],
+            "kafa": hand["kafa"],
+        }
+        if hand["okey_number"] is not None:
+            inputs["okey_number"] = hand["okey_number"]
+        # The house-rule facts are entered only where the match's rules have the rule.
+        if "riziko" in self.hand_form.fields:
+            inputs["riziko"] = hand["riziko"]
+        if "colour" in self.hand_form.fields:
+            inputs["colour"] = hand["colour"]
+        if self.rules.get("last_hand_multiplier"):
+            inputs["last_hand"] = self.last_hand
+        inputs["players"] = [self._seat_inputs(form, hand["finisher"]) for form in self.seat_forms]
+        return inputs
+
+    def _seat_inputs(self, form, finisher) -> dict:
+        seat = form.cleaned_data
+        opened = seat["opened"]
+        # The finisher opened by definition: a tap on "bitirdi" is enough for a series finish;
+        # a pairs finish is "Çift" as usual.
+        if form.player.seat == finisher and opened == "no":
+            opened = "series"
+        entry: dict = {"opened": opened, "okeys": seat["okeys"], "fake_okeys": seat["fake_okeys"]}
+        if seat["remaining"] is not None:
+            entry["remaining"] = seat["remaining"]
+        if seat.get("opening") is not None:
+            entry["opening"] = seat["opening"]
+        if seat.get("cifte_devam"):
+            entry["cifte_devam"] = True
+        entry["penalties"] = [pen.to_event() for pen in self.active_penalty_forms(form)]
+        return entry
+
+    # --- Errors
+
+    def add_engine_error(self, error) -> None:
+        """Show the engine's message next to the field it names, naming the player."""
+        form, name = self._form_for_path(error.field or "")
+        message = self._with_names(engine_message(error))
+        if form is not None and name in form.fields:
+            form.add_error(name, message)
+        else:
+            self.hand_form.add_error(None, message)
+
+    def _with_names(self, message: str) -> str:
+        """The engine counts seats from 1 ("Oyuncu 2"); the table knows them by name."""
+        names = {str(p.seat + 1): p.name for p in self.players}
+        return SEAT_WORD.sub(lambda found: names.get(found[1], found[0]), message)
+
+    def _form_for_path(self, path: str):
+        found = FIELD_PATH.match(path)
+        if not found:
+            return None, None
+        if found["seat"] is None:
+            return self.hand_form, found["name"]
+        seat = int(found["seat"])
+        if seat >= len(self.seat_forms):
+            return None, None
+        seat_form = self.seat_forms[seat]
+        if found["pen"] is None:
+            return seat_form, found["name"]
+        active = self.active_penalty_forms(seat_form)
+        index = int(found["pen"])
+        if index >= len(active):
+            return seat_form, None
+        return active[index], found["name"] or "kind"
+
+    def all_errors(self) -> list[str]:
+        """Every error of the sheet as one line each, each naming the player it is about."""
+        lines = [str(error) for error in self.hand_form.non_field_errors()]
+        for name, errors in self.hand_form.errors.items():
+            if name != forms.forms.NON_FIELD_ERRORS:
+                lines.extend(str(error) for error in errors)
+        for seat_form in self.seat_forms:
+            player = seat_form.player.name
+            owned = [seat_form, *seat_form.penalties.forms]
+            errors = [e for form in owned for field in form.errors.values() for e in field]
+            errors += list(seat_form.penalties.non_form_errors())
+            for error in map(str, errors):
+                lines.append(error if error.startswith(player) else f"{player}: {error}")
+        return lines
+
+    @property
+    def non_field_errors(self) -> list[str]:
+        errors = self.hand_form.non_field_errors() if self.hand_form.is_bound else []
+        return [*self.notices, *errors]
+
+
+def initial_from_inputs(inputs: dict) -> dict:
+    """Initial form values from a stored HAND object (to correct a past hand)."""
+    finisher = inputs.get("finisher")
+    hand = {
+        "finisher": NOBODY if finisher is None else finisher,
+        "okey_finish": inputs.get("okey_finish", False),
+        "kafa": inputs.get("kafa", False),
+        "okey_number": inputs.get("okey_number"),
+        "riziko": inputs.get("riziko", False),
+        "colour": inputs.get("colour"),
+    }
+    seats = {}
+    for seat, entry in enumerate(inputs.get("players", [])):
+        remaining = entry.get("remaining")
+        if remaining == 0 and (seat == finisher or entry.get("opened", "no") == "no"):
+            remaining = None  # a 0 the engine never used: the form would refuse it as typed
+        seats[seat] = {
+            "opened": entry.get("opened", "no"),
+            "remaining": remaining,
+            "okeys": entry.get("okeys", 0),
+            "fake_okeys": entry.get("fake_okeys", 0),
+            "opening": entry.get("opening"),
+            "cifte_devam": entry.get("cifte_devam", False),
+            "penalties": [dict(event) for event in entry.get("penalties", [])],
+        }
+    return {"hand": hand, "seats": seats}

@@ -1,0 +1,199 @@
+"""The hand sheet never saves what the table did not mean: no empty sum read as 0, no typed sum
+ignored, no hand saved twice from two phones, and a hand's inputs survive the form both ways."""
+
+import pytest
+from django.http import QueryDict
+from django.urls import reverse
+
+import scoring
+from cetele.hand_form import HandEntry
+from cetele.models import Hand, Match
+from tests.factories import add_hand, form_data, make_match, sample_inputs
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+def url(name: str, match: Match, *args) -> str:
+    return reverse(name, args=[match.edit_token, *args])
+
+
+def errors_of(response) -> list[str]:
+    return response.context["entry"].all_errors()
+
+
+def test_an_empty_sum_for_a_player_who_opened_is_an_error_naming_the_player(client):
+    match = make_match()
+    inputs = sample_inputs(finisher=0)
+    del inputs["players"][1]["remaining"]  # Ayşe opened, the sum box left empty
+
+    response = client.post(url("hand_create", match), form_data(inputs))
+
+    assert "Ayşe: elinde kalan taşların toplamını yazın." in errors_of(response)
+    assert not Hand.objects.exists()
+
+
+def test_a_typed_zero_is_saved_as_zero(client):
+    match = make_match()
+
+    client.post(url("hand_create", match), form_data(sample_inputs(finisher=0, remaining=0)))
+
+    assert Hand.objects.get().inputs["players"][1]["remaining"] == 0
+
+
+def test_a_sum_typed_for_a_player_who_did_not_open_is_refused_not_ignored(client):
+    match = make_match()
+    data = form_data(sample_inputs(finisher=0))
+    data["p2-remaining"] = "34"  # Can still on "Açmadı"
+
+    response = client.post(url("hand_create", match), data)
+
+    assert any(line.startswith("Can açmadı ama toplam yazılmış") for line in errors_of(response))
+    assert response.context["entry"].seat_forms[2].errors["remaining"]
+    assert not Hand.objects.exists()
+
+
+def test_the_finishers_partner_who_writes_zero_needs_no_sum(client):
+    match = make_match(teams=True)
+    inputs = sample_inputs(finisher=0)
+    inputs["players"][2] = {"opened": "series"}  # Can, Ali's partner, opened: writes 0
+
+    response = client.post(url("hand_create", match), form_data(inputs))
+
+    assert response.status_code == 302
+    assert Hand.objects.get().scores[2] == 0
+
+
+def test_engine_messages_name_the_player_not_the_seat(client):
+    match = make_match()
+    inputs = sample_inputs(finisher=0)
+    inputs["players"][1]["remaining"] = 300  # more than 21 tiles can hold
+
+    response = client.post(url("hand_create", match), form_data(inputs))
+
+    errors = errors_of(response)
+    assert errors and all("Oyuncu" not in line for line in errors)
+    assert any(line.startswith("Ayşe") and "255" in line for line in errors)
+
+
+def test_a_new_hand_saved_from_two_phones_is_caught_and_can_still_be_added_deliberately(client):
+    match = make_match(hands=4)
+    mine = sample_inputs(finisher=2, remaining=40)
+    # Another phone saved hand 5 while this one was typing it.
+    add_hand(match, sample_inputs(finisher=1, remaining=12))
+
+    caught = client.post(url("hand_create", match), form_data(mine, position=5), headers=HTMX)
+
+    html = caught.content.decode()
+    assert "5. el az önce başka bir telefondan kaydedildi" in html
+    assert "Benimkini 6. el olarak ekle" in html
+    assert caught.context["entry"].result is not None  # the phone's own hand is still there
+    assert [p for p, _ in caught.context["entry"].taken] == [5]
+    assert match.hands.count() == 5
+
+    data = form_data(mine, position=5, action="save-next")
+    added = client.post(url("hand_create", match), data, headers=HTMX)
+
+    assert added.status_code == 200
+    assert "6. el kaydedildi" in added.content.decode()
+    assert match.hands.count() == 6
+    assert match.hands.last().inputs == Hand.objects.get(match=match, number=6).inputs
+
+
+def test_a_new_hand_at_its_place_saves_and_says_which_hand_it_was(client):
+    match = make_match(hands=2)
+
+    response = client.post(
+        url("hand_create", match), form_data(sample_inputs(), position=3), headers=HTMX
+    )
+
+    html = response.content.decode()
+    assert "3. el kaydedildi" in html
+    assert "Geri al" in html
+    assert 'class="just-saved"' in html  # the new row is marked in the sheet
+    assert "4. el" in html  # the next hand's form
+
+
+def test_match_add_hand_scores_the_hand_itself():
+    match = make_match()
+    inputs = sample_inputs(finisher=1, remaining=33)
+
+    hand = match.add_hand(inputs, "token-1")
+
+    expected = scoring.score_json({"rules": match.rules, "teams": False, "hand": inputs})
+    assert hand.result == expected
+    with pytest.raises(scoring.InvalidHand):
+        match.add_hand({"finisher": 9, "players": inputs["players"]}, "token-2")
+    assert match.hands.count() == 1
+
+
+def test_the_correction_page_previews_the_stored_hands_scores(client):
+    match = make_match()
+    hand = add_hand(match, sample_inputs(finisher=0, remaining=37))
+
+    html = client.get(url("hand_detail", match, hand.number)).content.decode()
+
+    preview = html.split('id="hand-preview"')[1].split("</details>")[0]
+    assert "Ayşe <strong>37</strong>" in preview
+    assert "Kimin bitirdiğini ve elde kalanları girin" not in html
+
+
+ROUND_TRIP_HANDS = [
+    sample_inputs(finisher=0, remaining=20),
+    sample_inputs(finisher=None, remaining=0),
+    {
+        "finisher": 1,
+        "okey_finish": True,
+        "kafa": False,
+        "okey_number": 7,
+        "players": [
+            {"opened": "pairs", "remaining": 40, "okeys": 1, "fake_okeys": 0, "penalties": []},
+            {"opened": "series", "okeys": 0, "fake_okeys": 0, "penalties": []},
+            {
+                "opened": "series",
+                "remaining": 12,
+                "okeys": 0,
+                "fake_okeys": 1,
+                "penalties": [
+                    {"kind": "islek_discard", "taken": True, "tile": 8},
+                    {"kind": "custom", "points": -50, "note": "rakı"},
+                ],
+            },
+            {
+                "opened": "no",
+                "okeys": 0,
+                "fake_okeys": 0,
+                "penalties": [{"kind": "okey_taken", "by": 1}],
+            },
+        ],
+    },
+]
+
+
+@pytest.mark.parametrize("inputs", ROUND_TRIP_HANDS)
+def test_a_hands_inputs_round_trip_through_the_correction_form(inputs):
+    """Stored inputs → the correction form's values → submitted back → the same inputs."""
+    match = make_match()
+    hand = add_hand(match, inputs)
+    players = list(match.players.all())
+    shown = HandEntry(match, players, position=1, hand=hand)
+
+    data = QueryDict(mutable=True)
+    for form in shown.forms():
+        for field in form:
+            value = field.value()
+            if value is None or value is False or value == "":
+                continue
+            data[field.html_name] = "on" if value is True else str(value)
+    submitted = HandEntry(match, players, data, position=1, hand=hand)
+
+    assert submitted.is_valid(), submitted.all_errors()
+    assert normalised(submitted.inputs) == normalised(hand.inputs)
+    assert submitted.result == hand.result
+
+
+def normalised(inputs: dict) -> dict:
+    """Defaults spelled out, as the engine reads them (RULES.md's contract)."""
+    seats = [{"okeys": 0, "fake_okeys": 0, "penalties": [], **seat} for seat in inputs["players"]]
+    return {"okey_finish": False, "kafa": False, **inputs, "players": seats}
