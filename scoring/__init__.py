@@ -5,9 +5,10 @@ from here.
 
 Typed API
     score_hand(hand: Hand, rules: Ruleset) -> HandResult       validates, then scores
-    validate_ruleset(data: dict) -> Ruleset                     a full JSON ruleset, checked
+    validate_ruleset(data: dict) -> Ruleset                     a JSON ruleset, checked; keys it
+                                                                predates filled in as off
     ruleset_for(spec) -> Ruleset                                like resolve_rules, typed, cached
-    finish_kind(hand) -> FinishKind
+    finish_kind(hand, rules=None) -> FinishKind                 rules: for elden + çift + okey
     Hand, SeatInput, PenaltyEvent, Opened, PenaltyKind, FinishKind (enums are StrEnums)
     HandResult(finish, scores, team_scores, breakdown), Step(rule, points, detail)
 
@@ -16,29 +17,45 @@ JSON contract (RULES.md, "The interface")
     resolve_rules(spec) -> dict           slug | full ruleset | {"preset", "override"} → full dict
     deep_merge(base, override) -> dict    nested objects merge, everything else replaces
     InvalidHand                           .code (English), .field (JSON path), .message (Turkish),
-                                          .message_en
+                                          .message_in(lang) ("tr" | "en", rendered when shown)
+    InvalidRuleset(InvalidHand)           a bad ruleset: `except InvalidHand` still catches
+                                          everything invalid in a request
     PRESETS                               slug → Preset(slug, name_tr, description_tr, name_en,
                                           description_en, rules)
     python -m scoring score [FILE] | presets | bench
 
-Words for the UI (scoring.labels, Turkish "tr" and English "en")
-    describe_step(step, lang), format_breakdown(steps, lang), finish_name(kind, lang)
+The ruleset declaration (scoring.parameters)
+    DECLARATION: every ruleset parameter once (Param: path, type, default, bounds, choices,
+    section, Turkish and English label and help; Group: a rule that can be off as a whole).
+    It drives validation (normalize), and gives the web its editor fields, rules pages and
+    marks: sections(), value_at(rules, path), show(item, value, lang), differences(a, b).
+
+Words for the UI, Turkish "tr" and English "en" (scoring.labels re-exports them)
+    scoring.names: finish_name(kind, lang), penalty_name, colour_name
+    scoring.sentences: describe_step(step, lang), format_breakdown(steps, lang)
     e.g. "107 × 2 (çift açtı) × 2 (okeyle bitiş) + 101 (100'ü geçti) = 529"
+    scoring.messages: error messages and field names; scoring.turkish: accusative, genitive
 
 Breakdown steps, in order, per seat (their points add up to the seat's score):
-    winner             F.winner                                  finish
+    winner             F.winner × k                              finish (+ factors)
     partner_zero       0 (teams: the finisher's partner)         finisher
-    not_opened         F.not_opened                              finish
+    not_opened         F.not_opened × k                          finish (+ factors)
     cifte_devam        not_opened × (factor − 1)                 factor
     kafa_halving       the halving, a negative amount            before, after
-    tiles              tiles × pair multiplier × F multiplier    remaining, okeys, fake_okeys,
+    tiles              tiles × pair multiplier × F mult. × k     remaining, okeys, fake_okeys,
                                                                  okey_value, okey_number, tiles,
                                                                  pair_multiplier, multiplier, finish
+                                                                 (+ factors)
     pair_opener_over   pair_opener_over.penalty                  tiles, threshold
     okey_left_penalty  count × okey_left.penalty                 okeys, fake_okeys, count, per
     opening_bonus      the highest tier's points                 opening, opened, threshold
     penalty            one per event, in the order entered       kind (+ taken, tile, factor, by,
                                                                  exempt, used_for, okey, note)
+    colour             the whole score × (c − 1), scope "all"    colour, factor
+    last_hand          the whole score × (N − 1)                 factor
+    k is riziko × the colour's multiplier (scope "finish"); "factors" lists what made it:
+    [{"reason": "riziko", "factor": 2}, {"reason": "colour", "colour": "blue", "factor": 4}],
+    present only when a house rule multiplied the row.
 
 Where RULES.md is ambiguous or silent — what this package decided
  1. pair_opener_over compares the raw tiles (okeys included, before any multiplier) and is added
@@ -57,8 +74,9 @@ Where RULES.md is ambiguous or silent — what this package decided
     (or by a finisher who opened pairs) it is allowed and changes nothing.
  7. `opening` may only be entered for a seat that opened (opening_not_opened otherwise); it must
     reach the opening base for that kind of opening; a pairs opening may not exceed the pairs
-    that tiles_dealt + 1 tiles can hold (11 / 7). Raising (`opening.raising`) is shown to players
-    and not checked: the order of openings within a hand is not entered.
+    that leave a tile in hand: tiles_dealt // 2 (10 with 21 tiles, 7 with 14; RULES.md's fix of
+    the earlier (tiles_dealt + 1) // 2). Raising (`opening.raising`) is shown to players and not
+    checked: the order of openings within a hand is not entered.
  8. Opening bonus tiers must strictly increase in both series and pairs, so "the highest tier
     reached" is simply the last one reached; bonus points and winner points are ≤ 0.
  9. `remaining` defaults to 0 like the other seat fields (the contract's defaults); RULES.md's
@@ -75,7 +93,8 @@ Where RULES.md is ambiguous or silent — what this package decided
     applies only with teams. The exempt event stays in the breakdown with 0 points.
 13. Cezasız: only `custom` events are accepted (others are refused, not silently dropped); no
     okey-left penalty; okeys left count their face value; discard_used is off.
-14. `custom` points may be any integer (negative too, unbounded); `note` is optional text.
+14. `custom` points may be any integer from −100000 to 100000 (negative too: a credit); the
+    engine owns the bound, forms check only the type. `note` is optional text.
 15. Nobody finished ("none"): pair openers still get pair_opener_multiplier and the over-100
     penalty, and okeys left their penalty, exactly as with any other finish row.
 16. A pairs opener finishing kafa is `pairs_kafa` whatever okey_finish says ("pairs | any | yes").
@@ -84,15 +103,36 @@ Where RULES.md is ambiguous or silent — what this package decided
     and 2.0 is not an integer.
 18. A ruleset given as {"preset", "override"}: errors name the path in the merged ruleset
     ("rules.finishes.okey.winner"), not "rules.override...". An override may replace a null
-    section (e.g. discard_used) only with a complete object. finishes.pairs_kafa is the only
-    optional ruleset key; finishes.none has no winner.
-19. Custom ruleset bounds (not in RULES.md): multipliers and factors 1–100, amounts 0–100000,
+    section (e.g. discard_used) only with a complete object. finishes.none has no winner.
+19. Custom ruleset bounds (not in RULES.md, except the extensions' 1–100): multipliers and
+    factors 1–100, amounts 0–100000,
     winner and bonus points −100000–0, discard_used factors 0–100, match lengths from
     1, 3, 5, …, 13 without repeats. Scores then stay far inside 32 bits (custom penalties aside).
 20. Messages name seats 1-based ("Oyuncu 3"); `field` paths are 0-based like the JSON
     ("hand.players[2].remaining").
 21. Errors are reported one at a time, in RULES.md's order (request shape, seats, teams,
     finisher, okey_number range, each seat, okey totals, okey_number presence).
+
+22. Missing keys: the parameters every ruleset has had since the first version stay required
+    (a hand-written ruleset that forgets one gets "missing_field"); every parameter added later
+    declares its off value and is filled in when missing — null for riziko, colours and
+    last_hand_multiplier, absent for the optional finish rows pairs_kafa and pairs_okey_kafa
+    (null is accepted for those rows too, and means the row is off).
+23. Riziko and colours (scope "finish") multiply the finish row's three figures by k before
+    anything else, so çifte devam and kafa halving apply on top; flat amounts (penalty events,
+    okey_left.penalty, pair_opener_over.penalty, the opening bonus) are never multiplied by k.
+    Colours (scope "all") and the last hand multiply each seat's whole score, in that order,
+    each as its own breakdown step; the finisher's partner who writes 0 stays 0 but their own
+    penalty events are multiplied like any seat's.
+24. The hand's riziko, colour and last_hand are always accepted and ignored where the ruleset
+    lacks the rule; colour is required (colour_required) only when the ruleset has colours.
+    A hand entered with okey_finish and kafa by a pairs opener is pairs_okey_kafa only where the
+    ruleset has that row; the row is allowed only beside pairs_kafa
+    (pairs_okey_kafa_without_pairs_kafa).
+25. A bad ruleset raises InvalidRuleset, a subclass of InvalidHand, so RULES.md's contract
+    (`except scoring.InvalidHand` catches whatever is invalid in a request) holds while the
+    editor can tell a ruleset's mistake from a hand's. Messages are rendered when shown
+    (message_in), never in both languages on every raise.
 
 Speed: rulesets are cached (per preset slug, and per ruleset object by its canonical JSON), so
 a preview costs one parse, one validation of the hand and the arithmetic: ~23 µs with a slug,
