@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from cetele.language import engine_lang
+from cetele.names import NameField
 from scoring import parameters as p
 from scoring.labels import human_field
 
@@ -69,7 +70,7 @@ def _fields_for(item: p.Param | p.Group, lang: str) -> dict[str, forms.Field]:
     if kind == p.BOOL:
         return {name: _switch(label, help_text)}
     if kind == p.TEXT:
-        return {name: forms.CharField(label=label, help_text=help_text, max_length=80)}
+        return {name: NameField(label=label, help_text=help_text, max_length=80)}
     if kind == p.CHOICE:
         return {
             name: forms.TypedChoiceField(

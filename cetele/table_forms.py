@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cetele.forms import MatchForm
 from cetele.models import Table, TablePlayer
+from cetele.names import NameField
 from cetele.tables import MAX_TABLE_PLAYERS, moved_on
 
 SEATS = 4
@@ -18,12 +19,12 @@ NAME_MAX = 30
 class TableForm(forms.Form):
     """A new table: its name and up to eight players."""
 
-    name = forms.CharField(label=_("Masanın adı"), max_length=60, initial=_("Cuma masası"))
+    name = NameField(label=_("Masanın adı"), max_length=60, initial=_("Cuma masası"))
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         for number in range(1, MAX_TABLE_PLAYERS + 1):
-            self.fields[f"player_{number}"] = forms.CharField(
+            self.fields[f"player_{number}"] = NameField(
                 label=_("%(number)s. oyuncu") % {"number": number},
                 max_length=NAME_MAX,
                 required=number <= 2,
@@ -49,7 +50,7 @@ def _check_distinct(form: forms.Form, names: list[str]) -> None:
 class TableNameForm(forms.Form):
     """Setting up a table from a match: its players are the match's."""
 
-    name = forms.CharField(label=_("Masanın adı"), max_length=60)
+    name = NameField(label=_("Masanın adı"), max_length=60)
 
 
 class TablePlayersForm(forms.Form):
@@ -61,14 +62,14 @@ class TablePlayersForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.players = players
         for player in players:
-            self.fields[f"place_{player.place}"] = forms.CharField(
+            self.fields[f"place_{player.place}"] = NameField(
                 label=_("%(number)s. oyuncu") % {"number": player.place + 1},
                 max_length=NAME_MAX,
                 initial=player.name,
             )
         free = max(0, MAX_TABLE_PLAYERS - len(players))
         for index in range(min(self.NEW, free)):
-            self.fields[f"new_{index}"] = forms.CharField(
+            self.fields[f"new_{index}"] = NameField(
                 label=_("Yeni oyuncu"), max_length=NAME_MAX, required=False
             )
 
