@@ -54,14 +54,13 @@ def find_house(view_token: str) -> HousePreset | None:
 
 @dataclass
 class RuleRow:
-    """One line of a rules page: a parameter's label, its value as text, whether it differs
-    from the base ruleset, and its one-line help."""
+    """One line of a rules page: a parameter's label, its value as text, and whether it differs
+    from the base ruleset. (The one-line help is the editor's: it speaks of ticking boxes.)"""
 
     path: str
     label: str
     value: str
     changed: bool
-    help: str = ""
 
 
 @dataclass
@@ -113,7 +112,6 @@ def shown_rules(rules: dict[str, Any], base: dict[str, Any] | None = None) -> Sh
                     item.text("label", lang),
                     parameters.show(item, value, lang),
                     differs,
-                    item.text("help", lang),
                 )
             )
         if section.key == "finishes":
@@ -124,7 +122,6 @@ def shown_rules(rules: dict[str, Any], base: dict[str, Any] | None = None) -> Sh
                     group.text("label", lang),
                     parameters.show(group, parameters.value_at(rules, group.path, None), lang),
                     group.path in changed,
-                    group.text("help", lang),
                 )
                 for group in parameters.GROUPS.values()
                 if group.section == "finishes"
