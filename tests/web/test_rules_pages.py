@@ -290,3 +290,18 @@ def test_a_house_preset_page_marks_what_it_changed_from_its_builtin(
     assert page.count("(değişti)") == 1
     assert re.search(r'<dd data-rule="penalties.okey_discard"><mark class="diff">yok', page)
     assert house.edit_token not in page
+
+
+def test_a_rules_page_speaks_english_from_the_same_declaration(client):
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+
+    page = client.get(reverse("rules_detail", args=["cetele-standart"])).content.decode()
+
+    values = rule_values(page)
+    assert "<dt>Pair opener multiplier</dt>" in page
+    assert values["pair_opener_over"] == "a total over 100 adds +101"
+    assert values["okey_left.counts"] == "Its face value"
+    assert values["cezali"] == "Yes"
+    assert values["riziko"] == "none"
+    assert values["hands"] == "1, 3, 5, 7, 9, 11, 13 hands"
+    assert ">House rules</h2>" in page
