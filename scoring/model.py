@@ -291,7 +291,7 @@ class Hand:
     teams: bool = False
     riziko: bool = False  # the indicator was a fake okey
     colour: Colour | None = None  # the indicator's colour
-    last_hand: bool = False  # the match's last hand (the sheet sets it)
+    last_hand: bool = False  # the match's last hand (the web app sets it, not the player)
 
     def __post_init__(self) -> None:
         if self.colour is not None:

@@ -2,9 +2,12 @@
 elden + çift + okey, and the worked examples of ../shared/vectors/extensions.json."""
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import scoring
 from scoring import format_breakdown, parse_hand, score_json
+from tests.scoring.strategies import requests
 from tests.scoring.support import four, hand_request
 
 
@@ -228,3 +231,41 @@ def test_the_engine_bounds_a_custom_penalty(points):
         "out_of_range",
         "hand.players[1].penalties[0].points",
     )
+
+
+# --- Properties ----------------------------------------------------------------------------------
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests(), st.sampled_from(["red", "blue", "black", "yellow"]), st.integers(1, 10))
+def test_colours_on_everything_and_the_last_hand_multiply_every_seats_score(request, colour, n):
+    plain = score_json(request)
+    multipliers = {"red": 5, "blue": 4, "black": 3, "yellow": 2}
+    house_rules = scoring.deep_merge(
+        request["rules"],
+        {"colours": {"multipliers": multipliers, "scope": "all"}, "last_hand_multiplier": n},
+    )
+    hand = {**request["hand"], "colour": colour, "last_hand": True}
+
+    result = score_json({**request, "rules": house_rules, "hand": hand})
+
+    assert result["scores"] == [score * multipliers[colour] * n for score in plain["scores"]]
+    assert [sum(s["points"] for s in steps) for steps in result["breakdown"]] == result["scores"]
+    for steps in result["breakdown"]:
+        assert [step["rule"] for step in steps[-2:]] == ["colour", "last_hand"]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests(), st.integers(1, 5))
+def test_riziko_off_for_the_hand_changes_nothing_and_on_never_lowers_a_loser(request, k):
+    plain = score_json(request)
+    rules = scoring.deep_merge(request["rules"], {"riziko": {"multiplier": k}})
+
+    calm = score_json({**request, "rules": rules, "hand": {**request["hand"], "riziko": False}})
+    risky = score_json({**request, "rules": rules, "hand": {**request["hand"], "riziko": True}})
+
+    assert calm == plain
+    finisher = request["hand"]["finisher"]
+    for seat, (before, after) in enumerate(zip(plain["scores"], risky["scores"], strict=True)):
+        if seat != finisher and plain["breakdown"][seat][0]["rule"] != "partner_zero":
+            assert after >= before  # a loser's row figures only grow; flat amounts stay
