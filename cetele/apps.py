@@ -1,7 +1,17 @@
 from django.apps import AppConfig
+from django.contrib.admin import apps as admin_apps
 
 
 class CeteleConfig(AppConfig):
+    default = True  # this module holds two configs: "cetele" means this one
     name = "cetele"
     verbose_name = "Çetele"
     default_auto_field = "django.db.models.BigAutoField"
+
+
+class OperatorAdminConfig(admin_apps.AdminConfig):
+    """Django's admin with our site (cetele.admin_site.OperatorSite): installed only when
+    DJANGO_ADMIN_PATH is set (settings.admin_settings)."""
+
+    default = False
+    default_site = "cetele.admin_site.OperatorSite"

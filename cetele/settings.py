@@ -9,10 +9,12 @@ DJANGO_BEHIND_TLS_PROXY "1" when a proxy terminates TLS and sets X-Forwarded-Pro
 DJANGO_TRUSTED_PROXIES  comma-separated IPs/CIDRs of that proxy (default 127.0.0.1,::1 with the
                         flag above, none without): X-Forwarded-* from anyone else is ignored.
 DJANGO_HSTS_SECONDS     Strict-Transport-Security max-age (default one year).
+DJANGO_ADMIN_PATH       the operator's admin answers on this path (e.g. yonetim-7f3a); unset: off.
 """
 
 import ipaddress
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -45,7 +47,6 @@ ALLOWED_HOSTS = [
 ]
 
 INSTALLED_APPS = [
-    "django.contrib.contenttypes",
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
@@ -207,3 +208,68 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
+
+
+# --- The operator's admin --------------------------------------------------------------------
+# Off unless DJANGO_ADMIN_PATH names the path it answers on. Only then are Django's admin, auth,
+# sessions and contenttypes installed, with their middleware: with it off nothing of the admin
+# is reachable and the database needs no user, session or content-type table.
+
+# First path segments the app itself uses: the admin may not hide behind one of them.
+RESERVED_PATHS = {"m", "v", "ev", "masa", "yeni", "kurallar", "static", "i18n", "favicon.ico"}
+
+
+def admin_path(value: str) -> str:
+    """DJANGO_ADMIN_PATH as a URL prefix: "yonetim" -> "yonetim/"; "" when unset (off)."""
+    value = value.strip().strip("/")
+    if not value:
+        return ""
+    if not re.fullmatch(r"[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*", value):
+        raise ImproperlyConfigured("DJANGO_ADMIN_PATH may hold only letters, digits, - _ and /.")
+    if value.split("/")[0] in RESERVED_PATHS:
+        raise ImproperlyConfigured(f"DJANGO_ADMIN_PATH may not start with {value.split('/')[0]}/.")
+    return value + "/"
+
+
+def admin_settings(path: str, installed_apps: list, middleware: list, templates: list) -> dict:
+    """The settings that turn the admin on at `path` (tests turn it on with them too)."""
+    middleware = list(middleware)
+    middleware.insert(
+        middleware.index("django.middleware.common.CommonMiddleware"),
+        "django.contrib.sessions.middleware.SessionMiddleware",
+    )
+    middleware.insert(
+        middleware.index("django.contrib.messages.middleware.MessageMiddleware"),
+        "django.contrib.auth.middleware.AuthenticationMiddleware",
+    )
+    engine = {**templates[0], "OPTIONS": {**templates[0]["OPTIONS"]}}
+    engine["OPTIONS"]["context_processors"] = [
+        *engine["OPTIONS"]["context_processors"],
+        "django.contrib.auth.context_processors.auth",
+    ]
+    validators = ["UserAttributeSimilarity", "MinimumLength", "CommonPassword", "NumericPassword"]
+    return {
+        "ADMIN_PATH": path,
+        "INSTALLED_APPS": [
+            *installed_apps,
+            "cetele.apps.OperatorAdminConfig",
+            "django.contrib.auth",
+            "django.contrib.contenttypes",
+            "django.contrib.sessions",
+        ],
+        "MIDDLEWARE": middleware,
+        "TEMPLATES": [engine, *templates[1:]],
+        # The operator's session cookie goes to the admin's pages only, never with a match link,
+        # and lasts a working day.
+        "SESSION_COOKIE_PATH": "/" + path,
+        "SESSION_COOKIE_AGE": 8 * 3600,
+        "AUTH_PASSWORD_VALIDATORS": [
+            {"NAME": f"django.contrib.auth.password_validation.{name}Validator"}
+            for name in validators
+        ],
+    }
+
+
+ADMIN_PATH = admin_path(os.environ.get("DJANGO_ADMIN_PATH", ""))
+if ADMIN_PATH:
+    globals().update(admin_settings(ADMIN_PATH, INSTALLED_APPS, MIDDLEWARE, TEMPLATES))

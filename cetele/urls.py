@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.urls import include, path, re_path, register_converter
 
 from cetele import sharing, views, views_data, views_rules, views_sharing, views_tables
@@ -66,3 +67,16 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("favicon.ico", views.favicon),
 ]
+
+
+def operator_urls(admin_path: str) -> list:
+    """The operator's admin at `admin_path`, where DJANGO_ADMIN_PATH turned it on
+    (settings.admin_settings); otherwise no URL leads to it, not even a login page."""
+    if not admin_path:
+        return []
+    from django.contrib import admin  # installed only then
+
+    return [path(admin_path, admin.site.urls)]
+
+
+urlpatterns += operator_urls(settings.ADMIN_PATH)
