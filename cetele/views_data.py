@@ -18,8 +18,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from cetele.deletion import delete_house_preset, delete_match, delete_table
-from cetele.models import Match, Table
-from cetele.sharing import EDIT, BadLink, link_context, match_by_token, secret_link
+from cetele.models import Match
+from cetele.sharing import EDIT, match_by_token, match_key, secret_link
+from cetele.tables import table_by_token, table_key
 from cetele.views_rules import house_by_token
 
 # The query parameter that names what app.js should drop from this phone's lists.
@@ -76,7 +77,7 @@ def match_delete(request: HttpRequest, token: str) -> HttpResponse:
     match = match_by_token(EDIT, token)
     form = ConfirmDeletionForm(posted(request))
     if request.method == "POST" and form.is_valid():
-        key = link_context(match, EDIT)["match_key"]
+        key = match_key(match.pk)
         delete_match(match)
         messages.success(
             request,
@@ -123,28 +124,23 @@ def started_with(preset_value: str) -> int:
 # --- A table -------------------------------------------------------------------------------
 
 
-def table_by_edit_token(token: str) -> Table:
-    try:
-        table = Table.objects.get(edit_token=token)
-    except Table.DoesNotExist as error:
-        raise BadLink() from error
-    return table
-
-
 @require_http_methods(["GET", "HEAD", "POST"])
 @secret_link(role=EDIT)
 def table_delete(request: HttpRequest, token: str) -> HttpResponse:
     """Delete a table (its edit link), keeping or deleting its matches as the user chooses."""
-    table = table_by_edit_token(token)
+    table = table_by_token(EDIT, token)
     form = TableDeletionForm(posted(request))
     if request.method == "POST" and form.is_valid():
+        forget = [table_key(table)]
+        if form.with_matches:
+            forget += [match_key(pk) for pk in table.matches.values_list("pk", flat=True)]
         deleted = delete_table(table, with_matches=form.with_matches)
         if deleted:
             message = _("Masa ve %(count)s maçı silindi.") % {"count": deleted}
         else:
-            message = _("Masa silindi.")
+            message = _("Masa silindi. Maçları kendi bağlantılarıyla açılmaya devam eder.")
         messages.success(request, message)
-        return after_deletion("home")
+        return after_deletion("home", ",".join(forget))
     context = {
         "table": table,
         "players": list(table.players.all()),

@@ -75,14 +75,15 @@
     list.unshift(entry);
     try { localStorage.setItem(STORE, JSON.stringify(list.slice(0, 30))); } catch (err) { /* full */ }
   }
-  // A match just deleted from this phone ([data-forget-match], views_data): drop it from the list.
+  // Matches or a table just deleted from this phone ([data-forget-match]: their keys, comma
+  // separated; views_data): drop them from the list.
   function forgetMatch() {
     const el = document.querySelector("[data-forget-match]");
     if (!el) return;
     let list = [];
     try { list = JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (err) { return; }
-    const key = el.dataset.forgetMatch;
-    list = list.filter(function (m) { return m.key !== key; });
+    const keys = el.dataset.forgetMatch.split(",");
+    list = list.filter(function (m) { return keys.indexOf(m.key) < 0; });
     try { localStorage.setItem(STORE, JSON.stringify(list)); } catch (err) { /* full */ }
   }
   function listMatches() {

@@ -3,6 +3,7 @@
 
 import io
 from datetime import timedelta
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from django.core.management import call_command
@@ -14,7 +15,8 @@ from django.utils import timezone
 import scoring
 from cetele.deletion import delete_table
 from cetele.models import Change, Hand, HousePreset, Match, Player, Table, TablePlayer
-from cetele.sharing import EDIT, link_context
+from cetele.sharing import EDIT, link_context, match_key
+from cetele.tables import table_key
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
@@ -311,6 +313,22 @@ def test_a_table_is_deleted_through_its_edit_link(client, choice, left):
     assert not Table.objects.filter(pk=table.pk).exists()
     assert Match.objects.filter(pk__in=[m.pk for m in matches]).count() == left
     assert client.get(reverse("table_delete", args=[table.edit_token])).status_code == 404
+    assert client.get(reverse("table_detail", args=[table.edit_token])).status_code == 404
+    assert client.get(reverse("view_table", args=[table.view_token])).status_code == 404
+    # This phone's "Maçlarım" drops the table, and the matches that went with it.
+    forget = parse_qs(urlparse(response["Location"]).query)["silindi"][0].split(",")
+    gone = [match_key(m.pk) for m in matches] if choice == "delete" else []
+    assert forget == [table_key(table), *gone]
+
+
+def test_the_table_page_offers_deletion_to_its_edit_link_only(client):
+    table, _matches = a_table_with_matches()
+
+    editor = client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+    viewer = client.get(reverse("view_table", args=[table.view_token])).content.decode()
+
+    assert reverse("table_delete", args=[table.edit_token]) in editor
+    assert "/sil/" not in viewer
 
 
 def test_a_table_view_link_cannot_delete_it(client):
