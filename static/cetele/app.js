@@ -232,6 +232,9 @@
     if (!select) return;
     const recent = load();
     if (!recent.length) return;
+    // Moving the chosen option into the group must not change the choice: a link that named a
+    // preset ("Bu kurallarla maç başlat") starts exactly that preset, in whatever order.
+    const chosen = select.value;
     const group = document.createElement("optgroup");
     group.label = select.dataset.recentLabel || "";
     recent.forEach(function (p) {
@@ -246,9 +249,6 @@
       group.appendChild(option);
     });
     if (!group.children.length) return;
-    // Moving the chosen option into the group must not change the choice: a link that named a
-    // preset ("Bu kurallarla maç başlat") starts exactly that preset, in whatever order.
-    const chosen = select.value;
     select.insertBefore(group, select.firstChild);
     select.querySelectorAll("optgroup").forEach(function (g) { if (!g.children.length) g.remove(); });
     select.value = select.hasAttribute("data-prefer-recent") ? group.firstChild.value : chosen;

@@ -105,8 +105,9 @@ def test_no_serious_accessibility_violation_with_the_live_preview_shown(phone):
     match = make_match(hands=2)
     page.goto(reverse("match_detail", args=[match.edit_token]))
 
-    page.locator("#hand-form input[name=finisher]").first.check()
-    page.locator("#hand-preview .breakdown, #hand-preview .errorlist").first.wait_for()
+    page.locator("#seat-0 .finish").click()
+    page.locator("#hand-preview details, #hand-preview .errorlist").first.wait_for()
+    page.locator("#seat-1 details.more summary").click()  # a player's "more" opened too
 
     assert blocking_violations(page) == []
 
@@ -114,6 +115,8 @@ def test_no_serious_accessibility_violation_with_the_live_preview_shown(phone):
 def test_no_serious_accessibility_violation_when_adjusting_rules_for_one_match(phone):
     page, _ = phone
     page.goto(reverse("match_create"))
+    page.fill("#id_name_1", "Ali")
+    page.fill("#id_name_2", "Ayşe")
 
     page.get_by_role("button", name="Kuralları bu maç için değiştir").click()
     page.wait_for_url("**" + reverse("match_adjust"))
@@ -141,3 +144,26 @@ def test_no_serious_accessibility_violation_in_dark_mode(phone, name):
 
     assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
     assert blocking_violations(page) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violation_on_the_hand_form_at_320_px(
+    browser, live_server, scheme
+):
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": 320, "height": 640}, is_mobile=True
+    )
+    page = context.new_page()
+    try:
+        page.emulate_media(color_scheme=scheme)
+        match = make_match(hands=2)
+        page.goto(reverse("match_detail", args=[match.edit_token]))
+        page.locator("#seat-0 .finish").click()
+        page.locator("#seat-1 details.more summary").click()
+        page.locator("#seat-1").get_by_role("button", name="+ Ceza ekle").click()
+        page.locator("#id_p1-pen-0-kind").wait_for()
+
+        assert blocking_violations(page) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    finally:
+        context.close()

@@ -290,7 +290,7 @@ def test_player_names_are_placeholders_and_two_players_may_not_share_a_name(phon
 
     page.get_by_role("button", name="Maçı başlat").click()
 
-    expect(page.locator("form")).to_contain_text("Bu ad başka bir oyuncuda da var")
+    expect(page.locator("form.match-create")).to_contain_text("Bu ad başka bir oyuncuda da var")
     assert Match.objects.count() == 0
 
 

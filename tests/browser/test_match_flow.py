@@ -139,13 +139,14 @@ def test_a_five_hand_match_ends_with_its_winner(phone):
 def test_typing_shows_the_engines_message_beside_the_field_and_clears_it(phone):
     page, console = phone
     start_match(page, NAMES, hands=3)
-    page.locator("[aria-labelledby=finisher-label]").get_by_label("Ali").check()
+    page.locator("#seat-0 .finish").click()
 
-    page.fill("#id_p0-remaining", "12")  # the finisher holds no tiles
-    page.wait_for_selector("#id_p0-remaining-errors .errorlist")
-    page.fill("#id_p0-remaining", "")
+    page.fill("#id_p1-remaining", "300")  # more than 21 tiles can hold
+    page.wait_for_selector("#id_p1-remaining-errors .errorlist")
+    assert "21 taşla en fazla 255 olur" in page.inner_text("#id_p1-remaining-errors")
+    page.fill("#id_p1-remaining", "30")
 
-    page.wait_for_selector("#id_p0-remaining-errors .errorlist", state="detached")
-    assert page.input_value("#id_p0-remaining") == ""
+    page.wait_for_selector("#id_p1-remaining-errors .errorlist", state="detached")
+    assert page.input_value("#id_p1-remaining") == "30"
     assert Hand.objects.count() == 0
     assert console.errors == []

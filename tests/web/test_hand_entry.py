@@ -197,3 +197,52 @@ def normalised(inputs: dict) -> dict:
     """Defaults spelled out, as the engine reads them (RULES.md's contract)."""
     seats = [{"okeys": 0, "fake_okeys": 0, "penalties": [], **seat} for seat in inputs["players"]]
     return {"okey_finish": False, "kafa": False, **inputs, "players": seats}
+
+
+def test_a_sum_over_the_limit_says_why_in_the_engines_words(client):
+    match = make_match()
+    inputs = sample_inputs(finisher=0)
+    inputs["players"][1]["remaining"] = 256
+
+    response = client.post(url("hand_create", match), form_data(inputs))
+
+    message = " ".join(response.context["entry"].seat_forms[1].errors["remaining"])
+    assert "21 taşla en fazla 255 olur" in message
+    assert "Ayşe" in message and "Oyuncu" not in message
+    assert "değerinden az veya eşit" not in response.content.decode()  # Django's generic words
+
+
+def test_penalty_names_are_capitalised_by_turkish_rules(client):
+    match = make_match()
+
+    response = client.post(
+        url("hand_create", match), form_data(sample_inputs(), action="add-penalty-0"), headers=HTMX
+    )
+
+    html = response.content.decode()
+    assert "İşlek taş attı" in html
+    assert "Işlek" not in html
+
+
+def test_the_match_names_its_rules_as_the_preset_list_does_in_the_pages_language(client):
+    match = make_match(preset="cetele-standart")
+
+    turkish = client.get(url("match_detail", match)).content.decode()
+    client.cookies["django_language"] = "en"
+    english = client.get(url("match_detail", match)).content.decode()
+
+    assert "Çetele Standart" in turkish and "Okey 101 Çetele — Standart" not in turkish
+    assert "Çetele Standard" in english and "Çetele Standart" not in english
+
+
+def test_renaming_two_players_to_the_same_name_is_refused(client):
+    match = make_match()
+
+    response = client.post(
+        url("match_players", match),
+        {"seat_0": "Ali", "seat_1": "ALİ", "seat_2": "Can", "seat_3": "Deniz"},
+    )
+
+    assert response.status_code == 200
+    assert "Bu ad başka bir oyuncuda da var" in response.content.decode()
+    assert [p.name for p in match.players.all()] == ["Ali", "Ayşe", "Can", "Deniz"]
