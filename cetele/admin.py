@@ -236,6 +236,6 @@ class TableAdmin(LookAndDeleteAdmin):
     def players(self, table: Table) -> str:
         return ", ".join(player.name for player in table.players.all())
 
-    @admin.display(description=_("Maç"), ordering="match_count")
+    @admin.display(description=_("Maçlar"), ordering="match_count")
     def matches(self, table: Table) -> int:
         return table.match_count

@@ -48,17 +48,17 @@ def data_counts() -> list[tuple[str, int]]:
         stale=Count("pk", filter=Q(touched_at__lt=stale)),
     )
     return [
-        (_("Maç"), matches["total"]),
-        (_("Biten maç"), matches["finished"]),
-        (_("Süren maç"), matches["total"] - matches["finished"]),
-        (_("El"), Hand.objects.count()),
-        (_("Oyuncu adı"), Player.objects.count() + TablePlayer.objects.count()),
-        (_("Masa"), Table.objects.count()),
-        (_("Ev kuralı"), HousePreset.objects.count()),
-        (_("Bir yıldır kullanılmayan maç"), matches["stale"]),
-        (_("Bir yıldır kullanılmayan masa"), Table.objects.filter(touched_at__lt=stale).count()),
+        (_("Maçlar"), matches["total"]),
+        (_("Biten maçlar"), matches["finished"]),
+        (_("Süren maçlar"), matches["total"] - matches["finished"]),
+        (_("Eller"), Hand.objects.count()),
+        (_("Oyuncu adları"), Player.objects.count() + TablePlayer.objects.count()),
+        (_("Masalar"), Table.objects.count()),
+        (_("Ev kuralları"), HousePreset.objects.count()),
+        (_("Bir yıldır kullanılmayan maçlar"), matches["stale"]),
+        (_("Bir yıldır kullanılmayan masalar"), Table.objects.filter(touched_at__lt=stale).count()),
         (
-            _("Bir yıldır kullanılmayan ev kuralı"),
+            _("Bir yıldır kullanılmayan ev kuralları"),
             HousePreset.objects.filter(touched_at__lt=stale).count(),
         ),
     ]

@@ -197,12 +197,14 @@ def test_the_front_page_counts_what_the_server_holds(operator):
     html = operator.get(ADMIN).content.decode()
 
     counts = dict(re.findall(r"<th scope=\"row\">([^<]+)</th><td>(\d+)</td>", html))
-    assert counts["Maç"] == "2"
-    assert counts["Biten maç"] == "1"
-    assert counts["Süren maç"] == "1"
-    assert counts["El"] == "15"
-    assert counts["Masa"] == "1"
-    assert counts["Ev kuralı"] == "1"
+    assert counts["Maçlar"] == "2"
+    assert counts["Biten maçlar"] == "1"
+    assert counts["Süren maçlar"] == "1"
+    assert counts["Eller"] == "15"
+    assert counts["Masalar"] == "1"
+    assert counts["Ev kuralları"] == "1"
+    assert counts["Oyuncu adları"] == "9"
+    assert counts["Bir yıldır kullanılmayan maçlar"] == "0"
 
 
 # --- Listing and searching, never a full link ------------------------------------------------
