@@ -108,10 +108,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock at BEGIN so that concurrent writers wait (up to `timeout`
     # seconds) instead of failing with "database is locked" when a read lock is upgraded.
     # synchronous=FULL: an acknowledged hand survives a power cut, not only a process crash.
+    # secure_delete: a deleted match's names are overwritten in the file, not left in free pages
+    # (Debian's SQLite does it by default; other builds do not).
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
+        "init_command": (
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA secure_delete=ON;"
+        ),
     }
     # A persistent SQLite connection is cheap and keeps the PRAGMAs applied.
     DATABASES["default"]["CONN_MAX_AGE"] = None
