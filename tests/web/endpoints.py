@@ -49,20 +49,22 @@ class Keys:
     house: HousePreset
     table: Table
 
-    def refresh(self) -> None:
-        """Read the keys again; a match or preset deleted through its edit link is replaced."""
+    def refresh(self) -> bool:
+        """Read the keys again; what was deleted through its edit link is replaced (then True)."""
+        replaced = False
         try:
             self.match.refresh_from_db()
         except Match.DoesNotExist:
-            self.match = make_match(hands=3)
+            self.match, replaced = make_match(hands=3), True
         try:
             self.house.refresh_from_db()
         except HousePreset.DoesNotExist:
-            self.house = make_house(self.match.rules)
+            self.house, replaced = make_house(self.match.rules), True
         try:
             self.table.refresh_from_db()
         except Table.DoesNotExist:
-            self.table = make_table()
+            self.table, replaced = make_table(), True
+        return replaced
 
     def token_for(self, route: str) -> str:
         for start, (model, field) in KEYS.items():
