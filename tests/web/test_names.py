@@ -3,7 +3,7 @@ name with nothing visible in it (cetele.names), wherever people type one."""
 
 import pytest
 
-from cetele.models import HousePreset, Match, Player, Table
+from cetele.models import HousePreset, Player, Table
 from cetele.names import NameField, clean_name
 from tests.factories import make_match, new_match_data
 from tests.web.test_preset_editor import editor_data
