@@ -179,7 +179,8 @@ def link_changed(request: HttpRequest) -> HttpResponse:
     """A rotated or deleted link: not a guess, so not counted. A live page's poll gets 286 (htmx
     stops polling) with nothing to swap and an event app.js answers by saying so; anything else
     gets a 410 page saying so."""
-    if request.htmx and request.resolver_match and request.resolver_match.url_name.endswith("poll"):
+    route = (request.resolver_match and request.resolver_match.url_name) or ""
+    if request.htmx and route.endswith("poll"):
         response = HttpResponse(status=286)
         response["HX-Reswap"] = "none"
     else:
