@@ -246,3 +246,59 @@ def test_renaming_two_players_to_the_same_name_is_refused(client):
     assert response.status_code == 200
     assert "Bu ad başka bir oyuncuda da var" in response.content.decode()
     assert [p.name for p in match.players.all()] == ["Ali", "Ayşe", "Can", "Deniz"]
+
+
+def house_rules_match(planned_hands: int = 3) -> Match:
+    rules = scoring.resolve_rules(
+        {
+            "preset": "cetele-standart",
+            "override": {
+                "riziko": {"multiplier": 2},
+                "colours": {
+                    "multipliers": {"red": 1, "blue": 4, "black": 3, "yellow": 2},
+                    "scope": "finish",
+                },
+                "last_hand_multiplier": 10,
+            },
+        }
+    )
+    return Match.start(
+        ["Ali", "Ayşe", "Can", "Deniz"], teams=False, planned_hands=planned_hands, rules=rules
+    )
+
+
+def test_the_last_hand_says_so_on_the_form_and_counts_n_times(client):
+    match = house_rules_match(planned_hands=2)
+    first = sample_inputs(finisher=0, remaining=10) | {"colour": "red"}
+    client.post(url("hand_create", match), form_data(first, position=1))
+
+    page = client.get(url("match_detail", match)).content.decode()
+    inputs = sample_inputs(finisher=1, remaining=10) | {"colour": "red"}
+    client.post(url("hand_create", match), form_data(inputs, position=2))
+
+    assert "Son el: ×10" in page
+    saved = match.hands.get(number=2)
+    assert saved.inputs["last_hand"] is True and saved.inputs["riziko"] is False
+    expected = scoring.score_json({"rules": match.rules, "hand": saved.inputs})
+    assert saved.result == expected
+    assert saved.scores[1] == -101 * 10
+    assert match.hands.get(number=1).inputs["last_hand"] is False
+
+
+def test_riziko_and_the_indicators_colour_are_asked_where_the_rules_have_them(client):
+    plain = make_match()
+    house = house_rules_match()
+
+    plain_page = client.get(url("match_detail", plain)).content.decode()
+    house_page = client.get(url("match_detail", house)).content.decode()
+    missing_colour = client.post(url("hand_create", house), form_data(sample_inputs()))
+    inputs = sample_inputs(finisher=0, remaining=10) | {"riziko": True, "colour": "blue"}
+    client.post(url("hand_create", house), form_data(inputs, position=1))
+
+    assert 'name="riziko"' not in plain_page and 'name="colour"' not in plain_page
+    assert 'name="riziko"' in house_page and house_page.count('name="colour"') == 4
+    assert "Göstergenin rengini seçin." in missing_colour.content.decode()
+    saved = house.hands.get()
+    assert saved.inputs["riziko"] is True and saved.inputs["colour"] == "blue"
+    assert saved.scores[0] == -101 * 2 * 4  # the finish row × 2 (riziko) × 4 (mavi)
+    assert saved.result == scoring.score_json({"rules": house.rules, "hand": saved.inputs})

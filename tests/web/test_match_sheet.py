@@ -405,13 +405,19 @@ def test_every_change_bumps_the_match_version(client):
 
 def test_the_match_rules_page_shows_the_frozen_rules(client):
     match = make_match(preset="om-zorlu")
+    # The match froze a copy whose okey-finish winner differs from today's preset, as if the
+    # preset had changed after the match started: the page must show the match's own copy.
+    frozen = scoring.deep_merge(match.rules, {"finishes": {"okey": {"winner": -303}}})
+    Match.objects.filter(pk=match.pk).update(rules=frozen)
 
     html = client.get(url("match_rules", match)).content.decode()
 
     # One ruleset, one name: the preset list's name, not the ruleset's long one.
     assert "<h1>Okey Masters Zorlu</h1>" in html
     assert "Okey Masters 101 — Zorlu" not in html
-    assert "−404" in html or "-404" in html
+    okey_row = html.split('data-kind="okey"')[1].split("</tr>")[0]
+    assert "303" in okey_row and "202" not in okey_row
+    assert scoring.PRESETS["om-zorlu"].rules["finishes"]["okey"]["winner"] == -202
 
 
 # --- Bad input ------------------------------------------------------------------------------
