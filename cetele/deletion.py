@@ -155,12 +155,17 @@ def database_bytes() -> int:
 
 
 def give_space_back() -> tuple[int, int] | None:
-    """On SQLite, rebuild the file without the deleted rows' pages (VACUUM) and empty the WAL,
-    so that the file shrinks and deleted names do not linger in free pages. Returns the size
-    before and after in bytes; None on other databases (PostgreSQL's autovacuum reuses the
-    space). Writers wait meanwhile (up to the busy timeout): run it at a quiet hour."""
+    """On SQLite, when the file has free pages (rows deleted by anyone since the last time),
+    rebuild it without them (VACUUM) and empty the WAL, so that the file shrinks and deleted
+    names do not linger. Returns the size before and after in bytes; None when there was
+    nothing to give back or on other databases (PostgreSQL's autovacuum reuses the space).
+    Writers wait meanwhile (up to the busy timeout): run it at a quiet hour."""
     if connection.vendor != "sqlite":
         return None
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA freelist_count")
+        if not cursor.fetchone()[0]:
+            return None
     before = database_bytes()
     with connection.cursor() as cursor:
         cursor.execute("VACUUM")

@@ -68,8 +68,8 @@ TOUCH_EVERY = timedelta(days=1)
 class Forgettable(models.Model):
     """Something people make and then may stop using (a match, a table, a house preset).
 
-    `touched_at` is its last use: created, changed, a link rotated, or opened through one of
-    its links (at most once a day). `forget_unused` deletes what stays untouched for long
+    `touched_at` is its last use: created, changed, a match started with it, or opened through
+    one of its links (a visit is written at most once a day; a live-view poll is not a visit). `forget_unused` deletes what stays untouched for long
     (README, Privacy): player names are personal data and are not kept forever.
     """
 

@@ -7,9 +7,9 @@ links (see cetele.models.Forgettable). A table is kept while one of its matches 
 
 Safe from cron: it asks nothing, deletes in small batches (each its own short transaction, every
 row re-checked inside it, so something opened a moment ago stays), and running it twice or
-twice at once does no harm. On SQLite it then gives the space back (VACUUM), so that the file
-shrinks and deleted names do not linger in its free pages; writers wait meanwhile, so run it at
-a quiet hour. What it prints names nothing: numbers and dates only.
+twice at once does no harm. On SQLite it then gives the space back (VACUUM) whenever the file
+has free pages, so that it shrinks and deleted names do not linger in them; writers wait
+meanwhile, so run it at a quiet hour. What it prints names nothing: numbers and dates only.
 """
 
 from datetime import timedelta
@@ -64,7 +64,7 @@ class Command(BaseCommand):
             f"{verb} {report.matches} matches ({report.hands} hands), {report.tables} tables, "
             f"{report.presets} house presets untouched since {cutoff:%Y-%m-%d}."
         )
-        if dry_run or no_vacuum or not report.anything:
+        if dry_run or no_vacuum:
             return
         sizes = give_space_back()
         if sizes:
