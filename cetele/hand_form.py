@@ -358,20 +358,24 @@ class HandEntry:
             yield from seat_form.penalties.forms
 
     def active_penalty_forms(self, seat_form) -> list:
-        """The penalty rows that count: the ones not marked "remove"."""
+        """The penalty rows that count: all but the ones ticked "Cezayı kaldır" (known once the
+        formset is validated)."""
         formset = seat_form.penalties
-        return [form for form in formset.forms if not self._deleted(formset, form)]
-
-    @staticmethod
-    def _deleted(formset, form) -> bool:
-        return formset.can_delete and formset._should_delete_form(form)
+        if not formset.is_bound:
+            return formset.forms
+        removed = formset.deleted_forms if formset.is_valid() else []
+        return [form for form in formset.forms if form not in removed]
 
     # --- Validation
 
     def is_valid(self) -> bool:
         """Forms valid and the engine accepts the hand: then `inputs` and `result` are set."""
-        forms_valid = all(form.is_valid() for form in self.forms())
-        forms_valid = all(seat.penalties.is_valid() for seat in self.seat_forms) and forms_valid
+        # Every form is validated (a list, not a short-circuit), so every error shows at once;
+        # a formset skips the rows ticked "remove".
+        checks = [self.hand_form.is_valid()]
+        for seat in self.seat_forms:
+            checks += [seat.is_valid(), seat.penalties.is_valid()]
+        forms_valid = all(checks)
         if not forms_valid or not self._sums_as_typed():
             return False
         inputs = self.to_inputs()
@@ -415,8 +419,7 @@ class HandEntry:
                 if remaining is not None:
                     form.add_error(
                         "remaining",
-                        gettext("%(name)s: eşi bitirdi, 0 yazar; toplamı silin.")
-                        % {"name": name},
+                        gettext("%(name)s: eşi bitirdi, 0 yazar; toplamı silin.") % {"name": name},
                     )
                     ok = False
             elif remaining is None:

@@ -302,3 +302,14 @@ def test_riziko_and_the_indicators_colour_are_asked_where_the_rules_have_them(cl
     assert saved.inputs["riziko"] is True and saved.inputs["colour"] == "blue"
     assert saved.scores[0] == -101 * 2 * 4  # the finish row × 2 (riziko) × 4 (mavi)
     assert saved.result == scoring.score_json({"rules": house.rules, "hand": saved.inputs})
+
+
+def test_a_removed_penalty_row_does_not_block_the_save_even_when_half_filled(client):
+    match = make_match()
+    data = form_data(sample_inputs(finisher=0, remaining=10))
+    data.update({"p1-pen-TOTAL_FORMS": "1", "p1-pen-0-kind": "custom", "p1-pen-0-DELETE": "on"})
+
+    response = client.post(url("hand_create", match), data)  # no points: it was removed
+
+    assert response.status_code == 302
+    assert Hand.objects.get().inputs["players"][1]["penalties"] == []
