@@ -56,6 +56,7 @@ def manage(env: dict[str, str], *args: str) -> None:
 
 def prepare(env: dict[str, str], static: bool = True) -> None:
     manage(env, "migrate", "--noinput", "--verbosity", "0")
+    manage(env, "createcachetable")  # the limiter's shared cache when DJANGO_CACHE_URL=db
     if static:
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
 
@@ -138,6 +139,67 @@ class Gunicorn:
                 self.kill()
 
     def __enter__(self) -> Gunicorn:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+class RedisServer:
+    """Debian's redis-server on a 127.0.0.1 port, nothing written to disk, stopped by its PID."""
+
+    def __init__(self, directory: Path, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.args = [
+            "redis-server",
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(directory),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--loglevel",
+            "warning",
+        ]
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 10) -> RedisServer:
+        self.process = subprocess.Popen(
+            self.args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"redis-server exited with {self.process.returncode}")
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock,
+            ):
+                sock.sendall(b"PING\r\n")
+                if sock.recv(16).startswith(b"+PONG"):
+                    return self
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("redis-server did not answer in time")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def __enter__(self) -> RedisServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:

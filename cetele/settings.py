@@ -10,6 +10,7 @@ DJANGO_TRUSTED_PROXIES  comma-separated IPs/CIDRs of that proxy (default 127.0.0
                         flag above, none without): X-Forwarded-* from anyone else is ignored.
 DJANGO_HSTS_SECONDS     Strict-Transport-Security max-age (default one year).
 DJANGO_ADMIN_PATH       the operator's admin answers on this path (e.g. yonetim-7f3a); unset: off.
+DJANGO_CACHE_URL        the shared cache: redis://host:port/db, db (default) or locmem.
 """
 
 import ipaddress
@@ -119,6 +120,37 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # A persistent SQLite connection is cheap and keeps the PRAGMAs applied.
     DATABASES["default"]["CONN_MAX_AGE"] = None
+
+# --- Cache ----------------------------------------------------------------------------------
+# What every worker and every app server must share: the link-guessing limiter's counts
+# (cetele.sharing). Kept in one process's memory, two workers would let twice the guesses
+# through. DJANGO_CACHE_URL chooses where they live:
+#   redis://host:port/db (also rediss://, unix://)  Django's RedisCache: for several app servers;
+#   db       a table in the database (`createcachetable`): shared by every process using it;
+#   locmem   this process's memory: one process only (`make run`, tests).
+# Default: db, or locmem with debug on.
+
+
+def cache_settings(url: str) -> dict:
+    """CACHES for DJANGO_CACHE_URL (see above)."""
+    url = url.strip()
+    if url.split("://", 1)[0] in {"redis", "rediss", "unix"}:
+        backend = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    elif url == "db":
+        backend = {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "cetele_cache",
+        }
+    elif url == "locmem":
+        backend = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    else:
+        raise ImproperlyConfigured(
+            "DJANGO_CACHE_URL must be redis://host:port/db, rediss://…, unix://…, db or locmem."
+        )
+    return {"default": {**backend, "KEY_PREFIX": "cetele"}}
+
+
+CACHES = cache_settings(os.environ.get("DJANGO_CACHE_URL") or ("locmem" if DEBUG else "db"))
 
 # Flash messages ride in a signed cookie: there are no accounts and no sessions.
 MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need (chromium, gettext, postgresql) where missing.
+# Installs the Debian packages the tests need (chromium, gettext, postgresql, redis-server; nginx
+# for make loadtest) where missing. None of them is started here.
 # Without root it only reports what is missing; the test legs then skip loudly (never on CI).
 set -euo pipefail
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium fonts-liberation) # a font, or pages render no text
 command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server) # the shared cache's tests
+[ -x /usr/sbin/nginx ] || missing+=(nginx) # make loadtest's scaled-out leg (the load balancer)
 [ ${#missing[@]} = 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "== installing Debian packages: ${missing[*]}"

@@ -11,3 +11,7 @@ from cetele.settings import STORAGES  # noqa: E402
 # The manifest storage needs collectstatic to have run; tests don't run it.
 STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# One test process: its own memory is the shared cache (tests/web/test_shared_cache.py starts
+# real servers on Redis and on the database cache).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
