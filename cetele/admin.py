@@ -8,6 +8,8 @@ in full (a few characters identify a link someone reads out; they open nothing),
 neither searchable nor in any form. A deletion is logged by number only, never with a name.
 """
 
+from datetime import datetime
+
 from django.contrib import admin
 from django.contrib.admin.models import DELETION, LogEntry
 from django.contrib.contenttypes.models import ContentType
@@ -25,6 +27,20 @@ def token_prefix(token: str) -> str:
     return f"{token[:PREFIX_LENGTH]}…"
 
 
+def dates(title: str) -> type:
+    """Django's date filter under a title of ours (it would show the field's English name)."""
+
+    class DateFilter(admin.DateFieldListFilter):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.title = title
+
+    return DateFilter
+
+
+BY_DATE = [("created_at", dates(_("başlangıç"))), ("touched_at", dates(_("son kullanım")))]
+
+
 class LookAndDeleteAdmin(admin.ModelAdmin):
     """Read-only pages and deletion; links shown as prefixes; deletions logged without names."""
 
@@ -36,6 +52,14 @@ class LookAndDeleteAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+    @admin.display(description=_("Başladı"), ordering="created_at")
+    def started(self, obj) -> datetime:
+        return obj.created_at
+
+    @admin.display(description=_("Son kullanım"), ordering="touched_at")
+    def last_used(self, obj) -> datetime:
+        return obj.touched_at
 
     @admin.display(description=_("Düzenleme bağlantısı"))
     def edit_link(self, obj) -> str:
@@ -95,28 +119,26 @@ class MatchAdmin(LookAndDeleteAdmin):
         "players",
         "hands",
         "state",
-        "table",
-        "created_at",
-        "touched_at",
+        "table_name",
+        "started",
+        "last_used",
         "edit_link",
         "view_link",
     ]
-    list_filter = [MatchState, "created_at", "touched_at", "teams"]
+    list_filter = [MatchState, *BY_DATE]
     date_hierarchy = "created_at"
     search_fields = ["players__name", "table__name"]
     ordering = ["-touched_at"]
     fields = [
-        "created_at",
-        "touched_at",
-        "teams",
-        "planned_hands",
+        "started",
+        "last_used",
+        "kind",
         "hands",
         "preset",
-        "table",
-        "rematch_of",
+        "table_name",
         "edit_link",
         "view_link",
-        "rules",
+        "ruleset",
     ]
     readonly_fields = fields
     inlines = [PlayerInline]
@@ -146,6 +168,18 @@ class MatchAdmin(LookAndDeleteAdmin):
     def state(self, match: Match) -> str:
         return _("Bitti") if match.hand_count >= match.planned_hands else _("Sürüyor")
 
+    @admin.display(description=_("Masa"))
+    def table_name(self, match: Match) -> str:
+        return match.table.name if match.table else "—"
+
+    @admin.display(description=_("Oyun"))
+    def kind(self, match: Match) -> str:
+        return _("Eşli") if match.teams else _("Tekli")
+
+    @admin.display(description=_("Kurallar"))
+    def ruleset(self, match: Match) -> dict:
+        return match.rules
+
     @admin.display(description=_("Kural"))
     def preset(self, match: Match) -> str:
         """A house preset is named by its view token: show a prefix of it only."""
@@ -160,30 +194,17 @@ class MatchAdmin(LookAndDeleteAdmin):
 class HousePresetAdmin(LookAndDeleteAdmin):
     list_display = [
         "name",
-        "base_slug",
         "matches",
-        "created_at",
-        "updated_at",
-        "touched_at",
+        "started",
+        "last_used",
         "edit_link",
         "view_link",
     ]
-    list_filter = ["created_at", "touched_at", "base_slug"]
+    list_filter = BY_DATE
     date_hierarchy = "created_at"
     search_fields = ["name", "description"]
     ordering = ["-touched_at"]
-    fields = [
-        "name",
-        "description",
-        "base_slug",
-        "created_at",
-        "updated_at",
-        "touched_at",
-        "matches",
-        "edit_link",
-        "view_link",
-        "rules",
-    ]
+    fields = ["name", "description", "started", "last_used", "matches", "edit_link", "view_link"]
     readonly_fields = fields
 
     @admin.display(description=_("Onunla başlayan maç"))
@@ -211,16 +232,16 @@ class TableAdmin(LookAndDeleteAdmin):
         "name",
         "players",
         "matches",
-        "created_at",
-        "touched_at",
+        "started",
+        "last_used",
         "edit_link",
         "view_link",
     ]
-    list_filter = ["created_at", "touched_at"]
+    list_filter = BY_DATE
     date_hierarchy = "created_at"
     search_fields = ["name", "players__name"]
     ordering = ["-touched_at"]
-    fields = ["name", "created_at", "touched_at", "matches", "edit_link", "view_link"]
+    fields = ["name", "started", "last_used", "matches", "edit_link", "view_link"]
     readonly_fields = fields
     inlines = [TablePlayerInline]
 

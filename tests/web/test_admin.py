@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -252,6 +253,20 @@ def test_matches_filter_by_date(operator):
     html = operator.get(ADMIN + f"cetele/match/?created_at__year={year}").content.decode()
 
     assert f"#{match.pk}<" in html
+
+
+def test_matches_filter_by_last_use(operator):
+    from django.utils import timezone
+
+    stale = make_match()
+    Match.objects.filter(pk=stale.pk).update(touched_at=timezone.now() - timedelta(days=400))
+    fresh = make_match()
+    since = (timezone.now() - timedelta(days=7)).isoformat()
+
+    html = operator.get(ADMIN + "cetele/match/", {"touched_at__gte": since}).content.decode()
+
+    assert f"#{fresh.pk}<" in html and f"#{stale.pk}<" not in html
+    assert "son kullanım" in html
 
 
 @pytest.mark.parametrize("kind", ["match", "housepreset", "table"])
