@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 import scoring
 from cetele.models import Hand, HousePreset, Match
 from scoring import parameters
-from tests.browser.sheet import enter_hand, totals
+from tests.browser.sheet import enter_hand, start_match, totals
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -276,3 +276,89 @@ def test_the_editor_round_trips_every_parameter(phone):
         "console: htmx:afterRequest, [object HTMLDivElement]",
     }
     assert set(console.errors) <= aborts
+
+
+# --- Playing a match with the house rules ----------------------------------------------------
+
+RIZIKO_AND_COLOURS = {
+    "riziko": {"multiplier": 2},
+    "colours": {"multipliers": {"red": 5, "blue": 4, "black": 3, "yellow": 2}, "scope": "finish"},
+    "last_hand_multiplier": 10,
+}
+HANDS = [
+    {  # riziko and blue: the finish table × 8
+        "finisher": 0,
+        "riziko": True,
+        "colour": "blue",
+        "players": [
+            {"opened": "series"},
+            {"opened": "series", "remaining": 20},
+            {"opened": "no"},
+            {"opened": "series", "remaining": 9},
+        ],
+    },
+    {  # red: × 5
+        "finisher": 1,
+        "colour": "red",
+        "players": [
+            {"opened": "series", "remaining": 10},
+            {"opened": "series"},
+            {"opened": "no"},
+            {"opened": "no"},
+        ],
+    },
+    {  # the match's last hand: riziko and black (× 6), then every score × 10
+        "finisher": 2,
+        "riziko": True,
+        "colour": "black",
+        "players": [
+            {"opened": "no"},
+            {"opened": "series", "remaining": 5},
+            {"opened": "series"},
+            {"opened": "no"},
+        ],
+    },
+]
+# Worked by hand from RULES.md (cetele-standart's normal row: −101 / ×1 / 202).
+EXPECTED_SCORES = [
+    [-808, 160, 1616, 72],
+    [50, -505, 1010, 1010],
+    [12120, 300, -6060, 12120],
+]
+
+
+def test_a_match_with_riziko_and_colours_scores_as_the_engine_does(phone):
+    page, console = phone
+    rules = scoring.resolve_rules({"preset": "cetele-standart", "override": RIZIKO_AND_COLOURS})
+    house = HousePreset.objects.create(
+        name="Riziko masası", base_slug="cetele-standart", rules=rules
+    )
+
+    page.goto(f"/ev/{house.view_token}/")  # this phone remembers the preset
+    assert (
+        "gösterge sahte okeyse bitiş tablosu × 2"
+        in page.locator("[data-rule='riziko']").inner_text()
+    )
+    start_match(page, NAMES, preset=house.choice_value, hands=3)
+    match = Match.objects.get()
+    assert match.rules == rules
+
+    for number, inputs in enumerate(HANDS, start=1):
+        if number == len(HANDS):  # the sheet knows which hand is last and says so
+            expect(page.locator("#entry-title")).to_contain_text("Son el: ×10")
+        else:
+            expect(page.locator("#entry-title")).not_to_contain_text("Son el")
+        enter_hand(page, NAMES, inputs)
+        expect(page.locator("#sheet tbody tr")).to_have_count(number)
+
+    stored = [hand.inputs for hand in Hand.objects.filter(match=match).order_by("number")]
+    engine = [scoring.score_json({"rules": rules, "hand": inputs}) for inputs in stored]
+    assert [result["scores"] for result in engine] == EXPECTED_SCORES
+    assert [hand.get("riziko", False) for hand in stored] == [True, False, True]
+    assert [hand["colour"] for hand in stored] == ["blue", "red", "black"]
+    assert [hand.get("last_hand", False) for hand in stored] == [False, False, True]
+    assert totals(page) == [str(sum(column)) for column in zip(*EXPECTED_SCORES, strict=True)]
+    # The hand's breakdown names each multiplication.
+    page.goto(f"/m/{match.edit_token}/el/3/")
+    assert "−101 (normal bitiş) × 2 (riziko) × 3 (siyah) × 10 (son el) = −6060" in page.content()
+    assert console.errors == []
