@@ -1,5 +1,6 @@
 """Deleting what people made: a match, a table, a house preset, at their request (edit link or
-the operator's admin) or when nobody has used it for a long time (`forget_unused`).
+the operator's admin) or when nobody has used it for a long time (`forget_unused`, which also
+drops expired link-guessing counts, keyed by client address, from a database cache).
 
 Player names are personal data. A deletion removes the rows for good (a match with its players,
 hands and history) and is recorded nowhere that keeps a name: not in a log, not in the history
@@ -9,8 +10,10 @@ hands and history) and is recorded nowhere that keeps a name: not in a log, not 
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef, QuerySet
+from django.utils import timezone
 
 from cetele.models import HousePreset, Match, Table
 
@@ -140,6 +143,22 @@ def describe(model, pks: list[int], report: Forgotten) -> None:
         report.lines.append(
             f"{kind} #{pk}: created {created:%Y-%m-%d}, last used {touched:%Y-%m-%d}"
         )
+
+
+def forget_expired_cache_entries() -> int:
+    """The link-guessing limit counts misses per client address in Django's cache for 10
+    minutes. Redis and a process's memory drop an entry when it expires; the database cache
+    keeps the row until it happens to cull. Delete those rows, so that no address stays in the
+    database past its window. Returns how many went."""
+    config = settings.CACHES["default"]
+    if config["BACKEND"] != "django.core.cache.backends.db.DatabaseCache":
+        return 0
+    table = connection.ops.quote_name(config["LOCATION"])
+    # Stored as the cache stores `expires`: whole seconds, adapted for this database.
+    now = connection.ops.adapt_datetimefield_value(timezone.now().replace(microsecond=0))
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {table} WHERE expires < %s", [now])
+        return max(cursor.rowcount, 0)
 
 
 # --- Giving the space back -----------------------------------------------------------------

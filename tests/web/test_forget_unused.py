@@ -5,8 +5,10 @@ import io
 from datetime import timedelta
 
 import pytest
+from django.core.cache import caches
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.test import override_settings
 from django.utils import timezone
 
 import scoring
@@ -194,3 +196,44 @@ def test_on_sqlite_the_space_is_given_back():
         assert "SQLite" not in third
     else:  # PostgreSQL's autovacuum reuses the space: nothing to do, nothing printed
         assert "SQLite" not in first + second + third
+
+
+def test_expired_link_guessing_counts_leave_a_database_cache():
+    """They are keyed by client address: the database cache would keep them until a cull."""
+    table = "cetele_cache_test"
+    db_cache = {
+        "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": table}
+    }
+    with override_settings(CACHES=db_cache):
+        call_command("createcachetable", verbosity=0)
+        cache = caches["default"]
+        cache.set("cetele:bad-links:203.0.113.7:1", 20, timeout=600)
+        cache.set("cetele:bad-links:203.0.113.8:1", 3, timeout=600)
+        past = timezone.now().replace(microsecond=0) - timedelta(minutes=5)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} SET expires = %s WHERE cache_key LIKE %s",
+                [connection.ops.adapt_datetimefield_value(past), "%203.0.113.7%"],
+            )
+
+        output = forget("--no-vacuum")
+
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT cache_key FROM {table}")
+            left = [row[0] for row in cursor.fetchall()]
+        assert [key for key in left if "203.0.113.7" in key] == []
+        assert [key for key in left if "203.0.113.8" in key] != []
+        assert cache.get("cetele:bad-links:203.0.113.8:1") == 3
+        assert "removed 1 expired link-guessing counts from the cache." in output
+
+
+def test_a_dry_run_leaves_the_cache_alone(monkeypatch):
+    calls = []
+    monkeypatch.setattr(
+        "cetele.management.commands.forget_unused.forget_expired_cache_entries",
+        lambda: calls.append(1) or 0,
+    )
+
+    forget("--dry-run")
+
+    assert calls == []
