@@ -411,3 +411,14 @@ def test_opening_a_house_preset_touches_it(client):
     client.get(reverse("house_detail", args=[house.view_token]))
 
     assert HousePreset.objects.get(pk=house.pk).touched_at > days_ago(1)
+
+
+def test_deleting_a_match_takes_as_many_queries_at_200_hands_as_at_1(client):
+    def queries_to_delete(hands: int) -> int:
+        match = make_match(players=2, planned_hands=200, hands=hands)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(delete_url(match), {"confirm": "on"})
+        assert response.status_code == 302
+        return len(queries)
+
+    assert queries_to_delete(1) == queries_to_delete(200)
