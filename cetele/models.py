@@ -69,8 +69,9 @@ class Forgettable(models.Model):
     """Something people make and then may stop using (a match, a table, a house preset).
 
     `touched_at` is its last use: created, changed, a match started with it, or opened through
-    one of its links (a visit is written at most once a day; a live-view poll is not a visit). `forget_unused` deletes what stays untouched for long
-    (README, Privacy): player names are personal data and are not kept forever.
+    one of its links (a visit is written at most once a day; a live-view poll is not a visit).
+    `forget_unused` deletes what stays untouched for long (README, Privacy): player names are
+    personal data and are not kept forever.
     """
 
     touched_at = models.DateTimeField(default=timezone.now, db_index=True)
