@@ -1,6 +1,7 @@
 """Views: translate requests into model calls and render templates. No scoring arithmetic here:
 scores come from `scoring`, totals from `scoring.sheet`."""
 
+import json
 import logging
 
 from django.contrib import messages
@@ -197,8 +198,8 @@ def hand_sheet(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
                 entry.request_token,
             )
     except AlreadySaved:
-        messages.info(request, _("Bu el zaten kaydedildi."))
-        return redirect(match_url(match))
+        # A double tap or a retried request: its change is already on the sheet.
+        return hand_saved(request, match, players, None, entry)
     except HandTaken as taken:
         entry.taken = [(hand_position(match, h), h) for h in taken.hands]
         entry.notices.append(
@@ -221,13 +222,17 @@ def hand_sheet(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
         status = database_refused(request, entry, error)
         response = render_hand_sheet(request, match, entry)
         response.status_code = status
+        response["HX-Trigger"] = "cetele:save-failed"  # a phone's outbox tries again later
         return response
     return hand_saved(request, match, players, saved, entry)
 
 
-def hand_saved(request, match, players, saved: Hand, entry: HandEntry) -> HttpResponse:
-    """After a save: say which hand was saved, with "Geri al" right there."""
-    if entry.is_correction:
+def hand_saved(request, match, players, saved: Hand | None, entry: HandEntry) -> HttpResponse:
+    """After a save: say which hand was saved, with "Geri al" right there. `saved` is None
+    when the same form had already been saved (a double tap, a retried request)."""
+    if saved is None:
+        note = _("Bu el zaten kaydedildi.")
+    elif entry.is_correction:
         note = _("%(number)s. el düzeltildi.") % {"number": entry.position}
     else:
         note = _("%(number)s. el kaydedildi.") % {"number": saved.position}
@@ -243,9 +248,24 @@ def hand_saved(request, match, players, saved: Hand, entry: HandEntry) -> HttpRe
     context.update(
         entry=next_hand_entry(match, context["players"], context["played"]),
         saved_note=note,
-        saved_number=saved.number,
+        saved_number=saved.number if saved else None,
     )
-    return TemplateResponse(request, "cetele/match.html#hand_saved", context)
+    response = TemplateResponse(request, "cetele/match.html#hand_saved", context)
+    # Names the hand for a phone's outbox, which sent it without hearing back or while offline
+    # (static/cetele/offline.js): by its request token, with the place it took.
+    event = {"token": entry.request_token, "position": saved_position(match, saved, entry)}
+    response["HX-Trigger"] = json.dumps({"cetele:hand-saved": event})
+    return response
+
+
+def saved_position(match: Match, saved: Hand | None, entry: HandEntry) -> int | None:
+    """The place of the hand just saved, or of the one this request token saved before (None
+    if it is gone since)."""
+    if saved is not None:
+        return saved.position
+    change = match.changes.filter(request_token=entry.request_token).first()
+    hand = change and match.hands.filter(number=change.hand_number).first()
+    return hand_position(match, hand) if hand else None
 
 
 def request_position(request: HttpRequest) -> int | None:

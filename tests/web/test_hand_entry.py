@@ -313,3 +313,16 @@ def test_a_removed_penalty_row_does_not_block_the_save_even_when_half_filled(cli
 
     assert response.status_code == 302
     assert Hand.objects.get().inputs["players"][1]["penalties"] == []
+
+
+def test_an_htmx_retry_of_a_saved_hand_answers_with_the_sheet_not_a_redirect(client):
+    match = make_match()
+    data = form_data(sample_inputs(), token="retried", position=1)
+    client.post(url("hand_create", match), data, headers=HTMX)
+
+    retried = client.post(url("hand_create", match), data, headers=HTMX)
+
+    html = retried.content.decode()
+    assert retried.status_code == 200
+    assert "Bu el zaten kaydedildi." in html and 'id="sheet"' in html
+    assert match.hands.count() == 1
