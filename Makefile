@@ -50,12 +50,15 @@ bench:
 	@scripts/setup.sh dev
 	$(BIN)/python -m bench.bench_server
 
-## make loadtest: live tables against gunicorn on 127.0.0.1, on SQLite then PostgreSQL (~3 min)
+## make loadtest: live tables against gunicorn on 127.0.0.1: one server on SQLite, then the
+## scaled-out stack (nginx, one then two app servers, PostgreSQL, Redis) (~15 min)
 loadtest:
 	@scripts/setup.sh dev
+	@scripts/system-deps.sh
 	$(BIN)/pip install --quiet -r requirements-bench.txt
 	$(BIN)/python -m bench.loadtest --database sqlite $(LOADTEST_ARGS)
-	scripts/with-postgres.sh $(BIN)/python -m bench.loadtest --database postgres $(LOADTEST_ARGS)
+	scripts/with-postgres.sh $(BIN)/python -m bench.loadtest --database postgres \
+		--servers 1,2 --balancer --cache redis $(LOADTEST_ARGS)
 
 ## make lighthouse: Lighthouse (mobile) performance and accessibility of the home and a match page
 lighthouse:

@@ -206,12 +206,108 @@ class RedisServer:
         self.stop()
 
 
+NGINX_CONF = """# make loadtest's load balancer (bench only; README.md shows a real one).
+worker_processes 1;
+daemon off;
+pid {dir}/nginx.pid;
+error_log {dir}/nginx-error.log warn;
+events {{ worker_connections 16384; }}
+http {{
+    access_log off;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    client_max_body_size 64k;
+    upstream cetele {{
+{servers}
+        keepalive 64;
+    }}
+    server {{
+        listen 127.0.0.1:{port} backlog=4096;
+        location / {{
+            proxy_pass http://cetele;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            # Set, not appended: the balancer is the edge, whatever the client wrote is dropped.
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            # Bench only: which app server answered, so the leg can show both did.
+            add_header X-Upstream $upstream_addr always;
+        }}
+    }}
+}}
+"""
+
+
+class Nginx:
+    """Debian's nginx as a round-robin load balancer on a 127.0.0.1 port, with its own config
+    and temporary files in `directory` (never port 80, never the system's config)."""
+
+    def __init__(self, directory: Path, upstream_ports: list[int], port: int | None = None):
+        self.directory = Path(directory)
+        self.port = port or free_port()
+        self.upstream_ports = upstream_ports
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 10) -> Nginx:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+            (self.directory / sub).mkdir(exist_ok=True)
+            (self.directory / sub).chmod(0o777)  # nginx's workers drop root for nobody
+        servers = "\n".join(f"        server 127.0.0.1:{port};" for port in self.upstream_ports)
+        conf = self.directory / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(dir=self.directory, servers=servers, port=self.port))
+        self.process = subprocess.Popen(
+            ["nginx", "-p", str(self.directory), "-c", str(conf), "-e", "nginx-error.log"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                log = (self.directory / "nginx-error.log").read_text(errors="replace")
+                raise RuntimeError(f"nginx exited with {self.process.returncode}: {log}")
+            with contextlib.suppress(OSError, http.client.HTTPException):
+                if Client(self.port).get("/bench/minimal/")[0] == 200:
+                    return self
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("nginx did not answer in time")
+
+    def pids(self) -> list[int]:
+        if not self.process:
+            return []
+        children = subprocess.run(
+            ["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True
+        ).stdout.split()
+        return [self.process.pid, *map(int, children)]
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGQUIT)  # graceful: finish what is in flight
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def __enter__(self) -> Nginx:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
 class Client:
     """A phone talking to 127.0.0.1: keeps the csrftoken cookie, never follows redirects."""
 
-    def __init__(self, port: int, timeout: float = 30) -> None:
+    def __init__(self, port: int, timeout: float = 30, source: str | None = None) -> None:
         self.port = port
         self.timeout = timeout
+        self.source = (source, 0) if source else None  # e.g. 127.0.0.2: another client address
         self.csrf = ""
 
     def request(
@@ -221,7 +317,9 @@ class Client:
         if self.csrf:
             headers["Cookie"] = f"csrftoken={self.csrf}"
             headers["X-CSRFToken"] = self.csrf
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=self.timeout, source_address=self.source
+        )
         try:
             connection.request(method, path, body=body, headers=headers)
             response = connection.getresponse()

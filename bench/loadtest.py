@@ -3,9 +3,12 @@ every acknowledged hand is in the database exactly once.
 
 A table is one match: its editor's phone saves a hand every `--save-every` seconds (HTMX POST,
 as the "Eli kaydet" button sends it) and polls its own sheet; `--viewers` phones poll the view
-link. Every phone polls every `--poll-every` seconds with the version it shows, so nearly all
-polls are "nothing changed" (204). The defaults are the capacity model of the issue: a save
-every 5 minutes and 4 phones polling every 5 s, i.e. 0.8 requests per second per table.
+link. Phones poll as app.js does: on the schedule of cetele.live (every 8 s while the table
+plays, every 15 s in the two minutes after a save, less on a quiet match), or every
+`--poll-every` seconds when that is given. Each table starts at a random point of its hand, as in
+a room where tables started at different times. The defaults are the capacity model of the issue:
+a save every 5 minutes and 4 phones. The viewer's delay is the time from a save's answer to the
+moment each viewer's poll brings the new sheet.
 
 The load is open-loop: each phone fires on its own clock whether or not the server has answered
 the last request, as real phones do, so a slow server shows up as latency, not as less load.
@@ -14,14 +17,24 @@ The tables are stepped up (`--steps`), each step for `--step-seconds`; a table c
 carried is run once more (the machine may be busy with something else), and if it fails again
 it is the last one: beyond capacity, more load only piles up timeouts.
 
+The machine's speed varies from day to day, so each run first measures the median of the minimal
+view (one request at a time) and prints tables carried × that median beside the tables.
+
+`--servers 1,2 --balancer` is the scaled-out stack: that many app servers (each `--workers` ×
+`--threads`) behind nginx (round robin), the cache on Redis (`--cache redis`), the database from
+DATABASE_URL (scripts/with-postgres.sh). After each stack's load it checks, through the balancer
+and on each server directly: a save sent to one server and retried on the other is saved once;
+two corrections of one hand version on two servers: the second gets the conflict; 20 misses from
+one address, answered by both servers, then 429.
+
 The client is a few lines of asyncio over raw sockets (one connection per request: a phone that
-asks every 5 s has let its keep-alive lapse), with uvloop when installed: it runs on the same
-2 cores as the server, so it must cost little. Only 127.0.0.1 is ever contacted; every run is
-bounded in time.
+asks every few seconds has let its keep-alive lapse), with uvloop when installed: it runs on the
+same 2 cores as the server, so it must cost little. Only 127.0.0.1 (and 127.0.0.2, a second
+client address) is ever contacted; every run is bounded in time.
 
     python -m bench.loadtest [--database sqlite|postgres] [--workers 2] [--worker-class gthread]
-                             [--threads 4] [--steps 250,500,750,1000,1500,2000,2500]
-                             [--step-seconds 10]
+                             [--threads 4] [--steps 1000,2000,3000,4000,5000,6000]
+                             [--step-seconds 30] [--servers 1,2 --balancer --cache redis]
 """
 
 from __future__ import annotations
@@ -31,6 +44,8 @@ import asyncio
 import os
 import random
 import re
+import secrets
+import statistics
 import subprocess
 import tempfile
 import time
@@ -41,12 +56,15 @@ from urllib.parse import urlencode
 from bench.harness import (
     Client,
     Gunicorn,
+    Nginx,
+    RedisServer,
     hand_form_data,
     prepare,
     sample_hand,
     seed_match,
     server_env,
 )
+from cetele.live import poll_every
 
 HOST = "127.0.0.1"
 REQUEST_TIMEOUT = 10.0
@@ -59,6 +77,16 @@ class Table:
     edit_token: str
     view_token: str
     version: int
+    changed_at: float = 0.0  # monotonic time of its last change
+    saves: list[tuple[int, float]] = field(default_factory=list)  # (version, acknowledged at)
+
+
+@dataclass
+class Phone:
+    """What one phone's page knows: the version it shows and when the match last changed."""
+
+    known: int
+    changed_at: float
 
 
 @dataclass
@@ -68,6 +96,7 @@ class Step:
     latencies: dict[str, list[float]] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
     lags: list[float] = field(default_factory=list)
+    delays: list[float] = field(default_factory=list)  # a viewer's delay per save seen (s)
     completed: int = 0
     server_cpu: float = 0.0
     database_cpu: float = 0.0
@@ -134,6 +163,10 @@ class Load:
         self.tasks: set[asyncio.Task] = set()
         self.steps: list[Step] = []
 
+    def interval(self, quiet: float) -> float:
+        """Seconds to the next poll: app.js's schedule, or a fixed --poll-every."""
+        return self.args.poll_every or poll_every(quiet)
+
     async def http(self, request: bytes) -> tuple[int, bytes]:
         reader, writer = await asyncio.open_connection(HOST, self.port)
         try:
@@ -166,7 +199,7 @@ class Load:
         ).encode() + body
 
     async def timed(self, step: Step, kind: str, request: bytes, due: float):
-        started = time.perf_counter()
+        started = time.monotonic()
         step.lags.append((started - due) * 1000)
         try:
             status, body = await asyncio.wait_for(self.http(request), REQUEST_TIMEOUT)
@@ -175,14 +208,14 @@ class Load:
             return None
         finally:
             self.in_flight -= 1
-        elapsed = (time.perf_counter() - started) * 1000
+        elapsed = (time.monotonic() - started) * 1000
         step.by_second.setdefault(int(started), []).append(elapsed)
         return status, body, elapsed
 
-    async def poll(self, step: Step, table: Table, role: str, due: float, known: list) -> None:
+    async def poll(self, step: Step, table: Table, role: str, due: float, phone: Phone) -> None:
         token = table.edit_token if role == "m" else table.view_token
         answer = await self.timed(
-            step, "poll", self.get(f"/{role}/{token}/poll/?v={known[0]}"), due
+            step, "poll", self.get(f"/{role}/{token}/poll/?v={phone.known}"), due
         )
         if answer is None:
             return
@@ -192,11 +225,17 @@ class Load:
         elif status == 200:
             step.record("poll, new version (200)", elapsed)
             if found := NEW_VERSION.search(body):
-                known[0] = int(found[1])
+                version, now = int(found[1]), time.monotonic()
+                if role == "v":
+                    step.delays.extend(
+                        now - at for saved, at in table.saves if phone.known < saved <= version
+                    )
+                phone.known = max(phone.known, version)
+                phone.changed_at = table.changed_at  # the sheet says how long ago it changed
         else:
             step.error(f"poll: HTTP {status}")
 
-    async def save(self, step: Step, table: Table, due: float, rng: random.Random) -> None:
+    async def save(self, step: Step, table: Table, due: float, phone: Phone, rng) -> None:
         form = hand_form_data(sample_hand(rng))
         self.sent.add(form["request_token"])
         answer = await self.timed(step, "save", self.post(f"/m/{table.edit_token}/el/", form), due)
@@ -204,9 +243,14 @@ class Load:
             return
         status, body, elapsed = answer
         # A saved hand answers with a fresh form and the sheet out of band.
-        if status == 200 and b'hx-swap-oob="true"' in body:
+        found = NEW_VERSION.search(body) if status == 200 else None
+        if found and b'hx-swap-oob="true"' in body:
             step.record("hand save", elapsed)
             self.acknowledged.append(form["request_token"])
+            now = time.monotonic()
+            table.saves.append((int(found[1]), now))
+            table.changed_at = phone.changed_at = now
+            phone.known = max(phone.known, int(found[1]))  # the editor's sheet is swapped
         else:
             step.error(f"save: HTTP {status}" + (" (not saved)" if status == 200 else ""))
 
@@ -221,30 +265,33 @@ class Load:
         task.add_done_callback(self.tasks.discard)
 
     async def phone(self, step: Step, table: Table, role: str, end: float, seed: int) -> None:
-        """One phone: polls every `poll_every` s; the editor's also saves every `save_every` s."""
+        """One phone: polls on the schedule; the editor's also saves every `save_every` s."""
         rng = random.Random(seed)
-        loop = asyncio.get_running_loop()
-        known = [table.version]
-        next_poll = loop.time() + rng.uniform(0, self.args.poll_every)
-        next_save = loop.time() + rng.uniform(0, self.args.save_every) if role == "m" else end
+        phone = Phone(table.version, table.changed_at)
+        now = time.monotonic()
+        next_poll = now + rng.uniform(0, self.interval(now - phone.changed_at))
+        next_save = table.changed_at + self.args.save_every if role == "m" else end
         while True:
             due = min(next_poll, next_save)
             if due >= end:
                 return
-            await asyncio.sleep(max(0.0, due - loop.time()))
-            wall_due = time.perf_counter() - (loop.time() - due)
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
             if due == next_save:
-                self.fire(step, self.save(step, table, wall_due, rng))
+                self.fire(step, self.save(step, table, due, phone, rng))
                 next_save += self.args.save_every
             else:
-                self.fire(step, self.poll(step, table, role, wall_due, known))
-                next_poll += self.args.poll_every
+                self.fire(step, self.poll(step, table, role, due, phone))
+                next_poll = due + self.interval(due - phone.changed_at)
 
     async def run(self, step: Step, tables: list[Table]) -> None:
-        loop = asyncio.get_running_loop()
-        end = loop.time() + step.seconds
+        start = time.monotonic()
+        end = start + step.seconds
         phones = []
+        rng = random.Random(step.tables)
         for index, table in enumerate(tables[: step.tables]):
+            # Tables started at different times: each is somewhere in its current hand.
+            table.changed_at = start - rng.uniform(0, self.args.save_every)
+            table.saves = []
             phones.append(self.phone(step, table, "m", end, index * 10))
             for viewer in range(self.args.viewers):
                 phones.append(self.phone(step, table, "v", end, index * 10 + viewer + 1))
@@ -294,6 +341,19 @@ def check_hands(sent: set[str], acknowledged: list[str]) -> tuple[int, int, int]
     return lost, duplicated, unexplained
 
 
+def minimal_median(port: int, requests: int = 400) -> float:
+    """The minimal view's median (ms), one request at a time: today's speed of this machine."""
+    client = Client(port)
+    samples = []
+    for _ in range(requests):
+        started = time.perf_counter()
+        status, _, _ = client.get("/bench/minimal/")
+        samples.append((time.perf_counter() - started) * 1000)
+        if status != 200:
+            raise RuntimeError(f"the minimal view answered {status}")
+    return statistics.median(samples[requests // 10 :])  # the first ones warm the workers up
+
+
 def report(step: Step, p95_limit: float) -> bool:
     every = step.all_latencies()
     errors = sum(step.errors.values())
@@ -306,13 +366,19 @@ def report(step: Step, p95_limit: float) -> bool:
         f"client lag p95 {percentile(step.lags, 0.95):5.1f} ms   "
         f"{'carried' if carried else 'NOT carried'}"
     )
+    if step.delays:
+        print(
+            f"{'':>14}viewer's delay (save answered -> sheet on a viewer's phone): median "
+            f"{percentile(step.delays, 0.5):.1f} s, p95 {percentile(step.delays, 0.95):.1f} s "
+            f"({len(step.delays)} seen)"
+        )
     if step.completed:
         print(
             f"{'':>14}CPU: server {step.server_cpu / step.seconds:.2f} cores "
             f"({step.server_cpu / step.completed * 1000:.2f} ms a request), "
             f"load client {step.client_cpu / step.seconds:.2f} cores"
             + (
-                f", PostgreSQL {step.database_cpu / step.seconds:.2f} cores"
+                f", database/cache/balancer {step.database_cpu / step.seconds:.2f} cores"
                 if step.database_cpu
                 else ""
             )
@@ -333,24 +399,218 @@ def report(step: Step, p95_limit: float) -> bool:
     return carried
 
 
+class Stack:
+    """`servers` gunicorn app servers, behind nginx when `balancer` (else the one server)."""
+
+    def __init__(self, env, args, servers: int, balancer: bool, directory: Path) -> None:
+        self.servers = [
+            Gunicorn(
+                env,
+                workers=args.workers,
+                worker_class=args.worker_class,
+                threads=args.threads,
+                log=directory / f"gunicorn-{n}.log",
+            )
+            for n in range(servers)
+        ]
+        self.nginx = (
+            Nginx(directory / f"nginx-{servers}", [s.port for s in self.servers])
+            if balancer
+            else None
+        )
+        self.directory = directory
+
+    @property
+    def port(self) -> int:
+        return self.nginx.port if self.nginx else self.servers[0].port
+
+    def start(self) -> Stack:
+        for server in self.servers:
+            server.start()
+        if self.nginx:
+            self.nginx.start()
+        return self
+
+    def stop(self) -> None:
+        if self.nginx:
+            self.nginx.stop()
+        for server in self.servers:
+            server.stop()
+
+    def app_pids(self) -> list[int]:
+        return [pid for server in self.servers for pid in server_pids(server)]
+
+    def logs(self) -> str:
+        return "".join(
+            (self.directory / f"gunicorn-{n}.log").read_text(errors="replace")
+            for n in range(len(self.servers))
+        )
+
+
+def check_across_servers(stack: Stack, table: Table, load: Load) -> list[str]:
+    """What must hold whichever server answers; returns the failures (empty: all held)."""
+    from cetele.models import Hand
+
+    failures = []
+    rng = random.Random(17)
+    direct = [Client(server.port) for server in stack.servers]
+    for client in direct:
+        client.csrf = load.csrf
+    first, second = direct[0], direct[-1]
+    edit = f"/m/{table.edit_token}/"
+
+    # A save answered by one server and retried (same request token) on the other: saved once.
+    before = Hand.objects.filter(match__edit_token=table.edit_token).count()
+    form = hand_form_data(sample_hand(rng))
+    load.sent.add(form["request_token"])
+    one = first.post(edit + "el/", form, htmx=True)
+    two = second.post(edit + "el/", form, htmx=True)
+    after = Hand.objects.filter(match__edit_token=table.edit_token).count()
+    if not (one[0] == 200 and b'hx-swap-oob="true"' in one[2] and after == before + 1):
+        failures.append(f"save then retry on another server: {one[0]}, {two[0]}, +{after - before}")
+    if one[0] == 200:
+        load.acknowledged.append(form["request_token"])
+
+    # Two phones correct the same hand version, each through another server: one wins, the
+    # other is told and sees the winner's hand.
+    hand = Hand.objects.filter(match__edit_token=table.edit_token).order_by("number").first()
+    mine, theirs = sample_hand(rng), sample_hand(rng)
+    url = f"{edit}el/{hand.number}/duzelt/"
+    won = first.post(url, hand_form_data(mine) | {"version": str(hand.version)}, htmx=True)
+    lost = second.post(url, hand_form_data(theirs) | {"version": str(hand.version)}, htmx=True)
+    hand.refresh_from_db()
+    told = "başka bir telefondan değiştirildi" in lost[2].decode()
+    if not (won[0] == 204 and lost[0] == 200 and told and hand.inputs == mine):
+        failures.append(f"conflicting corrections on two servers: {won[0]}, {lost[0]}, {told}")
+
+    # 20 misses from one address through the balancer, whichever server answers, then 429 for
+    # every match link from it; another address is not held back. (An address of its own per
+    # stack: the stacks of one run share the cache.)
+    guesser = Client(stack.port, source=f"127.0.0.{1 + len(stack.servers)}")
+    answered_by, statuses = set(), []
+    for _ in range(20):
+        status, headers, _ = guesser.get(f"/m/{secrets.token_urlsafe(32)}/")
+        statuses.append(status)
+        answered_by.add(headers.get("x-upstream", "direct"))
+    then = guesser.get(f"/m/{secrets.token_urlsafe(32)}/")[0]
+    real = guesser.get(f"/v/{table.view_token}/")[0]
+    other = Client(stack.port).get(f"/v/{table.view_token}/")[0]
+    if set(statuses) != {404} or then != 429 or real != 429 or other != 200:
+        failures.append(f"limiter: {statuses} then {then}, a real link {real}, others {other}")
+    if stack.nginx and len(stack.servers) > 1 and len(answered_by) < 2:
+        failures.append(f"limiter: the misses were answered by {answered_by} only")
+    print(
+        f"{'':>14}across servers: a save retried on the other server saved once ({one[0]}, "
+        f"{two[0]}); conflicting corrections {won[0]} then {lost[0]} (told: {told}); misses "
+        f"answered by {len(answered_by)} server(s): {statuses.count(404)} × 404, then {then}, "
+        f"a real link from that address {real}, from another {other}"
+    )
+    return failures
+
+
+def run_stack(args, env, tables, servers: int, directory: Path) -> dict:
+    """One stack's steps; returns what it carried and measured."""
+    stack = Stack(env, args, servers, args.balancer, directory).start()
+    try:
+        client = Client(stack.port)
+        client.get(f"/m/{tables[0].edit_token}/")
+        status = client.get(f"/v/{tables[0].view_token}/poll/?v={tables[0].version}")[0]
+        if status != 204:
+            raise RuntimeError(f"the poll endpoint answered {status}, not 204")
+        minimal = minimal_median(stack.servers[0].port)
+        try:
+            import uvloop
+
+            runner = uvloop.run
+        except ImportError:
+            runner = asyncio.run
+        load = Load(stack.port, client.csrf, args)
+        polling = (
+            f"polling every {args.poll_every:g} s"
+            if args.poll_every
+            else "polling on app.js's schedule"
+        )
+        front = f"{servers} app server(s) behind nginx" if args.balancer else "one app server"
+        print(
+            f"\n{args.database}, {front}, each gunicorn -w {args.workers} {args.worker_class}"
+            f"{f' --threads {args.threads}' if args.threads > 1 else ''}, cache {args.cache}; "
+            f"per table: a save every {args.save_every:g} s, {args.viewers + 1} phones "
+            f"{polling}; {args.step_seconds:g} s per step; client "
+            f"{'uvloop' if runner is not asyncio.run else 'asyncio'} on the same machine\n"
+            f"minimal view median (one request at a time): {minimal:.2f} ms",
+            flush=True,
+        )
+        carried = 0
+        carried_step = None
+        queue = list(args.step_list)
+        retried: set[int] = set()
+        others = [*([] if args.database == "sqlite" else postgres_pids())]
+        while queue:
+            count = queue.pop(0)
+            step = Step(count, args.step_seconds)
+            load.steps.append(step)
+            side = others + (stack.nginx.pids() if stack.nginx else []) + args.side_pids
+            server_before = cpu_seconds(stack.app_pids())
+            side_before = cpu_seconds(side)
+            client_before = time.process_time()
+            runner(load.run(step, tables))
+            step.server_cpu = cpu_used(server_before, cpu_seconds(stack.app_pids()))
+            step.client_cpu = time.process_time() - client_before
+            step.database_cpu = cpu_used(side_before, cpu_seconds(side))
+            passed = report(step, args.p95_ms)
+            time.sleep(2)  # let the server settle between steps
+            if passed:
+                carried, carried_step = count, step
+            elif count not in retried:
+                # The machine is shared: a burst of someone else's work can sink one step.
+                retried.add(count)
+                queue.insert(0, count)
+                print(f"{'':>14}(once more, in case the machine was busy elsewhere)")
+            else:
+                break  # past capacity: more load would only pile up timeouts
+        failures = check_across_servers(stack, tables[-1], load) if args.balancer else []
+    finally:
+        stack.stop()
+    log = stack.logs()
+    if "Traceback" in log:
+        print("the server logged errors:\n" + log[-3000:])
+        failures.append("the server logged a traceback")
+    delays = carried_step.delays if carried_step else []
+    return {
+        "servers": servers,
+        "carried": carried,
+        "minimal": minimal,
+        "load": load,
+        "failures": failures,
+        "delay": percentile(delays, 0.5) if delays else float("nan"),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.loadtest")
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
-    # gthread, 2 processes × 4 threads carried the most here (2 cores): see README.md.
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker-class", default="gthread", choices=["sync", "gthread"])
     parser.add_argument("--threads", type=int, default=4)
-    parser.add_argument("--steps", default="250,500,750,1000,1500,2000,2500")
-    parser.add_argument("--step-seconds", type=float, default=10)
+    parser.add_argument("--steps", default="1000,2000,3000,4000,5000,6000")
+    parser.add_argument("--step-seconds", type=float, default=30)
     parser.add_argument("--save-every", type=float, default=300)
-    parser.add_argument("--poll-every", type=float, default=5)
+    parser.add_argument(
+        "--poll-every", type=float, default=0, help="fixed poll interval; 0: app.js's schedule"
+    )
     parser.add_argument("--viewers", type=int, default=3)
     parser.add_argument("--hands", type=int, default=3, help="hands already played per table")
     parser.add_argument("--p95-ms", type=float, default=100)
+    parser.add_argument("--servers", default="1", help="app servers, e.g. 1,2 (one stack each)")
+    parser.add_argument("--balancer", action="store_true", help="nginx in front of the servers")
+    parser.add_argument("--cache", choices=["db", "redis", "locmem"], default="db")
     args = parser.parse_args(argv)
-    steps = [int(n) for n in args.steps.split(",")]
-    if not all(0 < n <= 10000 for n in steps) or not 0 < args.step_seconds <= 120:
-        parser.error("steps must be 1..10000 tables and at most 120 s each")
+    args.step_list = [int(n) for n in args.steps.split(",")]
+    stacks = [int(n) for n in args.servers.split(",")]
+    if not all(0 < n <= 20000 for n in args.step_list) or not 0 < args.step_seconds <= 120:
+        parser.error("steps must be 1..20000 tables and at most 120 s each")
+    if not all(1 <= n <= 4 for n in stacks) or (max(stacks) > 1 and not args.balancer):
+        parser.error("--servers: 1 to 4, and more than one needs --balancer")
 
     with tempfile.TemporaryDirectory(prefix="cetele-load-") as tmp:
         if args.database == "postgres":
@@ -359,81 +619,45 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error("--database postgres needs DATABASE_URL (scripts/with-postgres.sh)")
         else:
             database_url = f"sqlite:///{tmp}/load.sqlite3"
-        env = server_env(database_url, Path(tmp) / "static")
-        prepare(env)
-        os.environ.update(env)
-        started = time.perf_counter()
-        tables = seed_tables(max(steps), args.hands)
-        print(f"seeded {len(tables)} tables in {time.perf_counter() - started:.1f} s", flush=True)
+        redis = RedisServer(Path(tmp)).start() if args.cache == "redis" else None
+        args.side_pids = [redis.process.pid] if redis else []
+        try:
+            cache_url = redis.url if redis else args.cache
+            extra = {"DJANGO_CACHE_URL": cache_url}
+            if args.balancer:  # believe X-Forwarded-For from nginx (127.0.0.1) only
+                extra["DJANGO_TRUSTED_PROXIES"] = "127.0.0.1"
+            env = server_env(database_url, Path(tmp) / "static", **extra)
+            prepare(env)
+            os.environ.update(env)
+            started = time.perf_counter()
+            tables = seed_tables(max(args.step_list), args.hands)
+            print(f"seeded {len(tables)} tables in {time.perf_counter() - started:.1f} s")
+            results = [run_stack(args, env, tables, n, Path(tmp)) for n in stacks]
+        finally:
+            if redis:
+                redis.stop()
 
-        with Gunicorn(
-            env,
-            workers=args.workers,
-            worker_class=args.worker_class,
-            threads=args.threads,
-            log=Path(tmp) / "gunicorn.log",
-        ) as server:
-            client = Client(server.port)
-            client.get(f"/m/{tables[0].edit_token}/")
-            status = client.get(f"/v/{tables[0].view_token}/poll/?v={tables[0].version}")[0]
-            if status != 204:
-                print(f"the poll endpoint answered {status}, not 204: is it there yet?")
-                return 1
-            try:
-                import uvloop
-
-                runner = uvloop.run
-            except ImportError:
-                runner = asyncio.run
-            load = Load(server.port, client.csrf, args)
-            print(
-                f"\n{args.database}, gunicorn -w {args.workers} {args.worker_class}"
-                f"{f' --threads {args.threads}' if args.threads > 1 else ''}; per table: a save "
-                f"every {args.save_every:g} s, {args.viewers + 1} phones polling every "
-                f"{args.poll_every:g} s; {args.step_seconds:g} s per step; client "
-                f"{'uvloop' if runner is not asyncio.run else 'asyncio'} on the same machine",
-                flush=True,
-            )
-            carried = 0
-            queue = list(steps)
-            retried: set[int] = set()
-            while queue:
-                count = queue.pop(0)
-                step = Step(count, args.step_seconds)
-                load.steps.append(step)
-                postgres = args.database == "postgres"
-                server_before = cpu_seconds(server_pids(server))
-                database_before = cpu_seconds(postgres_pids()) if postgres else {}
-                client_before = time.process_time()
-                runner(load.run(step, tables))
-                step.server_cpu = cpu_used(server_before, cpu_seconds(server_pids(server)))
-                step.client_cpu = time.process_time() - client_before
-                if postgres:
-                    step.database_cpu = cpu_used(database_before, cpu_seconds(postgres_pids()))
-                passed = report(step, args.p95_ms)
-                time.sleep(2)  # let the server settle between steps
-                if passed:
-                    carried = count
-                elif count not in retried:
-                    # The machine is shared: a burst of someone else's work can sink one step.
-                    retried.add(count)
-                    queue.insert(0, count)
-                    print(f"{'':>14}(once more, in case the machine was busy elsewhere)")
-                else:
-                    break  # past capacity: more load would only pile up timeouts
-            gunicorn_log = (Path(tmp) / "gunicorn.log").read_text(errors="replace")
-
-        lost, duplicated, unexplained = check_hands(load.sent, load.acknowledged)
-        errors = sum(sum(step.errors.values()) for step in load.steps)
+        sent = set().union(*(r["load"].sent for r in results))
+        acknowledged = [token for r in results for token in r["load"].acknowledged]
+        lost, duplicated, unexplained = check_hands(sent, acknowledged)
+        errors = sum(sum(s.errors.values()) for r in results for s in r["load"].steps)
         print(
-            f"\nhands: {len(load.sent)} sent, {len(load.acknowledged)} acknowledged, "
-            f"{lost} lost, {duplicated} duplicated, {unexplained} not sent by anyone; "
+            f"\nhands: {len(sent)} sent, {len(acknowledged)} acknowledged, {lost} lost, "
+            f"{duplicated} duplicated, {unexplained} not sent by anyone; "
             f"{errors} request errors in all"
         )
-        print(f"carried: {carried} tables at p95 < {args.p95_ms:g} ms with no error")
-        if "Traceback" in gunicorn_log:
-            print("the server logged errors:\n" + gunicorn_log[-3000:])
-        return 0 if lost == duplicated == unexplained == 0 else 1
+        failures = [f for r in results for f in r["failures"]]
+        for r in results:
+            where = f"{r['servers']} app server(s) behind nginx" if args.balancer else "one server"
+            print(
+                f"carried ({args.database}, {where}): {r['carried']} tables at p95 < "
+                f"{args.p95_ms:g} ms with no error; minimal view median {r['minimal']:.2f} ms; "
+                f"tables × median = {r['carried'] * r['minimal']:,.0f} (goal 2,850); "
+                f"viewer's delay median {r['delay']:.1f} s"
+            )
+        for failure in failures:
+            print(f"FAILED: {failure}")
+        return 0 if lost == duplicated == unexplained == 0 and not failures else 1
 
 
 if __name__ == "__main__":
