@@ -253,6 +253,7 @@ LOGGING = {
 
 # First path segments the app itself uses: the admin may not hide behind one of them.
 RESERVED_PATHS = {"m", "v", "ev", "masa", "yeni", "kurallar", "static", "i18n", "favicon.ico"}
+RESERVED_PATHS |= {"sw.js", "manifest.webmanifest"}  # the installable app (views_app)
 
 
 def admin_path(value: str) -> str:

@@ -1,7 +1,15 @@
 from django.conf import settings
 from django.urls import include, path, re_path, register_converter
 
-from cetele import sharing, views, views_data, views_rules, views_sharing, views_tables
+from cetele import (
+    sharing,
+    views,
+    views_app,
+    views_data,
+    views_rules,
+    views_sharing,
+    views_tables,
+)
 
 
 class TokenConverter:
@@ -66,6 +74,8 @@ urlpatterns = [
     re_path(r"^(?P<path>(?:m|v|ev|masa)/.+/)$", sharing.bad_link),
     path("i18n/", include("django.conf.urls.i18n")),
     path("favicon.ico", views.favicon),
+    path("manifest.webmanifest", views_app.manifest, name="manifest"),
+    path("sw.js", views_app.service_worker, name="service_worker"),
 ]
 
 

@@ -1,0 +1,349 @@
+// Without a connection: the service worker (sw.js), the "not live" mark, and the outbox that
+// keeps a hand saved offline on this phone until the server has it. Loaded before app.js.
+//
+// Exactly once: a queued hand keeps the one-time request token it was (or would have been)
+// sent with; when the first try reached the server and only the answer was lost, the retry is
+// answered "already saved" and nothing new is saved (cetele/views.py). Each hand also keeps
+// the place it was entered as ("5. el"): if another phone saved that place meanwhile, the
+// server answers with the form that asks, as when two phones enter the same hand.
+(function () {
+  "use strict";
+  const OUTBOX = "cetele.outbox";
+  const PAGES = "cetele-pages";
+  const PAGE = /^\/(?:[mv]\/[A-Za-z0-9_-]{22,64}\/)?$/;
+  const body = document.body;
+  const script = document.currentScript;
+  const onCopy = body.hasAttribute("data-offline"); // sw.js served its last copy
+
+  function setLive(live) {
+    if (live) body.removeAttribute("data-offline");
+    else body.setAttribute("data-offline", "");
+  }
+
+  // --- The service worker and this page's copy ---------------------------------------------
+  function keepCopy() {
+    if (!window.caches || body.hasAttribute("data-offline") || !PAGE.test(location.pathname)) return;
+    caches.open(PAGES).then(function (cache) { return cache.add(location.pathname); })
+      .catch(function () { /* offline or gone: sw.js drops a dead link's copy */ });
+  }
+  if ("serviceWorker" in navigator && script && script.dataset.sw) {
+    const controlled = !!navigator.serviceWorker.controller;
+    navigator.serviceWorker.register(script.dataset.sw, { scope: "/" }).then(function () {
+      if (!controlled) return navigator.serviceWorker.ready.then(keepCopy);
+    }).catch(function () { /* no worker: the site works as before */ });
+  }
+
+  // --- The outbox ---------------------------------------------------------------------------
+  function load() {
+    try {
+      const list = JSON.parse(localStorage.getItem(OUTBOX) || "[]");
+      return Array.isArray(list) ? list : [];
+    } catch (err) { return []; }
+  }
+  function store(list) { localStorage.setItem(OUTBOX, JSON.stringify(list)); } // may throw: full
+  function update(token, change) {
+    store(load().map(function (item) { return item.token === token ? change(item) : item; }));
+  }
+  function newToken() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return btoa(String.fromCharCode.apply(null, bytes))
+      .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function box() { return document.querySelector("[data-outbox]"); }
+  function pageKey() { const b = box(); return b ? b.dataset.matchKey : null; }
+  function handForm() {
+    const form = document.getElementById("hand-form");
+    return form && form.tagName === "FORM" && /\/el\/$/.test(form.getAttribute("action")) ? form : null;
+  }
+  function field(form, name) { return form.querySelector('input[name="' + name + '"]'); }
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, key) { return String(values[key]); });
+  }
+
+  // The next hand's form always comes after this phone's waiting hands, and names its place.
+  function placeForm(fresh) {
+    const form = handForm();
+    if (!form) return;
+    const key = pageKey();
+    let place = Math.max(fresh || Number(field(form, "position").value) || 1, 1);
+    load().forEach(function (item) {
+      if (item.key === key && item.position >= place) place = item.position + 1;
+    });
+    field(form, "position").value = String(place);
+    const title = form.querySelector("#entry-title");
+    if (title && title.firstChild) title.firstChild.nodeValue = title.firstChild.nodeValue.replace(/\d+/, place);
+  }
+
+  // A save of the next hand: its button, in the new-hand form.
+  function isSave(detail) {
+    const elt = detail.elt;
+    return elt && elt.name === "action" && (elt.value === "save" || elt.value === "save-next") &&
+      handForm() && elt.form === handForm();
+  }
+  function queue(form, formData) {
+    const data = new URLSearchParams();
+    formData.forEach(function (value, name) { if (typeof value === "string") data.append(name, value); });
+    let token = data.get("request_token") || newToken();
+    const list = load();
+    // A page shown from a copy may carry a token already spent: never reuse one.
+    if (list.some(function (item) { return item.token === token; })) token = newToken();
+    data.set("request_token", token);
+    const finisher = form.querySelector('input[name$="finisher"]:checked');
+    const row = finisher && finisher.closest(".seat-row");
+    const b = box();
+    const item = {
+      token: token, key: pageKey(), url: form.getAttribute("action"), body: data.toString(),
+      position: Number(data.get("position")) || 0, at: Date.now(), state: "",
+      who: row ? fill(b.dataset.finished, { name: row.querySelector(".seat-name").textContent }) :
+        finisher ? b.dataset.nobody : "",
+    };
+    try { store(list.concat([item])); } catch (err) { return false; } // full: keep the form as typed
+    form.reset();
+    field(form, "request_token").value = newToken();
+    field(form, "position").value = String(item.position + 1);
+    form.querySelectorAll("details.more[open]").forEach(function (d) { d.open = false; });
+    const preview = form.querySelector("#hand-preview");
+    if (preview) preview.textContent = "";
+    placeForm();
+    render();
+    return true;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const detail = event.detail;
+    if (navigator.onLine) return;
+    if (detail.elt && detail.elt.matches && detail.elt.matches("[data-poll]")) {
+      event.preventDefault(); // no poll without a connection; the sheet is marked not live
+      setLive(false);
+    } else if (isSave(detail)) {
+      event.preventDefault();
+      if (queue(handForm(), detail.requestConfig.formData)) setLive(false);
+    } else if (handForm() && detail.elt && handForm().contains(detail.elt)) {
+      event.preventDefault(); // a preview needs the server; say why none comes
+      const preview = document.getElementById("hand-preview");
+      if (preview && box()) preview.textContent = box().dataset.noPreview;
+    }
+  });
+  // The request left but no answer came (the network failed on the way, or on the way back:
+  // then the server may have saved it; the same token makes the retry safe).
+  document.addEventListener("htmx:sendError", function (event) {
+    const detail = event.detail;
+    setLive(false);
+    if (isSave(detail)) queue(handForm(), detail.requestConfig.formData);
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const xhr = event.detail.xhr;
+    if (!xhr || !xhr.status) return;
+    const elt = event.detail.elt;
+    if (elt && elt.matches && elt.matches("[data-poll]")) {
+      setLive(true);
+      if (xhr.status === 200) keepCopy(); // the sheet changed: refresh the copy
+    }
+    sendSoon();
+  });
+  // A hand saved (by a tap, or by the outbox): drop it from the outbox if it was there.
+  document.addEventListener("cetele:hand-saved", function (event) {
+    const saved = load().find(function (item) { return item.token === event.detail.token; });
+    if (saved) done(saved, event.detail);
+    keepCopy();
+    sendSoon();
+  });
+
+  function done(item, saved) {
+    // My later hands move with this one if it was added at another place.
+    const shift = saved.position && item.position ? saved.position - item.position : 0;
+    store(load().filter(function (other) { return other.token !== item.token; }).map(function (other) {
+      if (!shift || other.key !== item.key || other.at < item.at || !other.position) return other;
+      const data = new URLSearchParams(other.body);
+      other.position += shift;
+      data.set("position", String(other.position));
+      other.body = data.toString();
+      return other;
+    }));
+  }
+
+  function triggers(response) {
+    try { return JSON.parse(response.headers.get("HX-Trigger") || "{}"); } catch (err) { return {}; }
+  }
+  function csrf() {
+    try { return JSON.parse(body.getAttribute("hx-headers") || "{}")["x-csrftoken"]; } catch (err) { return null; }
+  }
+
+  // Send one waiting hand; "retry" stops the round (no connection, or not now).
+  async function send(item, show) {
+    const data = new URLSearchParams(item.body);
+    const token = csrf();
+    if (token) data.set("csrfmiddlewaretoken", token);
+    let response;
+    try {
+      response = await fetch(item.url, {
+        method: "POST", body: data, credentials: "same-origin",
+        headers: { "HX-Request": "true", "HX-Target": "hand-form" },
+      });
+    } catch (err) { return "retry"; }
+    const events = triggers(response);
+    if (events["cetele:hand-saved"]) {
+      done(item, events["cetele:hand-saved"]);
+      if (item.key === pageKey()) showSaved(await response.text(), events["cetele:hand-saved"]);
+      return "sent";
+    }
+    if (response.status === 404 || response.status === 410) {
+      update(item.token, function (i) { i.state = "gone"; return i; });
+      return "next";
+    }
+    if (response.status !== 200 || events["cetele:save-failed"]) return "retry";
+    // The server asks (the place was taken, the match is over, the hand needs fixing).
+    update(item.token, function (i) { i.state = "ask"; return i; });
+    if (item.key === pageKey() && (show || pristine())) ask(await response.text());
+    return "next";
+  }
+
+  function parse(html) { return new DOMParser().parseFromString(html, "text/html"); }
+  function put(fresh) {
+    const old = fresh && document.getElementById(fresh.id);
+    if (!old) return;
+    const node = document.importNode(fresh, true);
+    node.removeAttribute("hx-swap-oob");
+    old.replaceWith(node);
+    if (window.htmx) window.htmx.process(node);
+  }
+  function showSaved(html, saved) {
+    const doc = parse(html);
+    put(doc.getElementById("sheet"));
+    put(doc.getElementById("saved-note"));
+    setLive(true);
+    const fresh = doc.querySelector('#hand-form input[name="position"]');
+    placeForm(fresh ? Number(fresh.value) : saved.position + 1);
+  }
+  function ask(html) {
+    const form = parse(html).getElementById("hand-form");
+    if (!form || !handForm()) return;
+    put(form);
+    handForm().scrollIntoView({ block: "start" });
+  }
+  function pristine() {
+    const form = handForm();
+    return !form || !Array.prototype.some.call(form.elements, function (el) {
+      if (el.type === "radio" || el.type === "checkbox") return el.checked !== el.defaultChecked;
+      return (el.type === "text" || el.type === "number") && el.value !== el.defaultValue;
+    });
+  }
+
+  let sending = false;
+  async function sendAll() {
+    for (;;) {
+      const list = load();
+      // In the order entered; a match whose earlier hand waits for the player sends no more.
+      const item = list.find(function (i) {
+        return !i.state && !list.some(function (j) { return j.key === i.key && j.state && j.at < i.at; });
+      });
+      if (!item || (await send(item)) === "retry") return;
+    }
+  }
+  async function sendWaiting() {
+    if (sending || !navigator.onLine || !load().some(function (i) { return !i.state; })) return;
+    sending = true;
+    try {
+      // One tab at a time (the token would keep a second sending harmless anyway).
+      if (navigator.locks) await navigator.locks.request("cetele-outbox", sendAll);
+      else await sendAll();
+    } finally {
+      sending = false;
+      render();
+    }
+  }
+  let soon = null;
+  function sendSoon() {
+    if (soon) return;
+    soon = setTimeout(function () { soon = null; sendWaiting(); }, 300);
+  }
+  window.addEventListener("online", function () {
+    sendSoon();
+    const poll = document.querySelector("[data-poll]");
+    if (poll && window.htmx) window.htmx.trigger(poll, "visible-again");
+    else setLive(true);
+  });
+  window.addEventListener("offline", function () { setLive(false); });
+  window.addEventListener("storage", function (event) { if (event.key === OUTBOX) render(); });
+  setInterval(sendWaiting, 10000); // a café's Wi-Fi can be "online" and still carry nothing
+
+  // --- This match's waiting hands, above its form ------------------------------------------
+  function render() {
+    const b = box();
+    if (!b) return;
+    const key = pageKey();
+    const mine = load().filter(function (item) { return item.key === key; });
+    const ul = b.querySelector("ul");
+    ul.textContent = "";
+    mine.forEach(function (item) {
+      const li = document.createElement("li");
+      const text = fill(b.dataset.hand, { n: item.position || "?" }) + (item.who ? " · " + item.who : "") +
+        " — " + (item.state === "ask" ? b.dataset.ask : item.state === "gone" ? b.dataset.gone : b.dataset.waiting);
+      li.appendChild(document.createTextNode(text));
+      if (item.state) {
+        [["show", b.dataset.showLabel], ["drop", b.dataset.dropLabel]].forEach(function (pair) {
+          if (pair[0] === "show" && item.state !== "ask") return;
+          const button = document.createElement("button");
+          button.type = "button";
+          button.className = "button small";
+          button.dataset["outbox" + (pair[0] === "show" ? "Show" : "Drop")] = item.token;
+          button.textContent = pair[1];
+          li.appendChild(document.createTextNode(" "));
+          li.appendChild(button);
+        });
+      }
+      ul.appendChild(li);
+    });
+    b.classList.toggle("hidden", !mine.length);
+    placeForm();
+  }
+  document.addEventListener("click", function (event) {
+    const show = event.target.closest("[data-outbox-show]");
+    const drop = event.target.closest("[data-outbox-drop]");
+    const item = load().find(function (i) {
+      return i.token === (show ? show.dataset.outboxShow : drop ? drop.dataset.outboxDrop : null);
+    });
+    if (!item) return;
+    if (show) send(item, true).then(render);
+    else if (window.confirm(box().dataset.dropConfirm)) {
+      store(load().filter(function (i) { return i.token !== item.token; }));
+      render();
+      sendSoon();
+    }
+  });
+
+  function init() {
+    const form = handForm();
+    const key = pageKey();
+    if (form && key) {
+      // A copy's form may carry a token its page already spent.
+      if (onCopy) field(form, "request_token").value = newToken();
+      // This match under a new link (the old one was changed): its waiting hands go there.
+      const url = form.getAttribute("action");
+      if (load().some(function (i) { return i.key === key && i.url !== url; })) {
+        store(load().map(function (i) {
+          if (i.key === key && i.url !== url) { i.url = url; if (i.state === "gone") i.state = ""; }
+          return i;
+        }));
+      }
+    }
+    // A match or table just deleted on this phone: forget its copies and waiting hands
+    // (before app.js drops it from "Maçlarım", whose entries name the pages).
+    const forget = document.querySelector("[data-forget-match]");
+    if (forget) {
+      const keys = forget.dataset.forgetMatch.split(",");
+      let known = [];
+      try { known = JSON.parse(localStorage.getItem("cetele.matches") || "[]"); } catch (err) { known = []; }
+      if (window.caches) caches.open(PAGES).then(function (cache) {
+        known.forEach(function (m) { if (keys.indexOf(m.key) >= 0) cache.delete(m.url); });
+      });
+      try { store(load().filter(function (i) { return keys.indexOf(i.key) < 0; })); } catch (err) { /* */ }
+    }
+    render();
+    sendSoon();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

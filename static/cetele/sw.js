@@ -1,0 +1,98 @@
+// Çetele's service worker, served at /sw.js by cetele/views_app.py, which puts ASSETS (the
+// static files' URLs) and VERSION above this text.
+//
+// What it keeps, on this phone only (the Cache API is the phone's own storage and ignores
+// HTTP caching headers: an edit page's `no-store` keeps it out of shared caches, not out of
+// this one, on purpose):
+// - the static files, cache first (their names change with their contents);
+// - the last copy of the home page and of each match page this phone opened, network first:
+//   without a connection the copy is shown, marked `data-offline` on <body>, which shows
+//   "Bağlantı yok — son görülen durum" (base.html) and tells offline.js the page is not live.
+// A link that answers "changed" (410, or 286 to a poll) or a page that is gone (404) is
+// dropped from the copies at that use. Hands saved offline are offline.js's, not ours.
+"use strict";
+
+const STATIC_CACHE = "cetele-static-" + VERSION;
+const PAGES = "cetele-pages"; // kept across versions: the copies outlive a release
+const PAGE = /^\/(?:[mv]\/[A-Za-z0-9_-]{22,64}\/)?$/;
+const UNDER_LINK = /^(\/[mv]\/[A-Za-z0-9_-]{22,64}\/)(.*)$/;
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(
+    caches.open(STATIC_CACHE)
+      .then(function (cache) { return cache.addAll(ASSETS); })
+      .then(function () { return self.skipWaiting(); })
+  );
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches.keys()
+      .then(function (keys) {
+        return Promise.all(keys.filter(function (key) {
+          return key.indexOf("cetele-static-") === 0 && key !== STATIC_CACHE;
+        }).map(function (key) { return caches.delete(key); }));
+      })
+      .then(function () { return self.clients.claim(); })
+  );
+});
+
+self.addEventListener("fetch", function (event) {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || request.method !== "GET") return;
+  if (url.pathname.indexOf("/static/") === 0) {
+    event.respondWith(cacheFirst(request));
+  } else if (request.mode === "navigate" && PAGE.test(url.pathname)) {
+    event.respondWith(networkFirst(request, url));
+  } else if (UNDER_LINK.test(url.pathname)) {
+    event.respondWith(watchLink(request, url));
+  }
+});
+
+async function cacheFirst(request) {
+  const cached = await caches.match(request, { ignoreVary: true });
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) {
+    const cache = await caches.open(STATIC_CACHE);
+    await cache.put(request, response.clone());
+  }
+  return response;
+}
+
+async function networkFirst(request, url) {
+  const key = url.origin + url.pathname;
+  const pages = await caches.open(PAGES);
+  let response;
+  try {
+    response = await fetch(request);
+  } catch (err) {
+    const copy = (await pages.match(key, { ignoreVary: true })) ||
+      (await pages.match(url.origin + "/", { ignoreVary: true })); // at least "Maçlarım"
+    if (!copy) throw err;
+    return markedCopy(copy);
+  }
+  if (response.status === 200 && !url.search) await pages.put(key, response.clone());
+  else if (response.status === 404 || response.status === 410) await pages.delete(key);
+  return response;
+}
+
+// A poll, or offline.js refreshing its copy: a changed or deleted link drops the page's copy.
+async function watchLink(request, url) {
+  const response = await fetch(request);
+  const parts = UNDER_LINK.exec(url.pathname);
+  const page = parts[2] === "" || parts[2] === "poll/";
+  if (response.status === 410 || response.status === 286 || (page && response.status === 404)) {
+    const pages = await caches.open(PAGES);
+    await pages.delete(url.origin + parts[1]);
+  }
+  return response;
+}
+
+async function markedCopy(copy) {
+  const html = (await copy.text()).replace("<body", "<body data-offline");
+  const headers = new Headers(copy.headers);
+  headers.delete("Content-Length");
+  return new Response(html, { status: 200, headers: headers });
+}

@@ -1,0 +1,258 @@
+"""No signal at the café (issue 14): the app installs, an open match reads offline, and a hand
+saved without a connection is kept on the phone and saved exactly once when it returns.
+
+The network really goes away: `context.set_offline(True)` cuts the page and its service worker
+off, and a reload is answered by the worker's copy. A lost answer is a real one: the request
+reaches the server, which saves, and the phone gets a network error instead of the reply.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from cetele.models import Hand, Match
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, ConsoleWatcher
+from tests.browser.sheet import enter_hand, start_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAMES = ["Ali", "Burak", "Can", "Deniz"]
+OFFLINE_NOTE = "Bağlantı yok — son görülen durum"
+WAITING = "Bağlantı bekleniyor — el telefonda saklı"
+
+
+def hand(finisher: int, sums: list) -> dict:
+    """A series hand: `finisher` went out, the others keep `sums` (None for the finisher)."""
+    return {
+        "finisher": finisher,
+        "players": [{"opened": "series", "remaining": s} for s in sums],
+    }
+
+
+HANDS = [
+    hand(0, [None, 34, 12, 51]),
+    hand(1, [20, None, 8, 17]),
+    hand(2, [5, 40, None, 22]),
+    hand(3, [11, 3, 60, None]),
+]
+
+
+def kept_for_offline(page, text: str = "") -> None:
+    """Wait until the worker controls the page and its copy (holding `text`) is on the phone."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function(
+        """async (text) => {
+            const cache = await caches.open("cetele-pages");
+            const copy = await cache.match(location.pathname);
+            return !!copy && (await copy.text()).includes(text);
+        }""",
+        arg=text,
+        polling=200,
+    )
+
+
+def remaining(match: Match) -> list[list]:
+    """Each saved hand's tiles left, in sheet order: what tells one hand from another."""
+    return [
+        [p.get("remaining") for p in h.inputs["players"]]
+        for h in Hand.objects.filter(match=match).order_by("number")
+    ]
+
+
+def sums(inputs: dict) -> list:
+    return [p.get("remaining") if p.get("remaining") is not None else 0 for p in inputs["players"]]
+
+
+def saved_sums(match: Match) -> list[list]:
+    return [[s or 0 for s in row] for row in remaining(match)]
+
+
+def test_a_hand_entered_offline_is_saved_once_when_the_connection_returns_even_after_a_reload(
+    phone,
+):
+    page, _ = phone
+    start_match(page, NAMES, hands=5)
+    match = Match.objects.get()
+    enter_hand(page, NAMES, HANDS[0])
+    expect(page.locator("#saved-note")).to_contain_text("1. el kaydedildi.")
+    kept_for_offline(page, "1 / 5 el oynandı")
+
+    page.context.set_offline(True)
+    enter_hand(page, NAMES, HANDS[1])
+    outbox = page.locator("[data-outbox]")
+    expect(outbox).to_contain_text(f"2. el · Burak bitirdi — {WAITING}")
+    expect(page.locator("#entry-title")).to_have_text("3. el")
+
+    # Reload without a connection: the worker's copy, marked not live, and the hand still waiting.
+    page.reload()
+    expect(page.get_by_text(OFFLINE_NOTE)).to_be_visible()
+    expect(page.locator("table.sheet tbody tr")).to_have_count(1)
+    expect(outbox).to_contain_text(f"2. el · Burak bitirdi — {WAITING}")
+    expect(page.locator("#entry-title")).to_have_text("3. el")
+    enter_hand(page, NAMES, HANDS[2])
+    expect(outbox.locator("li")).to_have_count(2)
+    assert Hand.objects.count() == 1
+
+    page.context.set_offline(False)
+    expect(outbox).to_be_hidden(timeout=15_000)
+    expect(page.locator("table.sheet tbody tr")).to_have_count(3)
+    expect(page.get_by_text(OFFLINE_NOTE)).to_be_hidden()
+    assert saved_sums(match) == [sums(h) for h in HANDS[:3]]
+    expect(page.locator("#entry-title")).to_have_text("4. el")
+
+    # Nothing is sent twice: another round of the outbox, a reload, and still three hands.
+    page.wait_for_timeout(1_000)
+    page.reload()
+    expect(page.locator("table.sheet tbody tr")).to_have_count(3)
+    assert page.evaluate("localStorage.getItem('cetele.outbox')") == "[]"
+    assert saved_sums(match) == [sums(h) for h in HANDS[:3]]
+
+
+def test_a_save_whose_answer_was_lost_is_not_saved_twice_when_sent_again(phone):
+    page, _ = phone
+    start_match(page, NAMES, hands=5)
+    match = Match.objects.get()
+    kept_for_offline(page)
+    lost = []
+
+    def lose_the_answer(route):
+        # The first save reaches the server, which saves it; its answer never reaches the phone.
+        saving = "action=save" in (route.request.post_data or "")
+        if saving and not lost:
+            lost.append(route.fetch().status)
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    page.route("**/el/", lose_the_answer)
+    enter_hand(page, NAMES, HANDS[0])
+
+    # The phone kept the hand and sent it again with the same token: saved once, and shown.
+    expect(page.locator("#saved-note")).to_contain_text("Bu el zaten kaydedildi.", timeout=15_000)
+    assert lost == [200]
+    expect(page.locator("[data-outbox]")).to_be_hidden()
+    expect(page.locator("table.sheet tbody tr")).to_have_count(1)
+    assert saved_sums(match) == [sums(HANDS[0])]
+    assert page.evaluate("localStorage.getItem('cetele.outbox')") == "[]"
+    expect(page.locator("#entry-title")).to_have_text("2. el")
+    enter_hand(page, NAMES, HANDS[1])
+    expect(page.locator("#saved-note")).to_contain_text("2. el kaydedildi.")
+    assert saved_sums(match) == [sums(h) for h in HANDS[:2]]
+
+
+def test_a_place_taken_meanwhile_is_asked_about_as_with_two_phones(phone, second_phone):
+    page, _ = phone
+    other, _ = second_phone
+    start_match(page, NAMES, hands=5)
+    match = Match.objects.get()
+    kept_for_offline(page)
+    other.goto(page.url)
+
+    page.context.set_offline(True)
+    enter_hand(page, NAMES, HANDS[0])  # this phone's hand 1, waiting
+    enter_hand(page, NAMES, HANDS[1])  # and its hand 2
+    enter_hand(other, NAMES, HANDS[2])  # meanwhile another phone saves hand 1
+    expect(other.locator("#saved-note")).to_contain_text("1. el kaydedildi.")
+
+    page.context.set_offline(False)
+    form = page.locator("#hand-form")
+    expect(form).to_contain_text("1. el az önce başka bir telefondan kaydedildi", timeout=15_000)
+    expect(page.locator("[data-outbox]")).to_contain_text("kararınız gerekiyor")
+    assert saved_sums(match) == [sums(HANDS[2])]  # the later hand waits for the answer
+
+    page.get_by_role("button", name="Benimkini 2. el olarak ekle").click()
+    # Mine go in after the other phone's, in the order entered, each once.
+    expect(page.locator("table.sheet tbody tr")).to_have_count(3, timeout=15_000)
+    expect(page.locator("[data-outbox]")).to_be_hidden()
+    assert saved_sums(match) == [sums(h) for h in (HANDS[2], HANDS[0], HANDS[1])]
+    expect(page.locator("#entry-title")).to_have_text("4. el")
+
+
+def test_an_open_match_and_my_matches_read_offline(phone, live_server):
+    page, _ = phone
+    start_match(page, NAMES, hands=5)
+    enter_hand(page, NAMES, HANDS[0])
+    expect(page.locator("#saved-note")).to_contain_text("1. el kaydedildi.")
+    match_url = page.url
+    kept_for_offline(page, "1 / 5 el oynandı")
+    page.goto("/")
+    kept_for_offline(page, "Maçlarım")
+
+    page.context.set_offline(True)
+    page.goto(match_url)
+    expect(page.get_by_text(OFFLINE_NOTE)).to_be_visible()
+    expect(page.locator("table.sheet tbody tr")).to_have_count(1)
+    expect(page.locator("table.sheet tfoot")).to_contain_text("Toplam")
+    page.goto("/")
+    expect(page.get_by_text(OFFLINE_NOTE)).to_be_visible()
+    my_matches = page.locator("[data-my-matches]")
+    expect(my_matches.get_by_role("link", name="Ali, Burak, Can, Deniz")).to_be_visible()
+
+    # The connection comes back: the open sheet is live again.
+    page.goto(match_url)
+    page.context.set_offline(False)
+    expect(page.get_by_text(OFFLINE_NOTE)).to_be_hidden(timeout=10_000)
+
+
+def copy_kept(page, path: str) -> bool:
+    return page.evaluate(
+        "async (path) => !!(await (await caches.open('cetele-pages')).match(path))", path
+    )
+
+
+def test_a_rotated_edit_link_leaves_the_phone_at_its_next_use_and_its_waiting_hand_follows(
+    phone,
+):
+    page, _ = phone
+    start_match(page, NAMES, hands=5)
+    match = Match.objects.get()
+    old_path = f"/m/{match.edit_token}/"
+    kept_for_offline(page)
+
+    page.context.set_offline(True)
+    enter_hand(page, NAMES, HANDS[0])
+    match.rotate_token("edit")  # meanwhile, someone changed the edit link
+    page.context.set_offline(False)
+
+    # The old link answers "changed": its copy is dropped, the hand stays on the phone.
+    outbox = page.locator("[data-outbox]")
+    expect(outbox).to_contain_text("Bu bağlantı değişti", timeout=15_000)
+    page.wait_for_function(
+        "async (path) => !(await (await caches.open('cetele-pages')).match(path))", arg=old_path
+    )
+    assert Hand.objects.count() == 0
+    page.goto(old_path)
+    expect(page.get_by_role("heading", name="Bu bağlantı değişti")).to_be_visible()
+    assert not copy_kept(page, old_path)
+
+    # Opening the match's new link sends the hand there.
+    page.goto(f"/m/{match.edit_token}/")
+    expect(page.locator("table.sheet tbody tr")).to_have_count(1, timeout=15_000)
+    assert saved_sums(match) == [sums(HANDS[0])]
+    assert copy_kept(page, f"/m/{match.edit_token}/")
+
+
+def test_the_app_passes_chromiums_installability_check(browser, live_server, tmp_path):
+    # Chromium reports "in-incognito" for any ordinary context: a profile on disk it is.
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path=str(CHROMIUM),
+        args=CHROMIUM_ARGS,
+        headless=True,
+        base_url=live_server.url,
+        **PHONE,
+    )
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        console = ConsoleWatcher(page)
+        page.goto("/")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        cdp = context.new_cdp_session(page)
+
+        manifest = cdp.send("Page.getAppManifest")
+        errors = cdp.send("Page.getInstallabilityErrors")
+
+        assert manifest["errors"] == []
+        assert errors["installabilityErrors"] == []
+        assert console.errors == []
+    finally:
+        context.close()
