@@ -10,13 +10,15 @@ a save, and on a quiet match, much less often. bench/loadtest.py uses the same s
 
 from datetime import datetime
 
+from django.db import connection
 from django.utils import timezone
 
 # (quiet for less than this many seconds, ask every this many seconds); None: from then on.
+# Each interval is a multiple of htmx's 4-s tick (match.html#sheet), which app.js lets through.
 POLL_SCHEDULE: tuple[tuple[int | None, int], ...] = (
-    (120, 15),  # a hand was just saved: the next one is minutes away (corrections can wait 15 s)
+    (120, 16),  # a hand was just saved: the next one is minutes away (corrections can wait 16 s)
     (900, 8),  # the table is playing: the next save is due any moment
-    (3600, 30),  # a break
+    (3600, 32),  # a break
     (None, 120),  # gone home: the page still catches up within two minutes
 )
 
@@ -38,3 +40,25 @@ def quiet_seconds(touched_at: datetime, now: datetime | None = None) -> int:
     """Whole seconds since the match last changed (or was first opened today), never negative."""
     elapsed = (now or timezone.now()) - touched_at
     return max(0, int(elapsed.total_seconds()))
+
+
+# The poll's one query, written out: nearly all the traffic is polls answered "nothing changed",
+# and building this through the ORM took longer than running it. The column is ours, never the
+# request's; the token is a parameter.
+VERSION_QUERY = {
+    field: f"SELECT id, version FROM cetele_match WHERE {field} = %s"
+    for field in ("edit_token", "view_token")
+}
+
+
+def current_version(token_field: str, token: str) -> tuple[int, int] | None:
+    """(pk, version) of the match this token opens, or None: one indexed lookup."""
+    with connection.cursor() as cursor:
+        cursor.execute(VERSION_QUERY[token_field], [token])
+        return cursor.fetchone()
+
+
+def live_context(touched_at: datetime) -> dict:
+    """What the sheet tells app.js about polling: how long the match has been quiet (seconds,
+    when drawn) and the schedule."""
+    return {"quiet": quiet_seconds(touched_at), "poll_schedule": schedule_attribute()}

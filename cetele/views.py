@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from cetele.forms import MatchForm, PlayerNamesForm
 from cetele.hand_form import HandEntry
+from cetele.live import live_context
 from cetele.models import (
     AlreadySaved,
     Change,
@@ -76,6 +77,7 @@ def sheet_context(match: Match, players: list | None = None, *, role: str = EDIT
         "finished": finished,
         "last_change": match.last_undoable_change() if role == EDIT else None,
         **link_context(match, role),
+        **live_context(match.touched_at),
     }
 
 
@@ -243,7 +245,7 @@ def hand_saved(request, match, players, saved: Hand | None, entry: HandEntry) ->
             response["HX-Redirect"] = match_url(match)
             return response
         return redirect(match_url(match))
-    match.refresh_from_db(fields=["version"])
+    match.refresh_from_db(fields=["version", "touched_at"])
     context = sheet_context(match, players)
     context.update(
         entry=next_hand_entry(match, context["players"], context["played"]),

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from cetele.exports import match_csv, match_json
 from cetele.forms import RotateLinkForm
+from cetele.live import current_version
 from cetele.models import Match
 from cetele.sharing import (
     EDIT,
@@ -109,11 +110,10 @@ def match_rotate(request: HttpRequest, token: str) -> HttpResponseRedirect:
 def poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
     """204 with no body while the match is at the version the page shows (one indexed query),
     else the sheet at its new version. (htmx 2 swaps nothing on 204; a 304 would blank it.)"""
-    found = Match.objects.filter(**{TOKEN_FIELDS[role]: token}).values_list("pk", "version")
-    try:
-        pk, version = found.get()
-    except Match.DoesNotExist as error:
-        raise BadLink() from error
+    found = current_version(TOKEN_FIELDS[role], token)
+    if found is None:
+        raise BadLink()
+    pk, version = found
     if request.GET.get("v") == str(version):
         return HttpResponse(status=204)
     match = Match.objects.get(pk=pk)

@@ -116,17 +116,49 @@
     box.classList.remove("hidden");
   }
 
-  // Live sheet ([data-poll], see match.html#sheet): htmx polls every few seconds; here we pause
-  // it while the page is hidden, poll at once when it shows again, and stop for good when the
-  // link no longer works (rotated), saying so instead of asking again and again.
+  // Live sheet ([data-poll], see match.html#sheet): htmx ticks every 4 s; here we let a tick
+  // ask only when a poll is due, none while the page is hidden, ask at once when it shows
+  // again, and stop for good when the link no longer works (rotated), saying so instead of
+  // asking again and again. When a poll is due (cetele/live.py): the sheet says how long the
+  // match had been quiet when it was drawn (data-quiet, s) and the schedule
+  // (data-poll-schedule "120:16,900:8,…": quiet under 120 s, every 16 s; under 900 s, every 8 s…;
+  // 0: from then on). A table that plays is asked every 8 s, a quiet one far less often.
+  function drawnAt(el) {
+    if (!el.cetelePoll) el.cetelePoll = { drawn: Date.now(), last: 0, now: false };
+    return el.cetelePoll.drawn;
+  }
+  function pollEvery(el) {
+    const quiet = Number(el.dataset.quiet || 0) + (Date.now() - drawnAt(el)) / 1000;
+    const parts = (el.dataset.pollSchedule || "").split(",");
+    for (let i = 0; i < parts.length; i++) {
+      const pair = parts[i].split(":").map(Number);
+      if (pair.length === 2 && (pair[0] === 0 || quiet < pair[0])) return pair[1];
+    }
+    return 4; // no schedule: every tick
+  }
+  function markDrawn(root) {
+    if (!root || !root.querySelectorAll) return;
+    if (root.matches && root.matches("[data-poll]")) drawnAt(root);
+    root.querySelectorAll("[data-poll]").forEach(drawnAt);
+  }
+  document.addEventListener("htmx:load", function (event) { markDrawn(event.detail.elt); });
   document.addEventListener("htmx:beforeRequest", function (event) {
     const el = event.detail.elt;
     if (!el.matches || !el.matches("[data-poll]")) return;
-    if (document.hidden || el.dataset.pollStopped) event.preventDefault();
+    if (document.hidden || el.dataset.pollStopped) { event.preventDefault(); return; }
+    drawnAt(el);
+    const poll = el.cetelePoll;
+    const now = Date.now();
+    const due = (poll.last || poll.drawn) + pollEvery(el) * 1000 - 1000; // a tick may be early
+    if (!poll.now && now < due) { event.preventDefault(); return; }
+    poll.now = false;
+    poll.last = now;
   });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState !== "visible" || !window.htmx) return;
     document.querySelectorAll("[data-poll]").forEach(function (el) {
+      drawnAt(el);
+      el.cetelePoll.now = true;
       window.htmx.trigger(el, "visible-again");
     });
   });
@@ -146,6 +178,7 @@
   });
 
   function init() {
+    markDrawn(document);
     keepAwake();
     hideUnsupported(document);
     rememberMatch();

@@ -2,8 +2,10 @@
 reload, and "Maçlarım" finds a match again from the home page."""
 
 import re
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from cetele.models import Match
@@ -13,7 +15,21 @@ from tests.factories import add_hand, sample_inputs
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = ["Ali", "Ayşe", "Can", "Deniz"]
-LIVE = 6_000  # ms: the pages poll every 4 s
+LIVE = 6_000  # ms: real time for a poll and its swap once it is due
+TICK = 4_000  # ms: htmx's tick (match.html#sheet); app.js lets a tick through when a poll is due
+
+
+def install_clock(page) -> None:
+    """Fake time for the page's timers (it still flows): tests jump ahead instead of waiting out
+    the poll schedule (cetele/live.py). Before the page loads, so that htmx's ticks use it."""
+    page.clock.install()
+
+
+def ticks(page, seconds: int) -> None:
+    """Let `seconds` of the page's time pass, one htmx tick at a time (each fires once)."""
+    for _ in range(seconds * 1000 // TICK):
+        page.clock.fast_forward(TICK)
+        page.wait_for_timeout(30)  # real time: the request leaves, the answer is swapped in
 
 
 def mark_page(page) -> None:
@@ -30,6 +46,7 @@ def test_the_viewer_sees_the_editors_hand_appear_without_a_reload(phone, second_
     viewer, viewer_console = second_phone
     start_match(editor, NAMES, hands=5)
     match = Match.objects.get()
+    install_clock(viewer)
     viewer.goto(f"/v/{match.view_token}/")
     mark_page(viewer)
     expect(viewer.locator("table.sheet")).to_have_count(0)
@@ -37,6 +54,7 @@ def test_the_viewer_sees_the_editors_hand_appear_without_a_reload(phone, second_
     enter_hand(editor, NAMES, sample_inputs(finisher=2, remaining=42))
     expect(editor.locator("table.sheet tbody tr")).to_have_count(1)
 
+    ticks(viewer, 16)  # a match started a moment ago is asked every 16 s
     expect(viewer.locator("table.sheet tbody tr")).to_have_count(1, timeout=LIVE)
     assert not_reloaded(viewer)
     assert totals(viewer) == totals(editor)
@@ -52,6 +70,7 @@ def test_the_viewer_sees_the_editors_hand_appear_without_a_reload(phone, second_
     hand = match.hands.get()
     fixed = sample_inputs(finisher=0, remaining=7)
     match.edit_hand(hand.number, fixed, hand.version, "fix-from-another-phone")
+    ticks(viewer, 16)
     expect(viewer.locator("table.sheet tfoot td").first).to_have_text(
         str(match.hands.get().scores[0]), timeout=LIVE
     )
@@ -78,6 +97,7 @@ def test_the_viewer_opens_a_hands_breakdown_read_only(phone):
 
 def test_an_editors_sheet_follows_another_editors_save_and_keeps_the_half_filled_form(phone):
     page, console = phone
+    install_clock(page)
     start_match(page, NAMES, hands=5)
     match = Match.objects.get()
     mark_page(page)
@@ -85,6 +105,7 @@ def test_an_editors_sheet_follows_another_editors_save_and_keeps_the_half_filled
 
     add_hand(match, sample_inputs(finisher=3, remaining=12))  # saved on another phone
 
+    ticks(page, 16)
     expect(page.locator("table.sheet tbody tr")).to_have_count(1, timeout=LIVE)
     assert not_reloaded(page)
     assert page.input_value("#id_p1-remaining") == "31"
@@ -96,6 +117,7 @@ def test_a_rotated_view_link_stops_the_live_view_and_says_so(phone, second_phone
     viewer, _ = second_phone
     start_match(editor, NAMES, hands=5)
     match = Match.objects.get()
+    install_clock(viewer)
     viewer.goto(f"/v/{match.view_token}/")
     requests = []
     viewer.on("request", lambda r: requests.append(r.url) if "/poll/" in r.url else None)
@@ -104,9 +126,10 @@ def test_a_rotated_view_link_stops_the_live_view_and_says_so(phone, second_phone
     editor.get_by_role("button", name="Yeni izleme bağlantısı").click()
     expect(editor.get_by_text("Yeni izleme bağlantısı hazır")).to_be_visible()
 
+    ticks(viewer, 16)
     expect(viewer.locator("[data-link-gone]")).to_be_visible(timeout=LIVE)
     seen = len(requests)
-    viewer.wait_for_timeout(4_500)
+    ticks(viewer, 160)  # past every interval of the schedule
     assert len(requests) == seen  # polling stopped: no stream of misses from a stale tab
 
 
@@ -175,14 +198,71 @@ def set_visibility(page, visible: bool) -> None:
 def test_polling_pauses_while_the_page_is_hidden_and_resumes_at_once_when_shown(phone):
     page, console = phone
     match = Match.start(NAMES, teams=False, planned_hands=3, rules=_rules())
+    install_clock(page)
     page.goto(f"/v/{match.view_token}/")
     polls = []
     page.on("request", lambda r: polls.append(r.url) if "/poll/" in r.url else None)
 
     set_visibility(page, False)
-    page.wait_for_timeout(5_000)
+    ticks(page, 40)  # two polls were due
     assert polls == []
 
     with page.expect_request(lambda r: "/poll/" in r.url, timeout=1_000):
         set_visibility(page, True)
+    assert console.errors == []
+
+
+def polls_in(page, match: Match, seconds: int) -> list[str]:
+    """The poll requests the view page of `match` makes in `seconds` of its time."""
+    install_clock(page)
+    page.goto(f"/v/{match.view_token}/")
+    polls = []
+    page.on("request", lambda r: polls.append(r.url) if "/poll/" in r.url else None)
+    ticks(page, seconds)
+    page.wait_for_timeout(200)
+    return polls
+
+
+def quiet_for(match: Match, seconds: int) -> None:
+    Match.objects.filter(pk=match.pk).update(touched_at=timezone.now() - timedelta(seconds=seconds))
+
+
+@pytest.mark.parametrize(
+    ("quiet", "expected"),
+    [
+        (300, 15),  # the table plays (a hand every few minutes): every 8 s
+        (30, 9),  # just saved: every 16 s until quiet for 2 min (5), then every 8 s (4)
+        (1800, 3),  # a break: every 32 s
+        (7200, 1),  # gone home: every 120 s
+    ],
+)
+def test_a_match_that_has_been_quiet_for_a_while_is_asked_less_often(phone, quiet, expected):
+    page, console = phone
+    match = Match.start(NAMES, teams=False, planned_hands=3, rules=_rules())
+    quiet_for(match, quiet)
+
+    polls = polls_in(page, match, 120)
+
+    assert len(polls) == expected, polls
+    assert all(f"?v={match.version}" in url for url in polls)
+    assert console.errors == []
+
+
+def test_a_save_brings_the_playing_pace_back(phone):
+    """Quiet for an hour and a half, the page asks every 120 s; the sheet a save brings says the
+    match just changed, and from then on the page follows the schedule from the start."""
+    page, console = phone
+    match = Match.start(NAMES, teams=False, planned_hands=3, rules=_rules())
+    quiet_for(match, 5400)
+    polls = polls_in(page, match, 124)
+    assert len(polls) == 1
+    add_hand(match, sample_inputs(finisher=1, remaining=20))
+    ticks(page, 108)  # the next poll is due 120 s after the last one (at 120 s): not yet
+    assert len(polls) == 1
+    ticks(page, 8)
+    expect(page.locator("table.sheet tbody tr")).to_have_count(1, timeout=LIVE)
+    assert len(polls) == 2
+    ticks(page, 64)  # the new sheet says the match just changed: every 16 s
+    page.wait_for_timeout(200)
+    assert len(polls) == 6, polls
     assert console.errors == []

@@ -1,0 +1,92 @@
+"""Where a request's time goes: the endpoints of `make bench`, in one process under cProfile.
+
+Django's own WSGI handler with the production settings (DEBUG off, every middleware), driven by
+Django's test client on a throw-away SQLite file, so that what is left is the app's own work:
+
+    python -m bench.profile [match|match200|view|preview|save|poll|minimal] [--requests 300]
+                            [--sort tottime|cumulative] [--lines 40]
+
+Prints the mean time per request in this process (no server, no socket), then the profile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from bench.harness import hand_form_data, prepare, sample_hand, seed_match, server_env
+
+KINDS = ["match", "match200", "view", "preview", "save", "poll", "minimal"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.profile")
+    parser.add_argument("kind", choices=KINDS)
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--sort", default="tottime", choices=["tottime", "cumulative"])
+    parser.add_argument("--lines", type=int, default=40)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="cetele-profile-") as tmp:
+        env = server_env(f"sqlite:///{tmp}/profile.sqlite3", Path(tmp) / "static")
+        prepare(env)
+        os.environ.update(env)
+        import django
+
+        django.setup()
+        from django.test import Client
+
+        rng = random.Random(3)
+        thirteen = seed_match(planned=13, hands=13, rng=rng)
+        big = seed_match(planned=200, hands=200, rng=rng)
+        saves = seed_match(planned=10_000, hands=13, rng=rng)
+        preview_match = seed_match(planned=13, hands=5, rng=rng)
+        client = Client(HTTP_HOST="127.0.0.1")
+        htmx = {"HTTP_HX_REQUEST": "true"}
+        preview = hand_form_data(sample_hand(rng)) | {"action": "preview"}
+
+        def request():
+            if args.kind == "match":
+                return client.get(f"/m/{thirteen.edit_token}/")
+            if args.kind == "match200":
+                return client.get(f"/m/{big.edit_token}/")
+            if args.kind == "view":
+                return client.get(f"/v/{thirteen.view_token}/")
+            if args.kind == "preview":
+                return client.post(
+                    f"/m/{preview_match.edit_token}/el/",
+                    preview,
+                    **htmx,
+                    HTTP_HX_TARGET="hand-preview",
+                )
+            if args.kind == "save":
+                form = hand_form_data(sample_hand(rng))
+                return client.post(f"/m/{saves.edit_token}/el/", form, **htmx)
+            if args.kind == "poll":
+                return client.get(f"/v/{thirteen.view_token}/poll/?v={thirteen.version}", **htmx)
+            return client.get("/bench/minimal/")
+
+        for _ in range(20):  # warm up: templates compiled, catalogues loaded
+            status = request().status_code
+        if status not in (200, 204):
+            raise RuntimeError(f"{args.kind} answered {status}")
+        started = time.perf_counter()
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for _ in range(args.requests):
+            request()
+        profiler.disable()
+        elapsed = (time.perf_counter() - started) / args.requests * 1000
+        print(f"{args.kind}: {elapsed:.2f} ms a request in-process (profiled, so slower)")
+        stats = pstats.Stats(profiler)
+        stats.sort_stats(args.sort).print_stats(args.lines)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
