@@ -302,20 +302,30 @@ class Nginx:
 
 
 class Client:
-    """A phone talking to 127.0.0.1: keeps the csrftoken cookie, never follows redirects."""
+    """A phone talking to 127.0.0.1: keeps its cookies (the CSRF token, the links it opened),
+    never follows redirects."""
 
     def __init__(self, port: int, timeout: float = 30, source: str | None = None) -> None:
         self.port = port
         self.timeout = timeout
         self.source = (source, 0) if source else None  # e.g. 127.0.0.2: another client address
-        self.csrf = ""
+        self.cookies: dict[str, str] = {}
+
+    @property
+    def csrf(self) -> str:
+        return self.cookies.get("csrftoken", "")
+
+    @csrf.setter
+    def csrf(self, value: str) -> None:
+        self.cookies["csrftoken"] = value
 
     def request(
         self, method: str, path: str, body: bytes | None = None, headers: dict | None = None
     ) -> tuple[int, dict[str, str], bytes]:
         headers = dict(headers or {})
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
         if self.csrf:
-            headers["Cookie"] = f"csrftoken={self.csrf}"
             headers["X-CSRFToken"] = self.csrf
         connection = http.client.HTTPConnection(
             "127.0.0.1", self.port, timeout=self.timeout, source_address=self.source
@@ -326,8 +336,9 @@ class Client:
             data = response.read()
             found = {name.lower(): value for name, value in response.getheaders()}
             for name, value in response.getheaders():
-                if name.lower() == "set-cookie" and value.startswith("csrftoken="):
-                    self.csrf = value.split(";", 1)[0].split("=", 1)[1]
+                if name.lower() == "set-cookie":
+                    cookie, _, value = value.split(";", 1)[0].partition("=")
+                    self.cookies[cookie.strip()] = value.strip('"')
             return response.status, found, data
         finally:
             connection.close()
