@@ -5,6 +5,7 @@ Django's test client on a throw-away SQLite file, so that what is left is the ap
 
     python -m bench.profile [match|match200|view|preview|save|poll|minimal] [--requests 300]
                             [--sort tottime|cumulative] [--lines 40]
+    python -m bench.profile all [--requests 300]   # no profiler: in-process medians, interleaved
 
 Prints the mean time per request in this process (no server, no socket), then the profile.
 """
@@ -25,12 +26,34 @@ from bench.harness import hand_form_data, prepare, sample_hand, seed_match, serv
 KINDS = ["match", "match200", "view", "preview", "save", "poll", "minimal"]
 
 
+def interleaved(request, rounds: int) -> int:
+    """Each kind in turn, round after round, without the profiler: medians and ratios of the
+    CPU time each request takes (process time: on a busy machine, waiting is not counted)."""
+    import statistics
+
+    samples: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    for round_ in range(rounds + 10):
+        for kind in KINDS:
+            started = time.process_time()
+            status = request(kind).status_code
+            if status not in (200, 204):
+                raise RuntimeError(f"{kind} answered {status}")
+            if round_ >= 10:  # the first rounds warm up
+                samples[kind].append((time.process_time() - started) * 1000)
+    minimal = statistics.median(samples["minimal"])
+    for kind, values in samples.items():
+        median = statistics.median(values)
+        print(f"{kind:<10}{median:8.3f} ms CPU{median / minimal:8.2f} × minimal (in-process)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.profile")
-    parser.add_argument("kind", choices=KINDS)
+    parser.add_argument("kind", choices=[*KINDS, "all"])
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--sort", default="tottime", choices=["tottime", "cumulative"])
     parser.add_argument("--lines", type=int, default=40)
+    parser.add_argument("--only", default="", help="a regular expression on file:function")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="cetele-profile-") as tmp:
         env = server_env(f"sqlite:///{tmp}/profile.sqlite3", Path(tmp) / "static")
@@ -50,27 +73,29 @@ def main(argv: list[str] | None = None) -> int:
         htmx = {"HTTP_HX_REQUEST": "true"}
         preview = hand_form_data(sample_hand(rng)) | {"action": "preview"}
 
-        def request():
-            if args.kind == "match":
+        def request(kind: str = args.kind):
+            if kind == "match":
                 return client.get(f"/m/{thirteen.edit_token}/")
-            if args.kind == "match200":
+            if kind == "match200":
                 return client.get(f"/m/{big.edit_token}/")
-            if args.kind == "view":
+            if kind == "view":
                 return client.get(f"/v/{thirteen.view_token}/")
-            if args.kind == "preview":
+            if kind == "preview":
                 return client.post(
                     f"/m/{preview_match.edit_token}/el/",
                     preview,
                     **htmx,
                     HTTP_HX_TARGET="hand-preview",
                 )
-            if args.kind == "save":
+            if kind == "save":
                 form = hand_form_data(sample_hand(rng))
                 return client.post(f"/m/{saves.edit_token}/el/", form, **htmx)
-            if args.kind == "poll":
+            if kind == "poll":
                 return client.get(f"/v/{thirteen.view_token}/poll/?v={thirteen.version}", **htmx)
             return client.get("/bench/minimal/")
 
+        if args.kind == "all":
+            return interleaved(request, args.requests)
         for _ in range(20):  # warm up: templates compiled, catalogues loaded
             status = request().status_code
         if status not in (200, 204):
@@ -84,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         elapsed = (time.perf_counter() - started) / args.requests * 1000
         print(f"{args.kind}: {elapsed:.2f} ms a request in-process (profiled, so slower)")
         stats = pstats.Stats(profiler)
-        stats.sort_stats(args.sort).print_stats(args.lines)
+        stats.sort_stats(args.sort).print_stats(*([args.only] if args.only else []), args.lines)
     return 0
 
 

@@ -1,7 +1,14 @@
-"""The app's URLs plus a minimal view: the same middleware and server, nothing else."""
+"""The app's URLs plus two baselines: the same middleware and server, nothing else.
 
+/bench/minimal/        the smallest Django view: what every server time is divided by;
+/bench/minimal-write/  the same plus one row committed in its own transaction: the floor a save
+                       cannot go under on this disk (SQLite's WAL is fsync'ed at each commit).
+"""
+
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
 
 from cetele.urls import handler400  # noqa: F401 -- error handlers are read from the root URLconf
 
@@ -11,7 +18,23 @@ def minimal(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok")
 
 
+@csrf_exempt  # bench only: a baseline for the disk, beside a real form's POST
+def minimal_write(request: HttpRequest) -> HttpResponse:
+    """One row written and committed, as a save commits: the fsync floor of this machine."""
+    if not _table_made:
+        with connection.cursor() as cursor:
+            cursor.execute("CREATE TABLE IF NOT EXISTS bench_write (n INTEGER)")
+        _table_made.append(True)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("INSERT INTO bench_write (n) VALUES (1)")
+    return HttpResponse("ok")
+
+
+_table_made: list = []
+
+
 urlpatterns = [
     path("bench/minimal/", minimal),
+    path("bench/minimal-write/", minimal_write),
     path("", include("cetele.urls")),
 ]

@@ -3,6 +3,7 @@ scores come from `scoring`, totals from `scoring.sheet`."""
 
 import json
 import logging
+from dataclasses import dataclass
 
 from django.contrib import messages
 from django.db import DatabaseError
@@ -17,6 +18,8 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -60,6 +63,36 @@ def editable_match(token: str) -> Match:
     return match_by_token(EDIT, token)
 
 
+@dataclass(frozen=True)
+class SheetLine:
+    """One row of the çetele as the template writes it: its link and its scores as text, made
+    once here. Reversing a URL and localising a number for every cell was most of the page's
+    time; an integer's text is the same either way (no thousands separator is used)."""
+
+    number: int  # the hand's identity (hands keep it when one is deleted)
+    position: str  # its place on the sheet, "1" for the first row
+    url: str
+    cells: SafeString  # a <td> per player: the score, linking to its reason (escaped here)
+    team_scores: tuple[str, ...]
+
+
+def sheet_lines(hands: list[Hand], rows: list, hand_url: str) -> list[SheetLine]:
+    """The rows of the sheet; `hand_url` is the first hand's link, of which each row's differs
+    only by its number (tests/web/test_match_sheet.py checks every link against reverse())."""
+    prefix = hand_url.removesuffix("1/")
+    lines = []
+    for position, (hand, row) in enumerate(zip(hands, rows, strict=True), start=1):
+        url = f"{prefix}{hand.number}/"
+        cells = format_html_join(
+            "",
+            '<td><a class="score-link" href="{}#score-{}">{}</a></td>',
+            ((url, seat, str(score)) for seat, score in enumerate(row.scores)),
+        )
+        team_scores = tuple(str(score) for score in row.team_scores or ())
+        lines.append(SheetLine(hand.number, str(position), url, cells, team_scores))
+    return lines
+
+
 def sheet_context(match: Match, players: list | None = None, *, role: str = EDIT) -> dict:
     """Everything the çetele shows: players, hands with their totals, leaders, the winner;
     `role` (edit or view) decides where its links lead."""
@@ -68,15 +101,18 @@ def sheet_context(match: Match, players: list | None = None, *, role: str = EDIT
     hands = list(match.hands.all())
     sheet = tally([hand.scores for hand in hands], len(players), match.teams)
     finished = len(hands) >= match.planned_hands
+    links = link_context(match, role)
+    hand_url = reverse(links["urls"]["hand"], args=[links["token"], 1])
     return {
         "match": match,
         "players": players,
         "rows": list(zip(hands, sheet.rows, strict=True)),
+        "lines": sheet_lines(hands, sheet.rows, hand_url),
         "sheet": sheet,
         "played": len(hands),
         "finished": finished,
         "last_change": match.last_undoable_change() if role == EDIT else None,
-        **link_context(match, role),
+        **links,
         **live_context(match.touched_at),
     }
 
@@ -131,7 +167,8 @@ def match_detail(request: HttpRequest, token: str) -> TemplateResponse:
     """The çetele with the form for the next hand."""
     match = editable_match(token)
     context = sheet_context(match)
-    context["entry"] = next_hand_entry(match, context["players"], context["played"])
+    if not context["finished"]:  # a finished match takes no more hands: no form to build
+        context["entry"] = next_hand_entry(match, context["players"], context["played"])
     return TemplateResponse(request, "cetele/match.html", context)
 
 
