@@ -19,8 +19,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from cetele.language import engine_lang, engine_message
+from cetele.language import engine_lang
 from scoring.labels import PENALTY_NAMES
+from scoring.turkish import capitalize
 
 NOBODY = "none"  # the finisher choice "kimse bitmedi"
 MAX_PENALTIES_PER_SEAT = 10
@@ -44,16 +45,10 @@ PENALTY_FIELDS = {
 }
 
 
-def capitalize_tr(text: str) -> str:
-    """The first letter in capitals by Turkish rules: "işlek" → "İşlek", "ılık" → "Ilık"."""
-    if not text:
-        return text
-    first = {"i": "İ", "ı": "I"}.get(text[0], text[0].upper())
-    return first + text[1:]
-
-
 def penalty_label(kind: str) -> str:
-    return capitalize_tr(PENALTY_NAMES[engine_lang()][kind])
+    """ "İşlek taş attı": capitalised by the page's language's rules (Turkish i → İ)."""
+    lang = engine_lang()
+    return capitalize(PENALTY_NAMES[lang][kind], lang)
 
 
 def enabled_penalty_kinds(rules: Mapping) -> list[str]:
@@ -82,7 +77,7 @@ class HandLevelForm(forms.Form):
     # Required, with "nobody" as an explicit choice: a forgotten tap must not save a hand
     # as "kimse bitmedi".
     finisher = forms.TypedChoiceField(
-        label=_("Kim bitirdi"),
+        label=_("Kim bitirdi?"),
         coerce=lambda value: None if value == NOBODY else int(value),
         widget=forms.RadioSelect,
         error_messages={"required": _("Kimin bitirdiğini seçin (ya da “Kimse bitmedi”).")},
@@ -90,7 +85,7 @@ class HandLevelForm(forms.Form):
     okey_finish = forms.BooleanField(label=_("Okeyle bitti"), required=False)
     kafa = forms.BooleanField(label=_("Kafa (elden bitti)"), required=False)
     okey_number = forms.TypedChoiceField(
-        label=_("Okey kaç"),
+        label=_("Okey kaç?"),
         help_text=_("Yalnızca elde okey ya da sahte okey kaldıysa gerekir."),
         choices=TILE_CHOICES,
         coerce=int,
@@ -184,9 +179,9 @@ class PenaltyForm(forms.Form):
     tile = forms.TypedChoiceField(
         label=_("Taş"), choices=TILE_CHOICES, coerce=int, empty_value=None, required=False
     )
-    by = forms.TypedChoiceField(label=_("Kim aldı"), coerce=int, empty_value=None, required=False)
+    by = forms.TypedChoiceField(label=_("Kim aldı?"), coerce=int, empty_value=None, required=False)
     used_for = forms.ChoiceField(
-        label=_("Nerede kullanıldı"),
+        label=_("Nerede kullanıldı?"),
         choices=[("series", _("Seride")), ("pairs", _("Çiftte"))],
         initial="series",
         required=False,
@@ -234,7 +229,6 @@ PenaltyFormSet = forms.formset_factory(
 SEAT_PREFIX = "p{seat}"
 PENALTY_PREFIX = "p{seat}-pen"
 ADD_PENALTY = re.compile(r"add-penalty-(\d)")
-SEAT_WORD = re.compile(r"\b(?:[Oo]yuncu|[Pp]layer) (\d)\b")
 FIELD_PATH = re.compile(
     r"^hand\.(?:players\[(?P<seat>\d+)\]\.(?:penalties\[(?P<pen>\d+)\]\.?)?)?(?P<name>[a-z_]*)"
 )
@@ -479,18 +473,19 @@ class HandEntry:
     # --- Errors
 
     def add_engine_error(self, error) -> None:
-        """Show the engine's message next to the field it names, naming the player."""
+        """Show the engine's message next to the field it names, in the words of a page: the
+        players by name ("Can'ın elinde sahte okey kaldı"), never by seat number."""
         form, name = self._form_for_path(error.field or "")
-        message = self._with_names(engine_message(error))
+        message = error.page_message(engine_lang(), self.names)
         if form is not None and name in form.fields:
             form.add_error(name, message)
         else:
             self.hand_form.add_error(None, message)
 
-    def _with_names(self, message: str) -> str:
-        """The engine counts seats from 1 ("Oyuncu 2"); the table knows them by name."""
-        names = {str(p.seat + 1): p.name for p in self.players}
-        return SEAT_WORD.sub(lambda found: names.get(found[1], found[0]), message)
+    @property
+    def names(self) -> list[str]:
+        """The players' names by seat, as the engine counts seats."""
+        return [player.name for player in sorted(self.players, key=lambda p: p.seat)]
 
     def _form_for_path(self, path: str):
         found = FIELD_PATH.match(path)

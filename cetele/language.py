@@ -8,11 +8,6 @@ def engine_lang() -> str:
     return "en" if (get_language() or "tr").startswith("en") else "tr"
 
 
-def engine_message(error) -> str:
-    """A scoring.InvalidHand's message in the page's language."""
-    return error.message_in(engine_lang())
-
-
 def preset_name(preset) -> str:
     """A built-in preset's name in the page's language."""
     return preset.name_en if engine_lang() == "en" else preset.name_tr

@@ -19,6 +19,7 @@ from cetele.language import engine_lang
 from cetele.names import NameField
 from scoring import parameters as p
 from scoring.labels import human_field
+from scoring.turkish import capitalize
 
 TIER_ROWS = 3  # the editor offers three opening-bonus tiers
 SIGNED = {"autocomplete": "off", "class": "num"}  # a minus sign must be typeable
@@ -340,11 +341,10 @@ class RulesetForm(forms.Form):
 
     def add_engine_error(self, error) -> None:
         """Show the engine's message next to the field it names (without naming it again)."""
-        message = error.message_in(self.lang)
-        where = human_field(error.field, self.lang)
+        message = error.page_message(self.lang)
+        where = human_field(error.field, self.lang, page=True)
         if message.startswith(where + ": "):
-            message = message[len(where) + 2 :]
-            message = message[:1].upper() + message[1:]
+            message = capitalize(message[len(where) + 2 :], self.lang)
         elif message.startswith(where + " "):
             message = _("Bu değer") + message[len(where) :]
         self.add_error(self.field_for_path(error.field), message)
@@ -354,8 +354,15 @@ class RulesetForm(forms.Form):
         lines = [str(error) for error in self.non_field_errors()]
         for name, errors in self.errors.items():
             if name in self.fields:
-                lines.extend(f"{self.fields[name].label}: {error}" for error in errors)
+                label = str(self.fields[name].label)
+                lines.extend(f"{label_before(label)} {error}" for error in errors)
         return lines
+
+
+def label_before(label: str) -> str:
+    """A label before what follows it: "Sınır:", but a question keeps its own mark ("Maç kaç el
+    olabilir?", never "…?:")."""
+    return label if label.endswith(("?", ":", "!")) else f"{label}:"
 
 
 def _put(rules: dict, path: str, value) -> None:

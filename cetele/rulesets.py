@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 import scoring
-from cetele.language import engine_lang, engine_message
+from cetele.language import engine_lang
 from cetele.models import HOUSE_PREFIX, HousePreset
 from scoring import parameters
 
@@ -241,7 +241,7 @@ def sample_hands(rules: dict[str, Any]) -> list[SampleHand]:
             }
         if rules.get("discard_used"):
             players[3]["penalties"] = [{"kind": "discard_used", "used_for": "series", "tile": 9}]
-            story[3] = _("%(name)s açamadı; attığı 9'u sonraki oyuncu seriye işledi.") % {
+            story[3] = _("%(name)s açamadı; attığı 9'u sonraki oyuncu seride kullandı.") % {
                 "name": deniz
             }
     if rules.get("cifte_devam_factor"):
@@ -279,7 +279,7 @@ def worked_example(rules: dict[str, Any]) -> list[SampleHand]:
         try:
             sample.result = scoring.score_json({"rules": rules, "hand": sample.hand})
         except scoring.InvalidHand as error:
-            sample.error = engine_message(error)
+            sample.error = error.page_message(engine_lang(), SAMPLE_NAMES)
             continue
         sample.seats = list(
             zip(

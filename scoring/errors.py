@@ -10,7 +10,7 @@ error's code and parameters: a raise formats nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -20,7 +20,8 @@ class InvalidHand(ValueError):
     `code` is a stable English identifier, `field` the JSON path of the offending value
     (e.g. "hand.players[2].remaining", "rules.finishes.okey.winner"), `params` what fills the
     message; `message` is the Turkish sentence a player understands (the JSON contract's),
-    `message_in(lang)` the same in "tr" or "en".
+    `message_in(lang)` the same in "tr" or "en", `page_message(lang, names)` the sentence a page
+    shows, naming the players.
     """
 
     def __init__(self, code: str, field: str, params: Mapping[str, Any] | None = None):
@@ -30,9 +31,17 @@ class InvalidHand(ValueError):
         self.params = dict(params or {})
 
     def message_in(self, lang: str) -> str:
+        """The contract's sentence (seats named "Oyuncu 3"), as score_json and the CLI give it."""
         from scoring.messages import error_message  # the word lists load only when shown
 
         return error_message(self.code, self.field, lang, self.params)
+
+    def page_message(self, lang: str, names: Sequence[str] = ()) -> str:
+        """The sentence a page shows: the players by name (`names`, by seat), and what to do
+        instead of the contract's types and seat numbers."""
+        from scoring.messages import error_message
+
+        return error_message(self.code, self.field, lang, self.params, names=tuple(names))
 
     @property
     def message(self) -> str:

@@ -204,7 +204,7 @@ def _validate_finisher(hand: Hand, rules: Ruleset) -> None:
     if not hand.kafa:
         return
     if seat.opened is Opened.PAIRS and FinishKind.PAIRS_KAFA not in rules.finishes:
-        raise invalid("pairs_kafa_not_allowed", "hand.kafa")
+        raise invalid("pairs_kafa_not_allowed", "hand.kafa", seat=finisher + 1)
     if rules.kafa_requires_nobody_opened:
         for index, other in enumerate(hand.players):
             if index != finisher and other.opened is not Opened.NO:

@@ -17,7 +17,7 @@ from scoring.names import (
     penalty_name,
 )
 from scoring.sentences import DIVIDE, MINUS, TIMES, describe_step, format_breakdown
-from scoring.turkish import accusative, genitive
+from scoring.turkish import accusative, capitalize, genitive
 
 turkish_accusative = accusative  # the name the web app and tests used before the split
 
@@ -33,6 +33,7 @@ __all__ = [
     "PENALTY_NAMES",
     "TIMES",
     "accusative",
+    "capitalize",
     "colour_name",
     "describe_step",
     "error_message",

@@ -1,15 +1,27 @@
-"""Error messages: the player-facing sentence for each InvalidHand code, in Turkish or
-English, rendered when it is shown (`InvalidHand.message_in`), never on every raise.
+"""Error messages: the sentence for each InvalidHand code, in Turkish or English, rendered when
+it is shown, never on every raise.
+
+Two audiences:
+- the JSON contract and the command line (`InvalidHand.message_in(lang)`): players are named by
+  seat ("Oyuncu 3", 1-based) and types by their JSON names ("true ya da false", "null");
+- a page (`InvalidHand.page_message(lang, names)`): every player is named by name, with the
+  right suffix ("Can'ın elinde sahte okey kaldı"), and a message says what to do ("Okeyi kimin
+  aldığını seçin") instead of speaking of types, paths or seat numbers.
+
+The game's words come from `scoring.vocabulary`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scoring import vocabulary as v
 from scoring.names import PENALTY_NAMES
-from scoring.turkish import genitive
+from scoring.turkish import capitalize, genitive
+
+# --- The JSON contract's words (command line, score_json) -------------------------------------
 
 TYPE_NAMES = {
     "tr": {
@@ -27,8 +39,30 @@ TYPE_NAMES = {
         "string": "a string",
         "list": "a list",
         "object": "an object ({...})",
-        "seat_or_null": "a seat number or null",
+        "seat_or_null": "a player number or null",
         "ruleset": "a preset name or a ruleset object",
+    },
+}
+
+# On a page a wrong type is something to do, not a JSON type.
+PAGE_TYPE_NAMES = {
+    "tr": {
+        "integer": "bir tam sayı yazın",
+        "boolean": "işaretleyin ya da boş bırakın",
+        "string": "bir yazı yazın",
+        "list": "listeden seçin",
+        "object": "listeden seçin",
+        "seat_or_null": "bir oyuncu seçin",
+        "ruleset": "listeden bir kural seçin",
+    },
+    "en": {
+        "integer": "enter a whole number",
+        "boolean": "tick it or leave it empty",
+        "string": "type some text",
+        "list": "choose from the list",
+        "object": "choose from the list",
+        "seat_or_null": "choose a player",
+        "ruleset": "choose rules from the list",
     },
 }
 
@@ -57,9 +91,9 @@ FIELD_NAMES = {
         "penalties": "cezalar",
         "kind": "ceza türü",
         "tile": "taşın sayısı",
-        "taken": "alındı mı",
-        "by": "okeyi alan",
-        "used_for": "nereye işlendi",
+        "taken": "sonraki oyuncu aldı mı",
+        "by": "okeyi kimin aldığı",
+        "used_for": "nerede kullanıldığı",
         "okey": "okey mi",
         "points": "puan",
         "note": "not",
@@ -88,40 +122,87 @@ FIELD_NAMES = {
         "penalties": "penalties",
         "kind": "penalty kind",
         "tile": "tile number",
-        "taken": "taken",
-        "by": "taken by",
-        "used_for": "used for",
+        "taken": "taken by the next player",
+        "by": "who took the okey",
+        "used_for": "where it was used",
         "okey": "okey",
         "points": "points",
         "note": "note",
     },
 }
 
-_SEAT_WORDS = {"tr": ("Oyuncu {n}", "ceza {n}"), "en": ("Player {n}", "penalty {n}")}
+# A seat in the contract's words: "oyuncu 3" (capitalised where it starts a sentence).
+_SEAT = {"tr": "oyuncu {n}", "en": "player {n}"}
+_PENALTY = {"tr": "{n}. ceza", "en": "penalty {n}"}
 _RULE_WORDS = {"tr": "Kural “{path}”", "en": "Rule “{path}”"}
+_THIS_RULE = {"tr": "Bu kural", "en": "This rule"}
 _SEGMENT = re.compile(r"^(\w+)\[(\d+)\]$")
 
 
-def human_field(field: str, lang: str = "tr") -> str:
-    """ "hand.players[2].penalties[0].tile" → "Oyuncu 3, ceza 1, taşın sayısı"."""
-    names = FIELD_NAMES[lang]
+class _Names:
+    """Who a message speaks of: a player's name on a page, "oyuncu 3" in the contract."""
+
+    def __init__(self, lang: str, names: Sequence[str] | None) -> None:
+        self.lang = lang
+        self.names = list(names) if names is not None else None
+
+    @property
+    def page(self) -> bool:
+        return self.names is not None
+
+    def who(self, seat: int) -> str:
+        """Seat `seat` (1-based) as the message names it."""
+        if self.names is not None and 1 <= seat <= len(self.names):
+            return self.names[seat - 1]
+        return _SEAT[self.lang].format(n=seat)
+
+    def whose(self, seat: int) -> str:
+        """The genitive: "Can'ın", "oyuncu 3'ün"; English "Can's", "player 3's"."""
+        who = self.who(seat)
+        return f"{who}'s" if self.lang == "en" else genitive(who)
+
+    def everyone(self) -> str:
+        """Every player, as a choice: "Ayşe, Burak ya da Can"."""
+        names = self.names or []
+        if len(names) < 2:
+            return "".join(names)
+        return f"{', '.join(names[:-1])} {v.OR[self.lang]} {names[-1]}"
+
+
+def human_field(
+    field: str, lang: str = "tr", names: Sequence[str] | None = None, *, page: bool = False
+) -> str:
+    """ "hand.players[2].penalties[0].tile" → "Oyuncu 3, 1. ceza, taşın sayısı" (contract) or
+    "Can, 1. ceza, taşın sayısı" (a page, with the players' names)."""
+    return _where(field, lang, _Names(lang, names if names is not None or not page else ()))
+
+
+def _where(field: str, lang: str, who: _Names) -> str:
+    words = FIELD_NAMES[lang]
     if field == "rules" or field.startswith("rules."):
         path = field.removeprefix("rules").removeprefix(".")
         if path in ("", "preset", "override") or path.startswith("override."):
-            return names["override" if path.startswith("override") else "rules"] + (
-                "" if path in ("", "override") else f" “{path}”"
-            )
-        return _rule_label(path, lang) or _RULE_WORDS[lang].format(path=path)
+            name = words["override" if path.startswith("override") else "rules"]
+            if path in ("", "override") or who.page:
+                return name
+            return f"{name} “{path}”"
+        label = _rule_label(path, lang)
+        if label:
+            return label
+        return _THIS_RULE[lang] if who.page else _RULE_WORDS[lang].format(path=path)
     parts: list[str] = []
     for segment in field.split(".") if field else ["request"]:
         indexed = _SEGMENT.match(segment)
-        if indexed and indexed[1] in ("players", "penalties"):
-            words = _SEAT_WORDS[lang][0 if indexed[1] == "players" else 1]
-            parts.append(words.format(n=int(indexed[2]) + 1))
+        if indexed and indexed[1] == "players":
+            parts.append(who.who(int(indexed[2]) + 1))
+        elif indexed and indexed[1] == "penalties":
+            parts.append(_PENALTY[lang].format(n=int(indexed[2]) + 1))
         elif segment != "hand" or field == "hand":
-            parts.append(names.get(segment, f"“{segment}”"))
-    text = ", ".join(parts)
-    return text[:1].upper() + text[1:]
+            if segment in words:
+                parts.append(words[segment])
+            elif not who.page:
+                parts.append(f"“{segment}”")
+    return capitalize(", ".join(parts), lang)
 
 
 _TIER = re.compile(r"^opening_bonus\[(\d+)\](?:\.(\w+))?$")
@@ -141,6 +222,9 @@ def _rule_label(path: str, lang: str) -> str | None:
     return item.text("label", lang) if item else None
 
 
+# --- The sentences ----------------------------------------------------------------------------
+# {where}: the field in words; {who}: the player the field or the message is about.
+
 ERRORS = {
     "tr": {
         "invalid_json": "İstek okunamadı: geçerli bir JSON değil ({detail}).",
@@ -153,7 +237,7 @@ ERRORS = {
         "duplicate_value": "{where}: {value} iki kez yazılmış.",
         "unknown_preset": "“{slug}” adında bir hazır kural yok. Seçenekler: {choices}.",
         "tiers_not_increasing": (
-            "{where}: açılış bonusu kademeleri artan sırada olmalı; her kademe bir öncekinden "
+            "{where}: açılış primi kademeleri artan sırada olmalı; her kademe bir öncekinden "
             "daha çok puan ve daha çok çift istemeli."
         ),
         "seat_count": "Bir elde 2, 3 ya da 4 oyuncu olmalı; {n} oyuncu girildi.",
@@ -162,39 +246,34 @@ ERRORS = {
             "Bitiren, 1 ile {n} arasında bir oyuncu olmalı (kimse bitmediyse boş bırakılır)."
         ),
         "finisher_not_opened": (
-            "Oyuncu {seat} bitiren olarak seçildi ama açmamış: bitiren, seri ya da çift "
-            "açmış olmalı."
+            "{who} bitiren olarak seçildi ama açmamış: bitiren, seri ya da çift açmış olmalı."
         ),
-        "finisher_holds_tiles": (
-            "Oyuncu {seat} bitirdi: elinde taş, okey ya da sahte okey kalmış olamaz."
-        ),
+        "finisher_holds_tiles": ("{who} bitirdi: elinde taş, okey ya da sahte okey kalmış olamaz."),
         "needs_finisher": "{what} için bitiren bir oyuncu seçilmeli; kimse bitmediyse olamaz.",
         "pairs_kafa_not_allowed": (
-            "Bu kurallarda çiftten kafa yoktur: çift açan oyuncu kafa (elden) bitemez."
+            "{who} çift açtı: bu kurallarda çiftten kafa yok, çift açan elden bitemez."
         ),
         "kafa_others_opened": (
-            "Bu kurallarda kafa (elden) bitiş için başka kimse açmamış olmalı; "
-            "oyuncu {other} açmış."
+            "Bu kurallarda kafa (elden) bitiş için başka kimse açmamış olmalı; {other} açmış."
         ),
         "remaining_out_of_range": (
-            "Oyuncu {seat}: kalan taş toplamı 0 ile {max} arasında bir tam sayı olmalı "
+            "{who}: kalan taş toplamı 0 ile {max} arasında bir tam sayı olmalı "
             "({tiles} taşla en fazla {max} olur)."
         ),
-        "okeys_out_of_range": "Oyuncu {seat}: elde kalan {what} sayısı 0, 1 ya da 2 olabilir.",
+        "okeys_out_of_range": "{who}: elde kalan {what} sayısı 0, 1 ya da 2 olabilir.",
         "too_many_okeys": (
-            "Oyunda yalnızca 2 {what} var: oyuncuların elindeki {what} sayılarının toplamı "
-            "2'yi geçemez."
+            "{who}: oyunda yalnızca 2 {what} var; oyuncuların elindeki {what} sayılarının "
+            "toplamı 2'yi geçemez."
         ),
         "okey_number_out_of_range": "Okey taşının sayısı 1 ile 13 arasında olmalı.",
-        "okey_number_required": "Okey taşının sayısı girilmeli: {reason}.",
-        "cifte_devam_not_in_ruleset": "Oyuncu {seat}: bu kurallarda çifte devam yok.",
+        "okey_number_required": "Okey kaç? {reason}; okey taşının sayısı girilmeli.",
+        "cifte_devam_not_in_ruleset": "{who}: bu kurallarda çifte devam yok.",
         "cifte_devam_with_series": (
-            "Oyuncu {seat}: seri açan oyuncu çifte devam diyemez; çifte devam yalnızca "
-            "çift içindir."
+            "{who}: seri açan çifte devam diyemez; çifte devam yalnızca çift içindir."
         ),
-        "opening_below_base": "Oyuncu {seat}: açılış en az {base} {unit} olmalı.",
+        "opening_below_base": "{who}: açılış en az {base} {unit} olmalı.",
         "opening_above_max": (
-            "Oyuncu {seat}: {tiles} taşla en fazla {max} çift açılabilir (elde bir taş kalmalı)."
+            "{who}: {tiles} taşla en fazla {max} çift açılabilir (elde bir taş kalmalı)."
         ),
         "colour_required": (
             "Bu kurallarda renk sayılıyor: göstergenin rengi (kırmızı, mavi, siyah ya da sarı) "
@@ -203,16 +282,17 @@ ERRORS = {
         "pairs_okey_kafa_without_pairs_kafa": (
             "{where}: elden + çift + okey satırı yalnızca çiftten kafa satırının yanında olabilir."
         ),
-        "opening_not_opened": "Oyuncu {seat} açmadı; açılış değeri girilemez.",
-        "unknown_penalty_kind": "Oyuncu {seat}: “{kind}” diye bir ceza yok.",
-        "penalty_disabled": "Oyuncu {seat}: bu kurallarda “{label}” cezası yok.",
+        "opening_not_opened": "{who} açmadı; açılış değeri girilemez.",
+        "unknown_penalty_kind": "{who}: “{kind}” diye bir ceza yok.",
+        "penalty_disabled": "{who}: bu kurallarda “{label}” cezası yok.",
         "penalty_not_on_cezasiz": (
-            "Oyuncu {seat}: cezasız masada yalnızca özel ceza yazılır; “{label}” yazılamaz."
+            f"{{who}}: cezasız masada yalnızca {v.CUSTOM_PENALTY.tr} yazılır; "
+            "“{label}” yazılamaz."
         ),
-        "tile_out_of_range": "Oyuncu {seat}: taşın sayısı 1 ile 13 arasında olmalı.",
-        "tile_required": "Oyuncu {seat}: bu ceza için taşın sayısı girilmeli.",
-        "by_not_a_seat": "Oyuncu {seat}: okeyi alan, 1 ile {n} arasında bir oyuncu olmalı.",
-        "by_self": "Oyuncu {seat}: okeyi alan başka bir oyuncu olmalı.",
+        "tile_out_of_range": "{who}: taşın sayısı 1 ile 13 arasında olmalı.",
+        "tile_required": "{who}: bu ceza için taşın sayısı girilmeli.",
+        "by_not_a_seat": "{who}: okeyi alan, 1 ile {n} arasında bir oyuncu olmalı.",
+        "by_self": "{who}: okeyi alan başka bir oyuncu olmalı.",
     },
     "en": {
         "invalid_json": "The request could not be read: it is not valid JSON ({detail}).",
@@ -228,42 +308,44 @@ ERRORS = {
             "{where}: opening bonus tiers must increase; each tier needs more points and more "
             "pairs than the one before."
         ),
-        "seat_count": "A hand has 2, 3 or 4 players; {n} were entered.",
-        "teams_need_four": "Teams are played by exactly 4 players; {n} were entered.",
+        "seat_count": "A hand has 2, 3 or 4 players; {entered}.",
+        "teams_need_four": "Teams are played by exactly 4 players; {entered}.",
         "finisher_not_a_seat": (
             "The finisher must be a player from 1 to {n} (left empty when nobody finished)."
         ),
         "finisher_not_opened": (
-            "Player {seat} is marked as the finisher but did not open: the finisher must have "
+            "{who} is marked as the finisher but did not open: the finisher must have "
             "opened with runs/sets or pairs."
         ),
         "finisher_holds_tiles": (
-            "Player {seat} finished: no tiles, okeys or fake okeys can be left in their hand."
+            "{who} finished: no tiles, okeys or fake okeys can be left in their hand."
         ),
         "needs_finisher": "{what} needs a finisher; it cannot happen when nobody finished.",
         "pairs_kafa_not_allowed": (
-            "These rules have no pairs kafa: a player who opened pairs cannot finish on opening."
+            "{who} opened pairs: these rules have no pairs kafa, so a pair opener cannot "
+            "finish in the same turn."
         ),
         "kafa_others_opened": (
-            "These rules allow kafa only when nobody else opened; player {other} opened."
+            "These rules allow kafa only when nobody else opened; {other} opened."
         ),
         "remaining_out_of_range": (
-            "Player {seat}: tiles left must be an integer from 0 to {max} "
+            "{who}: tiles left must be an integer from 0 to {max} "
             "({tiles} tiles make at most {max})."
         ),
-        "okeys_out_of_range": "Player {seat}: {what} left in hand can be 0, 1 or 2.",
+        "okeys_out_of_range": "{who}: {what} left in hand can be 0, 1 or 2.",
         "too_many_okeys": (
-            "There are only 2 {what} in the game: the players' {what} together cannot exceed 2."
+            "{who}: there are only 2 {what} in the game; the players' {what} together cannot "
+            "exceed 2."
         ),
         "okey_number_out_of_range": "The okey number must be from 1 to 13.",
-        "okey_number_required": "Enter the okey number: {reason}.",
-        "cifte_devam_not_in_ruleset": "Player {seat}: these rules have no çifte devam.",
+        "okey_number_required": "What is the okey? {reason}; enter the okey number.",
+        "cifte_devam_not_in_ruleset": "{who}: these rules have no çifte devam.",
         "cifte_devam_with_series": (
-            "Player {seat}: a player who opened runs/sets cannot declare çifte devam (pairs only)."
+            "{who}: a player who opened runs/sets cannot declare çifte devam (pairs only)."
         ),
-        "opening_below_base": "Player {seat}: the opening must be at least {base} {unit}.",
+        "opening_below_base": "{who}: the opening must be at least {base} {unit}.",
         "opening_above_max": (
-            "Player {seat}: {tiles} tiles open at most {max} pairs (a tile must stay in hand)."
+            "{who}: {tiles} tiles open at most {max} pairs (a tile must stay in hand)."
         ),
         "colour_required": (
             "These rules count colours: choose the indicator's colour (red, blue, black or yellow)."
@@ -271,16 +353,74 @@ ERRORS = {
         "pairs_okey_kafa_without_pairs_kafa": (
             "{where}: the pairs + kafa + okey row is allowed only beside the pairs kafa row."
         ),
-        "opening_not_opened": "Player {seat} did not open; an opening value cannot be entered.",
-        "unknown_penalty_kind": "Player {seat}: there is no penalty called “{kind}”.",
-        "penalty_disabled": "Player {seat}: these rules have no “{label}” penalty.",
+        "opening_not_opened": "{who} did not open; an opening value cannot be entered.",
+        "unknown_penalty_kind": "{who}: there is no penalty called “{kind}”.",
+        "penalty_disabled": "{who}: these rules have no “{label}” penalty.",
         "penalty_not_on_cezasiz": (
-            "Player {seat}: a table without penalties takes only custom penalties, not “{label}”."
+            "{who}: a table without penalties takes only custom penalties, not “{label}”."
         ),
-        "tile_out_of_range": "Player {seat}: the tile number must be from 1 to 13.",
-        "tile_required": "Player {seat}: this penalty needs the tile number.",
-        "by_not_a_seat": "Player {seat}: the okey was taken by a player from 1 to {n}.",
-        "by_self": "Player {seat}: the okey must have been taken by another player.",
+        "tile_out_of_range": "{who}: the tile number must be from 1 to 13.",
+        "tile_required": "{who}: this penalty needs the tile number.",
+        "by_not_a_seat": "{who}: the okey was taken by a player from 1 to {n}.",
+        "by_self": "{who}: the okey must have been taken by another player.",
+    },
+}
+
+# The same on a page, where a contract sentence would speak of types, seat ranges or choices
+# the player never typed: say what to do, naming the players.
+PAGE_ERRORS = {
+    "tr": {
+        "invalid_json": "Gönderilen bilgiler okunamadı. Sayfayı yenileyip yeniden deneyin.",
+        "wrong_type": "{where}: {expected}.",
+        "missing_field": "{where}: boş bırakılamaz.",
+        "unknown_field": "{where}: bu kurallarda böyle bir değer yok.",
+        "invalid_choice": "{where}: listeden birini seçin.",
+        "unknown_preset": "Böyle bir hazır kural yok; listeden birini seçin.",
+        "seat_count": "Bir maçta 2, 3 ya da 4 oyuncu oynar.",
+        "teams_need_four": "Eşli oyun tam 4 oyuncuyla oynanır.",
+        "finisher_not_a_seat": "Kimin bitirdiğini seçin: {everyone} (ya da “Kimse bitmedi”).",
+        "needs_finisher": "{what} için kimin bitirdiğini seçin: {everyone}.",
+        "okey_number_required": "Okey kaç? {reason}; okey taşının sayısını seçin.",
+        "colour_required": "Göstergenin rengini seçin: kırmızı, mavi, siyah ya da sarı.",
+        "tile_required": "{who}: bu ceza için taşın sayısını seçin.",
+        "by_not_a_seat": "{who}: okeyi kimin aldığını seçin.",
+        "by_self": "{who}: okeyini kendisi alamaz; okeyi kimin aldığını seçin.",
+    },
+    "en": {
+        "invalid_json": "What was sent could not be read. Reload the page and try again.",
+        "wrong_type": "{where}: {expected}.",
+        "missing_field": "{where}: may not be left empty.",
+        "unknown_field": "{where}: these rules have no such value.",
+        "invalid_choice": "{where}: choose one from the list.",
+        "unknown_preset": "There are no such preset rules; choose from the list.",
+        "seat_count": "A match is played by 2, 3 or 4 players.",
+        "teams_need_four": "Team play needs exactly 4 players.",
+        "finisher_not_a_seat": "Choose who finished: {everyone} (or “Nobody finished”).",
+        "needs_finisher": "{what}: choose who finished: {everyone}.",
+        "okey_number_required": "What is the okey? {reason}; choose the okey number.",
+        "colour_required": "Choose the indicator's colour: red, blue, black or yellow.",
+        "tile_required": "{who}: choose the tile number for this penalty.",
+        "by_not_a_seat": "{who}: choose who took the okey.",
+        "by_self": "{who}: cannot take their own okey; choose who took it.",
+    },
+}
+# A missing field a form leaves empty, said as what to do ("Ayşe: okeyi kimin aldığını seçin").
+PAGE_MISSING = {
+    "tr": {
+        "by": "{who}: okeyi kimin aldığını seçin.",
+        "used_for": "{who}: attığı taşın nerede kullanıldığını seçin (seride ya da çiftte).",
+        "points": "{who}: cezanın puanını yazın.",
+        "kind": "{who}: cezanın türünü seçin.",
+        "opened": "{who}: açıp açmadığını seçin.",
+        "finisher": "Kimin bitirdiğini seçin: {everyone} (ya da “Kimse bitmedi”).",
+    },
+    "en": {
+        "by": "{who}: choose who took the okey.",
+        "used_for": "{who}: choose where the discard was used (in a run/set or in pairs).",
+        "points": "{who}: enter the penalty's points.",
+        "kind": "{who}: choose the kind of penalty.",
+        "opened": "{who}: choose whether they opened.",
+        "finisher": "Choose who finished: {everyone} (or “Nobody finished”).",
     },
 }
 
@@ -292,9 +432,9 @@ _PARAM_WORDS = {
         "kafa": "Kafa (elden) bitiş",
         "points": "puan",
         "pairs": "çift",
-        "fake_counted": "oyuncu {n_gen} elinde sahte okey kaldı",
-        "okey_counted": "oyuncu {n_gen} elinde okey kaldı ve okey yüzü kadar sayılıyor",
-        "okey_discard_used": "oyuncu {n_gen} attığı okey işlendi",
+        "fake_counted": "{whose} elinde sahte okey kaldı",
+        "okey_counted": "{whose} elinde okey kaldı ve okey üstündeki sayı kadar sayılıyor",
+        "okey_discard_used": "{whose} attığı okey kullanıldı",
         "at_least": "en az {lo} olmalı",
         "at_most": "en fazla {hi} olmalı",
         "between": "{lo} ile {hi} arasında olmalı",
@@ -306,9 +446,9 @@ _PARAM_WORDS = {
         "kafa": "A kafa finish",
         "points": "points",
         "pairs": "pairs",
-        "fake_counted": "player {n} has a fake okey left",
-        "okey_counted": "player {n} has an okey left, which counts its face value",
-        "okey_discard_used": "player {n}'s okey discard was used",
+        "fake_counted": "{whose} fake okey is left in hand",
+        "okey_counted": "{whose} okey is left in hand and counts its face value",
+        "okey_discard_used": "{whose} okey discard was used",
         "at_least": "must be at least {lo}",
         "at_most": "must be at most {hi}",
         "between": "must be from {lo} to {hi}",
@@ -316,18 +456,32 @@ _PARAM_WORDS = {
 }
 
 _SEAT_IN_FIELD = re.compile(r"players\[(\d+)\]")
+_LEAF = re.compile(r"(\w+)$")
 
 
-def error_message(code: str, field: str, lang: str, params: Mapping[str, Any]) -> str:
-    """The player-facing sentence for an error code; `params` fill the template."""
+def error_message(
+    code: str,
+    field: str,
+    lang: str,
+    params: Mapping[str, Any],
+    names: Sequence[str] | None = None,
+) -> str:
+    """The sentence for an error code; `params` fill it. With `names` (the players' names by
+    seat, or () where there are none) it is a page's sentence, else the contract's."""
+    who = _Names(lang, names)
     words = _PARAM_WORDS[lang]
     values: dict[str, Any] = dict(params)
-    values["where"] = human_field(field, lang)
+    values["where"] = _where(field, lang, who)
+    values["everyone"] = who.everyone()
     seat = _SEAT_IN_FIELD.search(field)
     if seat:
         values.setdefault("seat", int(seat[1]) + 1)
+    if "seat" in values:
+        values["who"] = who.who(values["seat"])
+    if "other" in values:
+        values["other"] = who.who(values["other"])
     if "expected" in values:
-        values["expected"] = TYPE_NAMES[lang][values["expected"]]
+        values["expected"] = (PAGE_TYPE_NAMES if who.page else TYPE_NAMES)[lang][values["expected"]]
     if "what" in values:
         values["what"] = words[values["what"]]
     if "unit" in values:
@@ -336,11 +490,34 @@ def error_message(code: str, field: str, lang: str, params: Mapping[str, Any]) -
         values["label"] = PENALTY_NAMES[lang][values["kind_label"]]
     if "reason" in values:
         reason, n = values["reason"]
-        values["reason"] = words[reason].format(n=n, n_gen=genitive(n))
+        values["reason"] = capitalize(words[reason].format(whose=who.whose(n)), lang)
     if "lo" in values or "hi" in values:
         lo, hi = values.get("lo"), values.get("hi")
         key = "between" if None not in (lo, hi) else "at_most" if lo is None else "at_least"
         values["bounds"] = words[key].format(lo=lo, hi=hi)
     if "choices" in values and not isinstance(values["choices"], str):
         values["choices"] = ", ".join(str(choice) for choice in values["choices"])
-    return ERRORS[lang][code].format(**values)
+    if "n" in values:
+        values["entered"] = _entered(values["n"], lang)
+    return capitalize(_template(code, field, lang, who).format(**values), lang)
+
+
+def _template(code: str, field: str, lang: str, who: _Names) -> str:
+    if not who.page:
+        return ERRORS[lang][code]
+    if code == "missing_field":
+        leaf = _LEAF.search(field)
+        if (
+            leaf
+            and leaf[1] in PAGE_MISSING[lang]
+            and (leaf[1] == "finisher" or "players[" in field)
+        ):
+            return PAGE_MISSING[lang][leaf[1]]
+    return PAGE_ERRORS[lang].get(code) or ERRORS[lang][code]
+
+
+def _entered(n: int, lang: str) -> str:
+    """ "3 oyuncu girildi"; English agrees in number: "1 was entered", "5 were entered"."""
+    if lang == "en":
+        return f"{n} was entered" if n == 1 else f"{n} were entered"
+    return f"{n} oyuncu girildi"

@@ -1,10 +1,12 @@
 """The names of things a player sees, in Turkish ("tr") and English ("en"): finish kinds,
-penalty kinds, the indicator's colours.
+penalty kinds, the indicator's colours. The game's words come from `scoring.vocabulary`.
 
 Plain dicts, no gettext: the scoring package must not import Django.
 """
 
 from __future__ import annotations
+
+from scoring import vocabulary as v
 
 LANGS = ("tr", "en")
 
@@ -24,7 +26,7 @@ FINISH_NAMES = {
     },
     "en": {
         "normal": "Normal finish",
-        "kafa": "Kafa (opened and finished at once)",
+        "kafa": "Kafa (opened and finished in the same turn)",
         "pairs": "Finish with pairs",
         "okey": "Okey finish",
         "okey_kafa": "Okey + kafa",
@@ -67,24 +69,24 @@ PENALTY_NAMES = {
     "tr": {
         "okey_discard": "okey attı",
         "islek_discard": "işlek taş attı",
-        "take_back": "taşı geri aldı",
-        "failed_open": "açış tutmadı",
-        "okey_taken": "okeyi alındı",
+        "take_back": v.TOOK_BACK.tr,
+        "failed_open": "açılış tutmadı",
+        "okey_taken": v.LET_OKEY_BE_TAKEN.tr,
         "side_take_unused": "yandan alıp kullanmadı",
-        "okey_from_per_unused": "perden okey alıp işlemedi",
-        "discard_used": "attığı taş işlendi",
-        "custom": "özel ceza",
+        "okey_from_per_unused": "perden okey alıp kullanmadı",
+        "discard_used": v.DISCARD_USED.tr,
+        "custom": v.CUSTOM_PENALTY.tr,
     },
     "en": {
         "okey_discard": "discarded an okey",
         "islek_discard": "discarded a playable tile",
-        "take_back": "took tiles back",
+        "take_back": v.TOOK_BACK.en,
         "failed_open": "opening fell short",
-        "okey_taken": "okey taken from their meld",
+        "okey_taken": v.LET_OKEY_BE_TAKEN.en,
         "side_take_unused": "took the side tile, did not use it",
-        "okey_from_per_unused": "took an okey from a meld, did not lay it",
-        "discard_used": "discard was used",
-        "custom": "custom penalty",
+        "okey_from_per_unused": "took an okey from a meld, did not use it",
+        "discard_used": v.DISCARD_USED.en,
+        "custom": v.CUSTOM_PENALTY.en,
     },
 }
 

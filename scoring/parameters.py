@@ -25,11 +25,12 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from scoring import vocabulary as v
 from scoring.checks import expect_bool, expect_int, expect_list, expect_object, expect_str, join
 from scoring.errors import invalid
 from scoring.model import FACE, MAX_REMAINING, Colour, FinishKind, Raising
 from scoring.names import FINISH_NAMES, colour_name
-from scoring.turkish import accusative
+from scoring.turkish import accusative, capitalize
 
 MAX_MULTIPLIER = 100
 MAX_AMOUNT = 100_000
@@ -150,21 +151,21 @@ COLUMN_HELP: dict[str, Text] = {
 }
 FINISH_HELP: dict[str, Text] = {
     "normal": ("Seri açıp biten", "Opened runs/sets and finished"),
-    "kafa": ("Açtığı elde biten (elden)", "Opened and finished at once"),
+    "kafa": ("Açtığı sırada biten (elden)", "Opened and finished in the same turn"),
     "pairs": ("Çift açıp biten", "Opened pairs and finished"),
     "okey": ("Son taş olarak okey atan", "Discarded the okey as the last tile"),
     "okey_kafa": (
         "Elden ve okey atarak biten",
-        "Opened and finished at once, discarding the okey",
+        "Opened and finished in the same turn, discarding the okey",
     ),
     "pairs_okey": (
         "Çift açıp okey atarak biten",
         "Opened pairs, finished by discarding the okey",
     ),
-    "pairs_kafa": ("Çift açıp açtığı elde biten", "Opened pairs and finished at once"),
+    "pairs_kafa": ("Çift açıp açtığı sırada biten", "Opened pairs and finished in the same turn"),
     "pairs_okey_kafa": (
-        "Çift açıp açtığı elde okey atarak biten",
-        "Opened pairs and finished at once, discarding the okey",
+        "Çift açıp açtığı sırada okey atarak biten",
+        "Opened pairs and finished in the same turn, discarding the okey",
     ),
     "none": ("Taşlar bitti, kimse bitmedi", "Tiles ran out, nobody finished"),
 }
@@ -224,21 +225,21 @@ PENALTY_TEXTS: dict[str, tuple[Text, Text]] = {
         ),
     ),
     "take_back": (
-        ("Taş geri almak", "Taking tiles back"),
+        (capitalize(v.TAKE_BACK.tr), capitalize(v.TAKE_BACK.en, "en")),
         (
             "Açtığı perleri ya da işlediği taşları geri almak.",
             "Taking back melds laid down or tiles added to melds.",
         ),
     ),
     "failed_open": (
-        ("Açış tutmadı", "Opening fell short"),
+        ("Açılış tutmadı", "Opening fell short"),
         (
-            "Yetmeyen açışı geri toplamak.",
+            "Yetmeyen açılışı geri toplamak.",
             "Picking up an opening that did not reach the minimum.",
         ),
     ),
     "okey_taken": (
-        ("Okeyi aldırmak", "Letting the okey be taken"),
+        (capitalize(v.OKEY_TAKEN.tr), capitalize(v.OKEY_TAKEN.en, "en")),
         (
             "Perdeki okeyini başka bir oyuncuya aldırmak.",
             "Letting another player take the okey from your meld.",
@@ -247,29 +248,29 @@ PENALTY_TEXTS: dict[str, tuple[Text, Text]] = {
     "side_take_unused": (
         ("Yandan alıp kullanmamak", "Taking the side tile, not using it"),
         (
-            "Soldakinin attığı taşı alıp o el kullanmamak.",
-            "Taking the tile the player on your left discarded and not using it in that hand.",
+            "Soldakinin attığı taşı alıp aynı sırada kullanmamak.",
+            "Taking the tile the player on your left discarded and not using it in the same turn.",
         ),
     ),
     "okey_from_per_unused": (
-        ("Perden okey alıp işlememek", "Taking an okey from a meld, not laying it"),
+        ("Perden okey alıp kullanmamak", "Taking an okey from a meld, not using it"),
         (
-            "Perden aldığı okeyi o el yere koymamak.",
-            "Not laying down, in that hand, an okey taken from a meld.",
+            "Perden aldığı okeyi aynı sırada yere koymamak.",
+            "Not laying down, in the same turn, an okey taken from a meld.",
         ),
     ),
 }
 BLANK_IS_OFF: Text = ("Boş = bu ceza yok.", "Empty = no such penalty.")
 DISCARD_USED_LABELS: dict[str, Text] = {
-    "series": ("Taş seriye işlenirse ×", "Tile used for a run/set ×"),
-    "pairs": ("Taş çifte işlenirse ×", "Tile used for pairs ×"),
-    "okey_series": ("Okey seriye işlenirse ×", "Okey used for a run/set ×"),
-    "okey_pairs": ("Okey çifte işlenirse ×", "Okey used for pairs ×"),
+    "series": ("Taş seride kullanılırsa ×", "Tile used in a run/set ×"),
+    "pairs": ("Taş çiftte kullanılırsa ×", "Tile used in pairs ×"),
+    "okey_series": ("Okey seride kullanılırsa ×", "Okey used in a run/set ×"),
+    "okey_pairs": ("Okey çiftte kullanılırsa ×", "Okey used in pairs ×"),
 }
 TIER_COLUMNS: dict[str, Text] = {
     "series": ("Puanla", "Points"),
     "pairs": ("Çiftle", "Pairs"),
-    "points": ("Prim", "Bonus"),
+    "points": (capitalize(v.OPENING_BONUS.tr), capitalize(v.OPENING_BONUS.en, "en")),
 }
 COLOUR_HELP: Text = (
     "Gösterge bu renkteyse el bu sayıyla çarpılır.",
@@ -288,7 +289,7 @@ def _discard_used_summary(values: Mapping[str, Any], lang: str) -> str:
     s, p, os_, op = (values[k] for k in ("series", "pairs", "okey_series", "okey_pairs"))
     if lang == "en":
         return f"tile × {s} (run), × {p} (pairs); okey × {os_} / × {op}"
-    return f"taş × {s} (seriye), × {p} (çifte); okey × {os_} / × {op}"
+    return f"taş × {s} (seride), × {p} (çiftte); okey × {os_} / × {op}"
 
 
 def _riziko_summary(values: Mapping[str, Any], lang: str) -> str:
@@ -329,8 +330,8 @@ DECLARATION: tuple[Param | Group, ...] = (
         "finishes",
         ("Çiftten kafa olur", "Pairs kafa allowed"),
         (
-            "Çift açan, açtığı elde bitebilir (hazır kuralların hiçbirinde yok).",
-            "A pair opener may open and finish at once (none of the presets has this).",
+            "Çift açan, açtığı sırada bitebilir (hazır kuralların hiçbirinde yok).",
+            "A pair opener may open and finish in the same turn (none of the presets has this).",
         ),
         default=ABSENT,
     ),
@@ -340,10 +341,10 @@ DECLARATION: tuple[Param | Group, ...] = (
         "finishes",
         ("Elden + çift + okey ayrı satır", "Pairs + kafa + okey has its own row"),
         (
-            "Çift açıp açtığı elde okey atarak bitene ayrı değerler; yoksa çiftten kafa "
+            "Çift açıp açtığı sırada okey atarak bitene ayrı değerler; yoksa çiftten kafa "
             "satırı sayılır. Yalnızca çiftten kafa varsa.",
-            "Its own figures for opening pairs and finishing at once with the okey; otherwise "
-            "the pairs kafa row counts. Only with pairs kafa.",
+            "Its own figures for opening pairs and finishing in the same turn with the okey; "
+            "otherwise the pairs kafa row counts. Only with pairs kafa.",
         ),
         default=ABSENT,
     ),
@@ -467,8 +468,8 @@ DECLARATION: tuple[Param | Group, ...] = (
         "penalties",
         ("Cezalı masa", "Table with penalties"),
         (
-            "İşaretli değilse yalnızca serbest cezalar yazılır, elde kalan okey cezası olmaz "
-            "ve okey yüzü kadar sayılır.",
+            f"İşaretli değilse yalnızca {v.CUSTOM_PENALTY.tr} yazılır, elde kalan okey "
+            "cezası olmaz ve okey yüzü kadar sayılır.",
             "If not ticked, only custom penalties are scored, there is no penalty for an okey "
             "left in hand and the okey counts its face value.",
         ),
@@ -492,18 +493,19 @@ DECLARATION: tuple[Param | Group, ...] = (
         "penalties.okey_taken_partner_exempt",
         BOOL,
         "penalties",
-        ("Okeyi eşi alırsa ceza yok", "No penalty if the partner takes the okey"),
+        ("Okeyi eşine aldırana ceza yok", "No penalty if the partner takes the okey"),
         (
-            "Eşli oyunda okeyi eşi aldıysa ceza yazılmaz.",
+            "Eşli oyunda okeyini eşine aldırana ceza yazılmaz.",
             "In team play, no penalty when the partner took the okey.",
         ),
     ),
     Group(
         "discard_used",
         "penalties",
-        ("Attığı taş işlenirse ceza", "Penalty when a discard is used"),
+        ("Attığı taş kullanılırsa ceza", "Penalty when a discard is used"),
         (
-            "Attığı taşı sonraki oyuncu işlerse taş × aşağıdaki sayı ceza (Zorlu).",
+            "Attığı taşı sonraki oyuncu seride ya da çiftte kullanırsa taş × aşağıdaki sayı "
+            "ceza (Zorlu).",
             "If the next player uses your discard, the penalty is the tile × the number below "
             "(Zorlu).",
         ),
@@ -579,7 +581,7 @@ DECLARATION: tuple[Param | Group, ...] = (
         "opening_bonus",
         TIERS,
         "opening",
-        ("Açış primi", "Opening bonus"),
+        (capitalize(v.OPENING_BONUS.tr), capitalize(v.OPENING_BONUS.en, "en")),
         (
             "Bu kadar puanla ya da bu kadar çiftle açan, primi (eksi) yazar; yalnızca ulaştığı "
             "en yüksek kademe.",
@@ -649,8 +651,8 @@ DECLARATION: tuple[Param | Group, ...] = (
             INT,
             "house",
             (
-                f"{colour_name(colour.value, 'tr').capitalize()} ×",
-                f"{colour_name(colour.value, 'en').capitalize()} ×",
+                f"{capitalize(colour_name(colour.value, 'tr'))} ×",
+                f"{capitalize(colour_name(colour.value, 'en'), 'en')} ×",
             ),
             COLOUR_HELP,
             1,

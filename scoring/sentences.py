@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from scoring import vocabulary as v
 from scoring.names import COLOUR_REASONS, FINISH_REASONS, PENALTY_NAMES
 from scoring.turkish import accusative
 
@@ -25,11 +26,11 @@ _WORDS = {
         "bonus_series": "{opening} ile açtı",
         "bonus_pairs": "{opening} çift açtı",
         "islek_taken": "işlek taşı alındı",
-        "partner_took_okey": "okeyi eşi aldı",
-        "used_series": "attığı taş seriye işlendi",
-        "used_pairs": "attığı taş çifte işlendi",
-        "used_okey_series": "attığı okey seriye işlendi",
-        "used_okey_pairs": "attığı okey çifte işlendi",
+        "partner_took_okey": v.PARTNER_TOOK_OKEY.tr,
+        "used_series": "attığı taş seride kullanıldı",
+        "used_pairs": "attığı taş çiftte kullanıldı",
+        "used_okey_series": "attığı okey seride kullanıldı",
+        "used_okey_pairs": "attığı okey çiftte kullanıldı",
         "riziko": "riziko",
         "last_hand": "son el",
     },
@@ -47,7 +48,7 @@ _WORDS = {
         "bonus_series": "opened with {opening}",
         "bonus_pairs": "opened {opening} pairs",
         "islek_taken": "playable tile taken",
-        "partner_took_okey": "partner took the okey",
+        "partner_took_okey": v.PARTNER_TOOK_OKEY.en,
         "used_series": "discard used for a run",
         "used_pairs": "discard used for pairs",
         "used_okey_series": "okey discard used for a run",

@@ -132,7 +132,7 @@ def test_every_builtin_shows_its_full_rules(client, slug, django_assert_num_quer
                              "finishes.pairs_kafa": "Hayır"}),
         ("om-klasik", {"okey_left.counts": "0", "kafa_requires_nobody_opened": "Evet",
                        "pair_opener_over": "yok"}),
-        ("om-zorlu", {"discard_used": "taş × 10 (seriye), × 20 (çifte); okey × 20 / × 40",
+        ("om-zorlu", {"discard_used": "taş × 10 (seride), × 20 (çiftte); okey × 20 / × 40",
                       "cifte_devam_factor": "2", "opening.raising": "Seri ve çift"}),
         ("om-51", {"tiles_dealt": "14", "opening.series": "51", "opening.pairs": "4",
                    "opening.raising": "Yalnızca seri"}),

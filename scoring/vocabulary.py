@@ -1,0 +1,113 @@
+"""The game's words: one Turkish word for each thing, the one a 101 table says, and its English.
+
+Names (`scoring.names`), breakdown sentences (`scoring.sentences`), error messages
+(`scoring.messages`) and the ruleset's labels (`scoring.parameters`) take these words from here;
+the web app's own strings (templates, the English catalogue) use the same words, and
+`RETIRED` lists the variants that once named the same things. tests/web/test_vocabulary.py
+scans every string a player can read — templates, the web app's and the engine's strings, both
+catalogues, and every engine message rendered — and fails on a retired variant or on a seat
+number where a player's name belongs.
+
+Plain data, no gettext: the scoring package must not import Django.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Term:
+    tr: str
+    en: str
+
+    def __getitem__(self, lang: str) -> str:
+        return self.en if lang == "en" else self.tr
+
+
+# --- The words ------------------------------------------------------------------------------
+
+OPENING = Term("açılış", "opening")  # the rulebooks' word; never "açış"
+OPENING_BONUS = Term("açılış primi", "opening bonus")
+# Kafa (elden): opening and finishing in the same turn ("sıra"), not "in the same hand" (el).
+KAFA = Term("kafa", "kafa")
+KAFA_MEANS = Term("açtığı sırada bitmek", "opening and finishing in the same turn")
+SAME_TURN = Term("aynı sırada", "in the same turn")
+CUSTOM_PENALTY = Term("serbest ceza", "custom penalty")
+# A discard that the next player used (in a run or in pairs) — not "işlendi": işlemek is adding a
+# tile to a meld already on the table.
+DISCARD_USED = Term("attığı taş kullanıldı", "discard was used")
+USED_WHERE = Term("Nerede kullanıldı?", "Where was it used?")
+# Taking back melds laid down or tiles added to them: one verb, "taş geri almak".
+TAKE_BACK = Term("taş geri almak", "taking tiles back")
+TOOK_BACK = Term("taş geri aldı", "took tiles back")
+# A laid okey taken from a player's meld: "okey aldırmak" (letting it be taken).
+OKEY_TAKEN = Term("okey aldırmak", "letting your okey be taken")
+LET_OKEY_BE_TAKEN = Term("okey aldırdı", "let their okey be taken")
+PARTNER_TOOK_OKEY = Term("okeyi eşine aldırdı", "their partner took the okey")
+SCORE_KEEPER = Term("çeteleyi tutan kişi", "the person keeping score")
+OR = Term("ya da", "or")
+APP_NAME = Term("Çetele", "Çetele")  # the product's name in both languages
+
+
+# --- Retired variants -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Retired:
+    """A variant no player should read again: `pattern` (a regular expression, matched
+    case-insensitively) and the word that replaced it."""
+
+    pattern: str
+    instead: str
+    lang: str = "tr"  # "tr", "en" or "any": which strings it is looked for in
+
+    def search(self, text: str) -> re.Match | None:
+        return re.search(self.pattern, text, re.IGNORECASE)
+
+
+RETIRED: tuple[Retired, ...] = (
+    Retired(r"\baçış", "açılış"),
+    Retired(r"açılış bonusu", "açılış primi"),
+    Retired(r"^prim$", "açılış primi"),  # a label or column heading of its own
+    Retired(r"özel ceza", "serbest ceza"),
+    Retired(r"taşı geri al", "taş geri almak / taş geri aldı"),
+    Retired(r"okeyi alındı|okeyi aldır|okeyi eşi aldı", "okey aldırmak / okeyi eşine aldırdı"),
+    Retired(r"\bveya\b", "ya da"),
+    Retired(r"açtığı elde|\bo el\b", "açtığı sırada / aynı sırada"),
+    Retired(r"elde bitemez|elde bitebilir", "elden bitemez / açtığı sırada bitebilir"),
+    Retired(r"maçı tutan", "çeteleyi tutan kişi"),
+    Retired(r"kural takımı", "kurallar"),
+    # İşlemek is adding to a meld on the table; a discard someone used was "kullanıldı".
+    Retired(
+        r"(?:attığı|taş|okey)\w* (?:\w+ )?(?:seriye |çifte )?işlen|nereye işlen|"
+        r"\b(?:seriye|çifte) işle(?:di|nirse|nir)",
+        "attığı taş seride/çiftte kullanıldı",
+    ),
+    Retired(r"perden okey alıp işleme", "perden okey alıp kullanmamak"),
+    Retired(r"\?:", "a question ends with its question mark", "any"),
+    Retired(r"in that hand", "in the same turn", "en"),
+    Retired(r"\(at once\)|\bat once\b", "in the same turn", "en"),
+    Retired(r"^score sheet$", "Çetele (the product's name)", "en"),
+    Retired(r"\b1 (?:were|players|hands|matches|tiles)\b", "one agrees in number", "en"),
+)
+
+# Seat numbers where a player's name belongs ("Oyuncu 2", "Player 2", "seat"): looked for in
+# every string a page shows and every engine message rendered for a page.
+SEAT_NUMBER = re.compile(
+    r"\b[Oo]yuncu (?:\d|\{|%\()|\b[Pp]layers? (?:\d|\{|%\()|\bseats?\b", re.IGNORECASE
+)
+
+
+# Words of the JSON contract (types, null, seat ranges): the command line and `score_json` keep
+# them; a message shown on a page says what to do instead ("Okeyi kimin aldığını seçin").
+CONTRACT_WORDS = re.compile(
+    r"\btrue (?:ya da|or) false\b|\bnull\b|\bbir nesne\b|\ban object\b|\bJSON\b|\{\.\.\.\}|"
+    r"1 ile \d arasında bir oyuncu|\ba player from 1\b|\bKural “|\bRule “|\[\d+\]"
+)
+
+
+def retired_in(text: str, lang: str) -> list[Retired]:
+    """The retired variants `text` (a string in `lang`) contains."""
+    return [r for r in RETIRED if r.lang in (lang, "any") and r.search(text)]
