@@ -9,11 +9,10 @@ import scoring
 from cetele.models import HousePreset, Match
 from tests.browser.sheet import start_match
 from tests.browser.test_accessibility import blocking_violations
+from tests.browser.test_live_view import install_clock, ticks
 from tests.factories import add_hand, sample_inputs
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-LIVE = 6_000  # ms: the pages poll every 4 s
 
 
 def test_deleting_a_match_on_the_phone(phone, second_phone):
@@ -24,6 +23,7 @@ def test_deleting_a_match_on_the_phone(phone, second_phone):
     add_hand(doomed, sample_inputs(2, finisher=0, remaining=10))
     start_match(editor, ["Kalan", "Öteki"], hands=5)
     kept = Match.objects.exclude(pk=doomed.pk).get()
+    install_clock(viewer)  # the viewer's polls follow cetele.live's schedule: jump ahead
     viewer.goto(f"/v/{doomed.view_token}/")
     editor.goto("/")
     expect(editor.locator("[data-my-matches] li")).to_have_count(2)
@@ -48,7 +48,8 @@ def test_deleting_a_match_on_the_phone(phone, second_phone):
     editor.reload()
     expect(editor.locator("[data-my-matches] li")).to_have_count(1)
     # The phone still showing the view link learns at its next poll that the link is dead.
-    expect(viewer.locator("[data-link-gone]")).to_be_visible(timeout=LIVE)
+    ticks(viewer, 40)
+    expect(viewer.locator("[data-link-gone]")).to_be_visible()
     expect(viewer.locator("[data-link-gone]")).to_contain_text("silmiş")
     assert editor_console.errors == []
     # The viewer's one console error is the poll's 404, which is the point.
