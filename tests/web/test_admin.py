@@ -334,6 +334,7 @@ def test_deleting_a_match_in_the_admin_removes_it_and_logs_no_name(operator, cli
     response = operator.post(ADMIN + f"cetele/match/{match.pk}/delete/", {"post": "yes"})
 
     assert confirm.status_code == 200
+    assert_no_full_token(confirm.content.decode(), match)
     assert response.status_code == 302
     assert not Match.objects.filter(pk=match.pk).exists()
     assert not Hand.objects.filter(match_id=match.pk).exists()
@@ -372,7 +373,10 @@ def test_deleting_a_table_in_the_admin_keeps_its_matches(operator):
     match = make_match()
     Match.objects.filter(pk=match.pk).update(table=table)
 
+    confirm = operator.get(ADMIN + f"cetele/table/{table.pk}/delete/").content.decode()
     operator.post(ADMIN + f"cetele/table/{table.pk}/delete/", {"post": "yes"})
+
+    assert_no_full_token(confirm, table, match)
 
     assert not Table.objects.filter(pk=table.pk).exists()
     assert Match.objects.get(pk=match.pk).table is None
