@@ -154,13 +154,18 @@
     poll.now = false;
     poll.last = now;
   });
+  function pollNow(el) {
+    drawnAt(el);
+    el.cetelePoll.now = true;
+    window.htmx.trigger(el, "visible-again");
+  }
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState !== "visible" || !window.htmx) return;
-    document.querySelectorAll("[data-poll]").forEach(function (el) {
-      drawnAt(el);
-      el.cetelePoll.now = true;
-      window.htmx.trigger(el, "visible-again");
-    });
+    document.querySelectorAll("[data-poll]").forEach(pollNow);
+  });
+  // Ask at once: the connection is back (offline.js sends this).
+  document.addEventListener("cetele:poll-now", function () {
+    if (window.htmx) document.querySelectorAll("[data-poll]").forEach(pollNow);
   });
   function linkGone(el) {
     if (el && el.dataset) el.dataset.pollStopped = "1";

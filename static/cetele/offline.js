@@ -21,15 +21,17 @@
   }
 
   // --- The service worker and this page's copy ---------------------------------------------
+  // The worker keeps a fresh copy of this page (it writes every copy, never an older one).
   function keepCopy() {
-    if (!window.caches || body.hasAttribute("data-offline") || !PAGE.test(location.pathname)) return;
-    caches.open(PAGES).then(function (cache) { return cache.add(location.pathname); })
-      .catch(function () { /* offline or gone: sw.js drops a dead link's copy */ });
+    if (!("serviceWorker" in navigator) || body.hasAttribute("data-offline") || !PAGE.test(location.pathname)) return;
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.active) registration.active.postMessage({ keep: location.pathname });
+    });
   }
   if ("serviceWorker" in navigator && script && script.dataset.sw) {
     const controlled = !!navigator.serviceWorker.controller;
     navigator.serviceWorker.register(script.dataset.sw, { scope: "/" }).then(function () {
-      if (!controlled) return navigator.serviceWorker.ready.then(keepCopy);
+      if (!controlled) keepCopy(); // the worker did not see this page arrive
     }).catch(function () { /* no worker: the site works as before */ });
   }
 
@@ -67,6 +69,9 @@
     const form = handForm();
     if (!form) return;
     const key = pageKey();
+    const token = field(form, "request_token").value;
+    // The server's form asking about a waiting hand keeps that hand's place.
+    if (load().some(function (item) { return item.token === token; })) return;
     let place = Math.max(fresh || Number(field(form, "position").value) || 1, 1);
     load().forEach(function (item) {
       if (item.key === key && item.position >= place) place = item.position + 1;
@@ -131,7 +136,7 @@
   document.addEventListener("htmx:sendError", function (event) {
     const detail = event.detail;
     setLive(false);
-    if (isSave(detail)) queue(handForm(), detail.requestConfig.formData);
+    if (isSave(detail) && queue(handForm(), detail.requestConfig.formData)) sendSoon(2000);
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     const xhr = event.detail.xhr;
@@ -255,15 +260,21 @@
     }
   }
   let soon = null;
-  function sendSoon() {
+  function sendSoon(delay) {
     if (soon) return;
-    soon = setTimeout(function () { soon = null; sendWaiting(); }, 300);
+    soon = setTimeout(function () { soon = null; sendWaiting(); }, delay || 300);
   }
+  function pollNow() { document.dispatchEvent(new CustomEvent("cetele:poll-now")); }
   window.addEventListener("online", function () {
     sendSoon();
-    const poll = document.querySelector("[data-poll]");
-    if (poll && window.htmx) window.htmx.trigger(poll, "visible-again");
-    else setLive(true);
+    if (!document.querySelector("[data-poll]")) { setLive(true); return; }
+    pollNow(); // app.js asks at once; a poll that gets through marks the page live again
+    // The first poll may still meet the network coming back: ask again while not live.
+    let tries = 0;
+    const again = setInterval(function () {
+      if (!body.hasAttribute("data-offline") || !navigator.onLine || ++tries > 5) clearInterval(again);
+      else pollNow();
+    }, 3000);
   });
   window.addEventListener("offline", function () { setLive(false); });
   window.addEventListener("storage", function (event) { if (event.key === OUTBOX) render(); });

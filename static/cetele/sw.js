@@ -73,9 +73,40 @@ async function networkFirst(request, url) {
     if (!copy) throw err;
     return markedCopy(copy);
   }
-  if (response.status === 200 && !url.search) await pages.put(key, response.clone());
+  if (response.status === 200 && !url.search) await keep(key, response.clone());
   else if (response.status === 404 || response.status === 410) await pages.delete(key);
   return response;
+}
+
+// offline.js asks for a fresh copy of its page after a save or a change the poll brought.
+self.addEventListener("message", function (event) {
+  const path = event.data && event.data.keep;
+  if (typeof path !== "string" || !PAGE.test(path)) return;
+  const key = self.location.origin + path;
+  event.waitUntil(fetch(key).then(function (response) {
+    if (response.status === 200) return keep(key, response);
+    if (response.status === 404 || response.status === 410) {
+      return caches.open(PAGES).then(function (pages) { return pages.delete(key); });
+    }
+  }).catch(function () { /* offline: the copy stays as it was */ }));
+});
+
+// Copies are written one at a time and never go back in time: an answer that left the server
+// before a save but arrives after it must not replace the newer copy (the match's version is
+// in the sheet's poll URL).
+let keeping = Promise.resolve();
+function keep(key, response) {
+  keeping = keeping.then(async function () {
+    const pages = await caches.open(PAGES);
+    const old = await pages.match(key, { ignoreVary: true });
+    if (old && version(await old.text()) > version(await response.clone().text())) return;
+    await pages.put(key, response);
+  }).catch(function () { /* storage full: the older copy stays */ });
+  return keeping;
+}
+function version(html) {
+  const found = /\/poll\/\?v=(\d+)/.exec(html);
+  return found ? Number(found[1]) : -1;
 }
 
 // A poll, or offline.js refreshing its copy: a changed or deleted link drops the page's copy.

@@ -157,6 +157,8 @@ def test_a_place_taken_meanwhile_is_asked_about_as_with_two_phones(phone, second
     form = page.locator("#hand-form")
     expect(form).to_contain_text("1. el az önce başka bir telefondan kaydedildi", timeout=15_000)
     expect(page.locator("[data-outbox]")).to_contain_text("kararınız gerekiyor")
+    # The form asking about the waiting hand keeps that hand's place; nothing moves it on.
+    expect(form.locator("input[name=position]")).to_have_value("1")
     assert saved_sums(match) == [sums(HANDS[2])]  # the later hand waits for the answer
 
     page.get_by_role("button", name="Benimkini 2. el olarak ekle").click()
