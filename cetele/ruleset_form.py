@@ -343,8 +343,9 @@ class RulesetForm(forms.Form):
         """Show the engine's message next to the field it names (without naming it again)."""
         message = error.page_message(self.lang)
         where = human_field(error.field, self.lang, page=True)
-        if message.startswith(where + ": "):
-            message = capitalize(message[len(where) + 2 :], self.lang)
+        question = where.endswith("?") and message.startswith(where + " ")
+        if message.startswith(where + ": ") or question:
+            message = capitalize(message[len(where) :].lstrip(": "), self.lang)
         elif message.startswith(where + " "):
             message = _("Bu değer") + message[len(where) :]
         self.add_error(self.field_for_path(error.field), message)

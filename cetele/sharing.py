@@ -10,7 +10,7 @@ rotated or deleted is no guess: it is answered "this link changed" and not count
 
 import time
 from collections.abc import Callable
-from functools import wraps
+from functools import lru_cache, wraps
 
 from django.conf import settings
 from django.core.cache import cache
@@ -139,7 +139,14 @@ SEEN_DAYS = 30
 
 
 def link_mark(token: str) -> str:
-    return salted_hmac("cetele.seen-link", token).hexdigest()[:16]
+    return _link_mark(token, settings.SECRET_KEY)
+
+
+@lru_cache(maxsize=8192)
+def _link_mark(token: str, secret: str) -> str:
+    """Remembered: every poll of a page asks for its link's mark, twice (the key is part of the
+    cache's key, so that a new secret makes new marks)."""
+    return salted_hmac("cetele.seen-link", token, secret=secret).hexdigest()[:16]
 
 
 def seen_marks(request: HttpRequest) -> list[str]:
@@ -204,7 +211,7 @@ def link_changed(request: HttpRequest) -> HttpResponse:
             title=_("Bu bağlantı değişti"),
             message=_(
                 "Bu bağlantı artık çalışmıyor: yenilenmiş ya da silinmiş. Güncel bağlantıyı, "
-                "maçı tutan kişiden isteyin."
+                "çeteleyi tutan kişiden isteyin."
             ),
             log=False,
         )

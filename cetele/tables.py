@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models.fields.json import KT
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import scoring
 from cetele.language import preset_name
@@ -262,7 +263,12 @@ def standings_message(record: TableRecord, link: str = "") -> str:
     name = record.table.name
     if record.season:
         name = f"{name} ({record.season})"
-    lines = [_("Masa %(name)s: %(count)s maç bitti") % {"name": name, "count": finished}]
+    lines = [
+        ngettext(
+            "Masa %(name)s: %(count)s maç bitti", "Masa %(name)s: %(count)s maç bitti", finished
+        )
+        % {"name": name, "count": finished}
+    ]
     for standing in record.stats.standings:
         player = standing.record
         lines.append(

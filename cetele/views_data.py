@@ -14,7 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from cetele.deletion import delete_house_preset, delete_match, delete_table
@@ -136,7 +136,9 @@ def table_delete(request: HttpRequest, token: str) -> HttpResponse:
             forget += [match_key(pk) for pk in table.matches.values_list("pk", flat=True)]
         deleted = delete_table(table, with_matches=form.with_matches)
         if deleted:
-            message = _("Masa ve %(count)s maçı silindi.") % {"count": deleted}
+            message = ngettext(
+                "Masa ve %(count)s maçı silindi.", "Masa ve %(count)s maçı silindi.", deleted
+            ) % {"count": deleted}
         else:
             message = _("Masa silindi. Maçları kendi bağlantılarıyla açılmaya devam eder.")
         messages.success(request, message)

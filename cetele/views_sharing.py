@@ -89,7 +89,7 @@ def match_rotate(request: HttpRequest, token: str) -> HttpResponseRedirect:
         messages.success(
             request,
             _(
-                "Yeni düzenleme bağlantısı hazır; eskisi artık açılmıyor. Skoru tutan öteki "
+                "Yeni düzenleme bağlantısı hazır; eskisi artık açılmıyor. Çeteleyi tutan öteki "
                 "telefonlara yenisini gönderin."
             ),
         )

@@ -499,7 +499,11 @@ def error_message(
         values["choices"] = ", ".join(str(choice) for choice in values["choices"])
     if "n" in values:
         values["entered"] = _entered(values["n"], lang)
-    return capitalize(_template(code, field, lang, who).format(**values), lang)
+    template = _template(code, field, lang, who)
+    if values["where"].endswith("?"):
+        # A field named by a question ("Maç kaç el olabilir?") keeps its mark, without a colon.
+        template = template.replace("{where}:", "{where}")
+    return capitalize(template.format(**values), lang)
 
 
 def _template(code: str, field: str, lang: str, who: _Names) -> str:

@@ -218,7 +218,7 @@ PRESETS: dict[str, Preset] = {
             "Okey Masters Klasik",
             "Kafa (elden) bitiş ancak başka kimse açmamışken olur. Çift açan ×2 yazar. Elde kalan "
             "gerçek okey sayılmaz, yerine 101 ceza yazılır; sahte okey yüzü kadar sayılır. Okey "
-            "atmak, işlek taş atmak, taş geri almak ve okeyi aldırmak 101 ceza.",
+            "atmak, işlek taş atmak, taş geri almak ve okey aldırmak 101 ceza.",
             "Okey Masters Classic",
             "Kafa only when nobody else opened. A pair opener writes ×2. A real okey left is not "
             "counted but costs 101; a fake okey counts its face. Discarding an okey or a "
@@ -238,8 +238,8 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "om-zorlu",
             "Okey Masters Zorlu",
-            "Kademeli kurallar, üstüne: attığın taş sonraki oyuncuya işlerse taş × 10 (seri) ya "
-            "da × 20 (çift), okeyse × 20 ya da × 40 ceza. Çifte devam deyip açamayan cezasını "
+            "Kademeli kurallar, üstüne: attığın taşı sonraki oyuncu kullanırsa taş × 10 (seri) "
+            "ya da × 20 (çift), okeyse × 20 ya da × 40 ceza. Çifte devam deyip açamayan cezasını "
             "iki katı yazar.",
             "Okey Masters Hard",
             "Tiered rules, plus: a discard the next player uses costs tile × 10 (run) or × 20 "
@@ -261,7 +261,7 @@ PRESETS: dict[str, Preset] = {
             "KafaDinle 101",
             "Çiftten, okeyle ve kafa bitişin her biri iki katı, ikisi birden dört katı. Elde "
             "kalan okey 101 sayılır ve katlanır. Yandan alıp kullanmamak, işlek taş atmak ve "
-            "perden okey alıp işlememek 101 ceza. Maç 1, 5, 7, 9 ya da 11 el.",
+            "perden okey alıp kullanmamak 101 ceza. Maç 1, 5, 7, 9 ya da 11 el.",
             "KafaDinle 101",
             "Pairs, okey and kafa finishes each double; any two of them ×4. An okey left counts "
             "101 in the tiles and is multiplied. Taking the side tile without using it, "
@@ -274,7 +274,7 @@ PRESETS: dict[str, Preset] = {
             "Geleneksel 101",
             "101'in yaygın yazılı kuralları: kafa ancak başka kimse açmamışken olur ve iki "
             "katıdır; okey-kafa ve çiftten okey dört katı. Elde kalan okey yüzü kadar sayılır, "
-            "üstüne 101. Okey atmak, işlek taş atmak, açışın tutmaması ve taş geri almak 101 "
+            "üstüne 101. Okey atmak, işlek taş atmak, açılışın tutmaması ve taş geri almak 101 "
             "ceza. Maç 3, 5, 7, 9 ya da 11 el.",
             "Traditional 101",
             "The common written rules of 101: kafa only when nobody else opened, and it doubles; "

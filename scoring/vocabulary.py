@@ -72,7 +72,7 @@ RETIRED: tuple[Retired, ...] = (
     Retired(r"açılış bonusu", "açılış primi"),
     Retired(r"^prim$", "açılış primi"),  # a label or column heading of its own
     Retired(r"özel ceza", "serbest ceza"),
-    Retired(r"taşı geri al", "taş geri almak / taş geri aldı"),
+    Retired(r"taşı geri aldı", "taş geri almak / taş geri aldı"),
     Retired(r"okeyi alındı|okeyi aldır|okeyi eşi aldı", "okey aldırmak / okeyi eşine aldırdı"),
     Retired(r"\bveya\b", "ya da"),
     Retired(r"açtığı elde|\bo el\b", "açtığı sırada / aynı sırada"),
@@ -86,9 +86,9 @@ RETIRED: tuple[Retired, ...] = (
         "attığı taş seride/çiftte kullanıldı",
     ),
     Retired(r"perden okey alıp işleme", "perden okey alıp kullanmamak"),
-    Retired(r"\?:", "a question ends with its question mark", "any"),
+    Retired(r"(?<!\()\?:", "a question ends with its question mark", "any"),
     Retired(r"in that hand", "in the same turn", "en"),
-    Retired(r"\(at once\)|\bat once\b", "in the same turn", "en"),
+    Retired(r"\(at once\)|finish(?:ed)? at once", "in the same turn", "en"),
     Retired(r"^score sheet$", "Çetele (the product's name)", "en"),
     Retired(r"\b1 (?:were|players|hands|matches|tiles)\b", "one agrees in number", "en"),
 )

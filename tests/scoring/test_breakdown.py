@@ -69,7 +69,11 @@ def test_the_529_steps_carry_what_explains_them():
         ("teams, kafa: winner's partner 0", 2, "0 (eşi bitirdi)"),
         ("om-kademeli: an opening of 152", 0, "−101 (normal bitiş) − 101 (152 ile açtı) = −202"),
         ("om-zorlu: çifte devam", 1, "202 (açamadı, normal bitiş) × 2 (çifte devam) = 404"),
-        ("om-zorlu: an okey discard used", 0, "10 + 120 (3 × 40, attığı okey çiftte kullanıldı) = 130"),
+        (
+            "om-zorlu: an okey discard used",
+            0,
+            "10 + 120 (3 × 40, attığı okey çiftte kullanıldı) = 130",
+        ),
         ("işlek discard", 2, "10 + 80 (8 × 10, işlek taşı alındı) = 90"),
         ("cetele-standart normal finish", 1, "20"),
         (

@@ -1,0 +1,365 @@
+"""The app speaks the table's Turkish, and keeps to it: every string a player can read —
+templates, the web app's and the engine's strings, the English catalogue (its Turkish msgids and
+English msgstrs), and every engine message rendered as a page shows it — is scanned for the
+variants `scoring.vocabulary.RETIRED` lists and for seat numbers where a name belongs.
+
+The scan reads the files themselves, so a new template or message is covered without a test
+change; the scanners are checked on planted strings so that a scan that finds nothing cannot
+pass by reading nothing.
+"""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from scoring import parameters
+from scoring.errors import InvalidHand
+from scoring.messages import ERRORS, human_field
+from scoring.vocabulary import CONTRACT_WORDS, RETIRED, SEAT_NUMBER, retired_in
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMES = ("Ayşe", "Burak", "Can", "Deniz")
+GETTEXT = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext", "pgettext_lazy"}
+TURKISH_LETTERS = re.compile(r"[çğıöşüÇĞİÖŞÜ]")
+IDENTIFIER = re.compile(r"^[A-Za-z0-9_.\[\]\-/:%{}()*+?^$\\|]*$")  # codes, paths, patterns
+
+# --- Collecting the strings -----------------------------------------------------------------
+
+TEMPLATE_COMMENT = re.compile(r"{%\s*comment\s*%}.*?{%\s*endcomment\s*%}|{#.*?#}|<!--.*?-->", re.S)
+TRANSLATE = re.compile(r"""{%\s*translate\s+(?:"([^"]*)"|'([^']*)')""")
+BLOCKTRANSLATE = re.compile(r"{%\s*blocktranslate\b[^%]*%}(.*?){%\s*endblocktranslate\s*%}", re.S)
+TAG = re.compile(r"{%.*?%}|{{.*?}}", re.S)
+HTML_TAG = re.compile(r"<[^>]*>", re.S)
+PLACEHOLDER_NAME = re.compile(r"(%\(|\{\{? ?)\w+(\)| ?\}?\})")
+
+
+def template_strings(text: str) -> list[str]:
+    """What a template shows: its translated strings and its plain text between tags."""
+    text = TEMPLATE_COMMENT.sub(" ", text)
+    found = [a or b for a, b in TRANSLATE.findall(text)]
+    for body in BLOCKTRANSLATE.findall(text):
+        found.extend(re.split(r"{%\s*plural\s*%}", body))
+    plain = HTML_TAG.sub("\n", TAG.sub(" ", BLOCKTRANSLATE.sub(" ", text)))
+    found.extend(line.strip() for line in plain.splitlines() if re.search(r"\w", line))
+    return found
+
+
+def python_strings(source: str) -> tuple[list[str], list[str]]:
+    """(strings passed to gettext, every other string a reader might see): docstrings, codes,
+    paths, regular expressions and developers' exceptions are left out."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    # A raise's text is for developers (ValueError, AssertionError): what a player reads goes
+    # through gettext or InvalidHand's code.
+    raised = {id(node) for r in ast.walk(tree) if isinstance(r, ast.Raise) for node in ast.walk(r)}
+    translated, other = [], []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name in GETTEXT:
+                translated.extend(
+                    arg.value
+                    for arg in node.args
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                )
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and id(node) not in raised
+            and not IDENTIFIER.match(node.value)
+            and "(?" not in node.value
+        ):
+            other.append(node.value)
+    return translated, other
+
+
+def catalogue_entries(text: str) -> list[tuple[str, str]]:
+    """(msgid, msgstr) of each entry of a .po file, plurals included."""
+    entries = []
+    for block in text.split("\n\n"):
+        lines = [line for line in block.splitlines() if not line.startswith("#")]
+        fields: dict[str, str] = {}
+        key = None
+        for line in lines:
+            head = re.match(r"^(msgid_plural|msgid|msgstr(?:\[\d\])?) (\".*\")$", line)
+            if head:
+                key = head[1]
+                fields[key] = ast.literal_eval(head[2])
+            elif line.startswith('"') and key:
+                fields[key] += ast.literal_eval(line)
+        if fields.get("msgid"):
+            ids = [fields["msgid"], fields.get("msgid_plural", "")]
+            strs = [value for name, value in fields.items() if name.startswith("msgstr")]
+            entries.extend((i, s) for i in ids if i for s in strs)
+    return entries
+
+
+def files(folder: str, pattern: str) -> list[Path]:
+    return sorted((ROOT / folder).rglob(pattern))
+
+
+def shown_strings() -> list[tuple[str, str, str]]:
+    """(where, lang, text) of every string a page can show, from the source files."""
+    found: list[tuple[str, str, str]] = []
+    for path in files("templates", "*.html"):
+        found += [(str(path), "tr", text) for text in template_strings(path.read_text())]
+    for folder in ("cetele", "scoring"):
+        for path in files(folder, "*.py"):
+            if "migrations" in path.parts or path.name == "vocabulary.py":
+                continue  # vocabulary.py lists the retired variants themselves
+            translated, other = python_strings(path.read_text())
+            found += [(f"{path} (gettext)", "tr", text) for text in translated]
+            found += [(str(path), _lang(text), text) for text in other]
+    po = ROOT / "locale/en/LC_MESSAGES/django.po"
+    for msgid, msgstr in catalogue_entries(po.read_text()):
+        found += [(f"{po} msgid", "tr", msgid), (f"{po} msgstr of {msgid!r}", "en", msgstr)]
+    return found
+
+
+def _lang(text: str) -> str:
+    return "tr" if TURKISH_LETTERS.search(text) else "en"
+
+
+# --- Every engine message, rendered ---------------------------------------------------------
+
+# One sample per error code: (field, params), as the engine raises it.
+SAMPLES = {
+    "invalid_json": ("request", {"detail": "line 1"}),
+    "wrong_type": ("hand.players[2].remaining", {"expected": "integer"}),
+    "missing_field": ("hand.players[1].penalties[0].by", {}),
+    "unknown_field": ("hand.players[0].colour", {}),
+    "invalid_choice": ("rules.okey_left.counts", {"choices": ["“face”", "0–100000"]}),
+    "out_of_range": ("rules.finishes.okey.winner", {"lo": -100000, "hi": 0}),
+    "empty_value": ("rules.name", {}),
+    "duplicate_value": ("rules.hands[2]", {"value": 5}),
+    "unknown_preset": ("rules", {"slug": "x", "choices": ["cetele-standart"]}),
+    "tiers_not_increasing": ("rules.opening_bonus[1]", {}),
+    "seat_count": ("hand.players", {"n": 1}),
+    "teams_need_four": ("teams", {"n": 3}),
+    "finisher_not_a_seat": ("hand.finisher", {"n": 4}),
+    "finisher_not_opened": ("hand.finisher", {"seat": 2}),
+    "finisher_holds_tiles": ("hand.players[1].okeys", {}),
+    "needs_finisher": ("hand.okey_finish", {"what": "okey_finish"}),
+    "pairs_kafa_not_allowed": ("hand.kafa", {"seat": 1}),
+    "kafa_others_opened": ("hand.kafa", {"other": 3}),
+    "remaining_out_of_range": ("hand.players[3].remaining", {"max": 255, "tiles": 21}),
+    "okeys_out_of_range": ("hand.players[0].fake_okeys", {"what": "fake_okey"}),
+    "too_many_okeys": ("hand.players[2].okeys", {"what": "okey"}),
+    "okey_number_out_of_range": ("hand.okey_number", {}),
+    "okey_number_required": ("hand.okey_number", {"reason": ("fake_counted", 3)}),
+    "cifte_devam_not_in_ruleset": ("hand.players[1].cifte_devam", {}),
+    "cifte_devam_with_series": ("hand.players[1].cifte_devam", {}),
+    "opening_below_base": ("hand.players[0].opening", {"base": 101, "unit": "points"}),
+    "opening_above_max": ("hand.players[0].opening", {"max": 10, "tiles": 21}),
+    "colour_required": ("hand.colour", {}),
+    "pairs_okey_kafa_without_pairs_kafa": ("rules.finishes.pairs_okey_kafa", {}),
+    "opening_not_opened": ("hand.players[2].opening", {}),
+    "unknown_penalty_kind": ("hand.players[0].penalties[0].kind", {"kind": "x"}),
+    "penalty_disabled": ("hand.players[0].penalties[0].kind", {"kind_label": "take_back"}),
+    "penalty_not_on_cezasiz": ("hand.players[0].penalties[0].kind", {"kind_label": "okey_taken"}),
+    "tile_out_of_range": ("hand.players[0].penalties[1].tile", {}),
+    "tile_required": ("hand.players[3].penalties[0].tile", {}),
+    "by_not_a_seat": ("hand.players[0].penalties[0].by", {"n": 4}),
+    "by_self": ("hand.players[0].penalties[0].by", {}),
+}
+# Variants of the samples whose wording depends on the field or a parameter.
+EXTRA_SAMPLES = [
+    ("missing_field", "hand.players[1].penalties[0].used_for", {}),
+    ("missing_field", "hand.finisher", {}),
+    ("missing_field", "rules.opening_bonus[0].points", {}),
+    ("wrong_type", "hand.finisher", {"expected": "seat_or_null"}),
+    ("wrong_type", "hand.players[1].okey_finish", {"expected": "boolean"}),
+    ("wrong_type", "rules", {"expected": "ruleset"}),
+    ("wrong_type", "rules.finishes", {"expected": "object"}),
+    ("needs_finisher", "hand.kafa", {"what": "kafa"}),
+    *[
+        ("okey_number_required", "hand.okey_number", {"reason": (reason, 2)})
+        for reason in ("okey_counted", "okey_discard_used")
+    ],
+    ("unknown_field", "rules.override.nonsense", {}),
+    ("out_of_range", "rules.hands[0]", {"lo": 1, "hi": None}),
+]
+
+
+def rendered_messages():
+    """(error, lang, page text, contract text) for every sample."""
+    samples = [(code, field, params) for code, (field, params) in SAMPLES.items()]
+    for code, field, params in samples + EXTRA_SAMPLES:
+        error = InvalidHand(code, field, params)
+        for lang in ("tr", "en"):
+            yield error, lang, error.page_message(lang, NAMES), error.message_in(lang)
+
+
+def message_id(message) -> str:
+    return f"{message[0].code}-{message[0].field}-{message[1]}"
+
+
+# --- The tests ------------------------------------------------------------------------------
+
+
+def test_the_samples_cover_every_error_code():
+    assert SAMPLES.keys() == ERRORS["tr"].keys()
+
+
+def test_no_retired_variant_or_seat_number_in_any_string_a_page_shows():
+    problems = []
+    for where, lang, text in shown_strings():
+        problems += [f"{where}: {text!r} — use {r.instead!r}" for r in retired_in(text, lang)]
+        if _shows_seat_number(where, text):
+            problems.append(f"{where}: {text!r} — name the player, not the seat")
+
+    assert problems == []
+
+
+def _shows_seat_number(where: str, text: str) -> bool:
+    """Seat numbers are the contract's (scoring/messages.py keeps "oyuncu {n}" for the command
+    line); anywhere else, and in any string a page shows, they are a mistake."""
+    contract = where.endswith("scoring/messages.py") and text in ("oyuncu {n}", "player {n}")
+    text = PLACEHOLDER_NAME.sub(r"\1x\2", text)  # "%(seat)s" is code, not a word a player reads
+    return bool(SEAT_NUMBER.search(text)) and not contract
+
+
+@pytest.mark.parametrize("message", list(rendered_messages()), ids=message_id)
+def test_every_engine_message_speaks_the_tables_words(message):
+    _error, lang, page, contract = message
+
+    assert retired_in(page, lang) == [] and retired_in(contract, lang) == []
+    assert not SEAT_NUMBER.search(page), page
+    assert not CONTRACT_WORDS.search(page), page
+
+
+@pytest.mark.parametrize("message", list(rendered_messages()), ids=message_id)
+def test_a_page_message_about_a_player_names_the_player(message):
+    error, _lang, page, _contract = message
+    seats = {int(n) for n in re.findall(r"players\[(\d+)\]", error.field)}
+    seats |= {error.params[key] - 1 for key in ("seat", "other") if key in error.params}
+    if "reason" in error.params:
+        seats.add(error.params["reason"][1] - 1)
+
+    for seat in seats:
+        assert NAMES[seat] in page, page
+
+
+def test_a_page_names_the_players_with_the_right_suffix():
+    error = InvalidHand("okey_number_required", "hand.okey_number", {"reason": ("fake_counted", 3)})
+
+    assert error.page_message("tr", NAMES) == (
+        "Okey kaç? Can'ın elinde sahte okey kaldı; okey taşının sayısını seçin."
+    )
+    assert error.page_message("tr", ("Ali", "Ayşe", "Oğuz")) == (
+        "Okey kaç? Oğuz'un elinde sahte okey kaldı; okey taşının sayısını seçin."
+    )
+    assert error.message_in("tr") == (
+        "Okey kaç? Oyuncu 3'ün elinde sahte okey kaldı; okey taşının sayısı girilmeli."
+    )
+
+
+def test_the_contract_keeps_seat_numbers_and_json_words():
+    """The command line and score_json are unchanged: seats 1-based, types by their JSON names."""
+    error = InvalidHand("wrong_type", "hand.players[1].okey_finish", {"expected": "boolean"})
+
+    assert error.message_in("tr") == "Oyuncu 2, okeyle bitiş: true ya da false olmalı."
+    assert error.page_message("tr", NAMES) == "Burak, okeyle bitiş: işaretleyin ya da boş bırakın."
+
+
+def test_every_ruleset_path_has_words_on_a_page():
+    paths = [*parameters.PARAMS, *parameters.GROUPS, "opening_bonus[2].points", "hands[1]"]
+
+    for path in paths:
+        for lang in ("tr", "en"):
+            words = human_field(f"rules.{path}", lang, page=True)
+            assert not CONTRACT_WORDS.search(words) and f"“{path}”" not in words, (path, words)
+
+
+def test_english_agrees_in_number():
+    one = InvalidHand("seat_count", "hand.players", {"n": 1}).message_in("en")
+    five = InvalidHand("seat_count", "hand.players", {"n": 5}).message_in("en")
+
+    assert one.endswith("; 1 was entered.") and five.endswith("; 5 were entered.")
+
+
+# --- The scanners find what they look for ---------------------------------------------------
+
+
+def test_the_template_scanner_reads_translated_and_plain_text():
+    template = (
+        '{% load i18n %}{% comment %}seat 2{% endcomment %}<p class="seat">Açış</p>'
+        '{% translate "Kural takımı" %}{% blocktranslate with n=x %}Oyuncu {{ n }}'
+        "{% endblocktranslate %}<span>{{ seat.name }} veya</span>"
+    )
+
+    shown = template_strings(template)
+
+    assert shown == ["Kural takımı", "Oyuncu {{ n }}", "Açış", "veya"]
+
+
+def test_the_python_scanner_reads_gettext_and_leaves_docstrings_and_codes():
+    source = (
+        '"""Maçı tutan kişi (a docstring)."""\n'
+        'x = _("Açış primi")\n'
+        'y = {"by_not_a_seat": "okeyi alındı"}\n'
+        'z = re.compile(r"(?:a|b)?:")\n'
+        'raise ValueError("a hand has 3 scores for 4 seats")\n'
+    )
+
+    translated, other = python_strings(source)
+
+    assert translated == ["Açış primi"]
+    assert other == ["Açış primi", "okeyi alındı"]
+
+
+def test_the_catalogue_reader_pairs_msgids_with_msgstrs():
+    po = '#, fuzzy\nmsgid ""\nmsgstr "header"\n\nmsgid "Kafa"\nmsgstr ""\n"Kafa (at once)"\n'
+
+    assert catalogue_entries(po) == [("Kafa", "Kafa (at once)")]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "caught"),
+    [
+        ("Açış primi", "tr", True),
+        ("Açılış primi", "tr", False),
+        ("Çiftten kafa yoktur: çift açan, açtığı elde bitemez", "tr", True),
+        ("Çift açan elden bitemez", "tr", False),
+        ("attığı taş çifte işlendi", "tr", True),
+        ("İşlek taş attı", "tr", False),
+        ("Kim aldı?:", "tr", True),
+        ("Kafa (at once)", "en", True),
+        ("not using it in that hand", "en", True),
+        ("Score sheet", "en", True),
+        ("Back to the score sheet", "en", False),
+        ("A hand has 2, 3 or 4 players; 1 were entered.", "en", True),
+    ],
+)
+def test_the_retired_list_catches_the_reported_variants(text, lang, caught):
+    assert bool(retired_in(text, lang)) is caught
+
+
+@pytest.mark.parametrize(
+    ("text", "caught"),
+    [
+        ("Oyuncu 2: bu ceza için taşın sayısı girilmeli", True),
+        ("oyuncu 2 açmış", True),
+        ("Player 2: tiles left", True),
+        ("Seat %(seat)s", True),
+        ("Ayşe: okeyi kimin aldığını seçin.", False),
+        ("2. oyuncu", False),
+    ],
+)
+def test_the_seat_pattern_catches_seat_numbers(text, caught):
+    assert bool(SEAT_NUMBER.search(text)) is caught
+
+
+def test_every_retired_variant_is_a_valid_pattern():
+    for retired in RETIRED:
+        re.compile(retired.pattern)
