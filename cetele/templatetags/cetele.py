@@ -36,6 +36,13 @@ def at(sequence, index):
 
 
 @register.filter
+def names_at(players, seats) -> list[str]:
+    """The names of the players at these seats, in seating order: "Ayşe, Can" for a tie, joined
+    in the template with a comma so that two names never read as one person's."""
+    return [player.name for player in players if player.seat in seats]
+
+
+@register.filter
 def penalty_name(kind: str) -> str:
     return labels.penalty_name(kind, engine_lang()) if kind in labels.PENALTY_NAMES["tr"] else kind
 

@@ -5,7 +5,14 @@ from django.urls import reverse
 
 import scoring
 from cetele.models import Change, Hand, Match
-from tests.factories import add_hand, form_data, make_match, new_match_data, sample_inputs
+from tests.factories import (
+    NAMES,
+    add_hand,
+    form_data,
+    make_match,
+    new_match_data,
+    sample_inputs,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -213,6 +220,19 @@ def test_a_tie_is_shared(client):
     page = client.get(url("match_detail", match)).content.decode()
 
     assert "(berabere)" in page
+
+
+def test_tied_winners_are_two_people_not_one_name(client):
+    """Ayşe and Can tie, Burak between them at the table lost: "Ayşe, Can", never "Ayşe Can"."""
+    match = make_match(players=3, planned_hands=1)
+    opened = {"opened": "series", "remaining": 5}
+    inputs = {"finisher": None, "players": [opened, {"opened": "no"}, opened]}
+
+    client.post(url("hand_create", match), form_data(inputs))
+    page = client.get(url("match_detail", match)).content.decode()
+
+    winner = " ".join(page.split("Maç bitti. Kazanan:")[1].split("</p>")[0].split())
+    assert winner == f"{NAMES[0]}, {NAMES[2]} (berabere)"
 
 
 def test_penalty_rows_are_added_and_removed_without_javascript(client):
