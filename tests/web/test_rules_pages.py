@@ -4,6 +4,7 @@ import html
 import re
 
 import pytest
+from django.template.loader import render_to_string
 from django.urls import reverse
 
 import scoring
@@ -305,3 +306,71 @@ def test_a_rules_page_speaks_english_from_the_same_declaration(client):
     assert values["riziko"] == "none"
     assert values["hands"] == "1, 3, 5, 7, 9, 11, 13 hands"
     assert ">House rules</h2>" in page
+
+
+# Turkish numbers spelled out in full, to check the suffix against every word, not a table.
+ONES = ["", "bir", "iki", "üç", "dört", "beş", "altı", "yedi", "sekiz", "dokuz"]
+TENS = ["", "on", "yirmi", "otuz", "kırk", "elli", "altmış", "yetmiş", "seksen", "doksan"]
+
+
+def spelled(number: int) -> str:
+    """ "yüz yirmi", "bin", "dokuz yüz doksan dokuz" (1 ≤ number ≤ 1000)."""
+    if number == 1000:
+        return "bin"
+    hundreds, rest = divmod(number, 100)
+    words = [(ONES[hundreds] + " yüz").strip() if hundreds > 1 else "yüz" * hundreds]
+    words += [TENS[rest // 10], ONES[rest % 10]]
+    return " ".join(word for word in words if word)
+
+
+def accusative_by_ear(number: int) -> str:
+    """The accusative suffix the spoken number takes: its last vowel decides, "y" after a vowel."""
+    spoken = spelled(number)
+    last = [letter for letter in spoken if letter in "aeıioöuü"][-1]
+    vowel = {"a": "ı", "ı": "ı", "o": "u", "u": "u", "e": "i", "i": "i", "ö": "ü", "ü": "ü"}[last]
+    return f"{number}'{'y' if spoken[-1] in 'aeıioöuü' else ''}{vowel}"
+
+
+def test_the_spelling_the_suffix_test_relies_on():
+    assert [spelled(n) for n in (3, 40, 100, 120, 250, 999, 1000)] == [
+        "üç",
+        "kırk",
+        "yüz",
+        "yüz yirmi",
+        "iki yüz elli",
+        "dokuz yüz doksan dokuz",
+        "bin",
+    ]
+
+
+def test_the_pair_limit_takes_the_right_suffix_for_every_threshold_to_1000():
+    """The rules page's "toplam N'… geçerse" for every threshold from 1 to 1000 (the part of the
+    page that writes it, rendered as the page renders it), checked against the number spoken."""
+    base = scoring.resolve_rules("cetele-standart")
+    wrong = []
+    for threshold in range(1, 1001):
+        rules = scoring.deep_merge(base, {"pair_opener_over": {"threshold": threshold}})
+        page = html.unescape(render_to_string("cetele/_rules.html", {"rules": rules}))
+
+        expected = f"toplam {accusative_by_ear(threshold)} geçerse üstüne +101"
+        if rule_values(page)["pair_opener_over"] != expected:
+            wrong.append((threshold, rule_values(page)["pair_opener_over"]))
+
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("threshold", "written"),
+    [(50, "50'yi"), (80, "80'i"), (120, "120'yi"), (100, "100'ü"), (3, "3'ü"), (6, "6'yı"),
+     (9, "9'u"), (10, "10'u"), (40, "40'ı"), (1000, "1000'i"), (1100, "1100'ü")],
+)  # fmt: skip
+def test_the_rules_page_writes_these_suffixes(client, threshold, written):
+    match = make_match(preset="cetele-standart")
+    match.rules = scoring.deep_merge(match.rules, {"pair_opener_over": {"threshold": threshold}})
+    match.save()
+
+    page = client.get(reverse("match_rules", args=[match.edit_token])).content.decode()
+
+    assert rule_values(html.unescape(page))["pair_opener_over"] == (
+        f"toplam {written} geçerse üstüne +101"
+    )
