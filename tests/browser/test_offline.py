@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from cetele.models import Hand, Match
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, ConsoleWatcher
 from tests.browser.sheet import enter_hand, start_match
+from tests.browser.test_accessibility import blocking_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -91,6 +92,7 @@ def test_a_hand_entered_offline_is_saved_once_when_the_connection_returns_even_a
     enter_hand(page, NAMES, HANDS[2])
     expect(outbox.locator("li")).to_have_count(2)
     assert Hand.objects.count() == 1
+    assert blocking_violations(page) == []
 
     page.context.set_offline(False)
     expect(outbox).to_be_hidden(timeout=15_000)
@@ -159,6 +161,7 @@ def test_a_place_taken_meanwhile_is_asked_about_as_with_two_phones(phone, second
     expect(page.locator("[data-outbox]")).to_contain_text("kararınız gerekiyor")
     # The form asking about the waiting hand keeps that hand's place; nothing moves it on.
     expect(form.locator("input[name=position]")).to_have_value("1")
+    assert blocking_violations(page) == []
     assert saved_sums(match) == [sums(HANDS[2])]  # the later hand waits for the answer
 
     page.get_by_role("button", name="Benimkini 2. el olarak ekle").click()
