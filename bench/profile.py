@@ -72,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         client = Client(HTTP_HOST="127.0.0.1")
         htmx = {"HTTP_HX_REQUEST": "true"}
         preview = hand_form_data(sample_hand(rng)) | {"action": "preview"}
+        client.get(f"/v/{thirteen.view_token}/")  # a phone polls the page it opened: its cookie
 
         def request(kind: str = args.kind):
             if kind == "match":
