@@ -6,6 +6,7 @@ import re
 import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 
 import scoring
 from cetele.models import HousePreset
@@ -350,7 +351,10 @@ def test_the_pair_limit_takes_the_right_suffix_for_every_threshold_to_1000():
     wrong = []
     for threshold in range(1, 1001):
         rules = scoring.deep_merge(base, {"pair_opener_over": {"threshold": threshold}})
-        page = html.unescape(render_to_string("cetele/_rules.html", {"rules": rules}))
+        # Rendered outside a request: the page's language is Turkish here, whatever an earlier
+        # request in this thread (an English page) left activated.
+        with translation.override("tr"):
+            page = html.unescape(render_to_string("cetele/_rules.html", {"rules": rules}))
 
         expected = f"toplam {accusative_by_ear(threshold)} geçerse üstüne +101"
         if rule_values(page)["pair_opener_over"] != expected:
