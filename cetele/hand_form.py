@@ -51,6 +51,23 @@ def penalty_label(kind: str) -> str:
     return capitalize(PENALTY_NAMES[lang][kind], lang)
 
 
+def name_the_player(form: forms.Form, name: str) -> None:
+    """Django's own messages beside a player's fields ("Geçerli bir seçim yapın") name the
+    player too, like every other message of the sheet."""
+    messages = {
+        "required": gettext("%(name)s: bu alanı doldurun.") % {"name": name},
+        "invalid": gettext("%(name)s: bir tam sayı yazın.") % {"name": name},
+        # Django formats this one with % (its "value"): a "%" in a name must stay a "%".
+        "invalid_choice": gettext("%(name)s: listeden birini seçin.")
+        % {"name": name.replace("%", "%%")},
+    }
+    for field in form.fields.values():
+        field.error_messages = {
+            **field.error_messages,
+            **{key: text for key, text in messages.items() if key in field.error_messages},
+        }
+
+
 def enabled_penalty_kinds(rules: Mapping) -> list[str]:
     """The penalty kinds this ruleset charges, in RULES.md's order (never the stored dict's:
     PostgreSQL's jsonb reorders keys); `custom` is allowed on every table."""
@@ -80,7 +97,6 @@ class HandLevelForm(forms.Form):
         label=_("Kim bitirdi?"),
         coerce=lambda value: None if value == NOBODY else int(value),
         widget=forms.RadioSelect,
-        error_messages={"required": _("Kimin bitirdiğini seçin (ya da “Kimse bitmedi”).")},
     )
     okey_finish = forms.BooleanField(label=_("Okeyle bitti"), required=False)
     kafa = forms.BooleanField(label=_("Kafa (elden bitti)"), required=False)
@@ -112,6 +128,10 @@ class HandLevelForm(forms.Form):
         self.fields["finisher"].choices = [(p.seat, p.name) for p in players] + [
             (NOBODY, _("Kimse bitmedi"))
         ]
+        names = ", ".join(p.name for p in players)
+        self.fields["finisher"].error_messages["required"] = gettext(
+            "Kimin bitirdiğini seçin: %(names)s ya da “Kimse bitmedi”."
+        ) % {"names": names}
         if not rules.get("riziko"):
             del self.fields["riziko"]
         if not rules.get("colours"):
@@ -160,6 +180,7 @@ class SeatForm(forms.Form):
         self.fields["remaining"].widget.attrs["aria-label"] = gettext(
             "%(name)s: eldeki taşların toplamı"
         ) % {"name": player.name}
+        name_the_player(self, player.name)
 
     def has_extra_values(self) -> bool:
         """Whether anything behind "more" holds a value or an error: it then opens by itself."""
@@ -197,6 +218,7 @@ class PenaltyForm(forms.Form):
         self.player = player
         self.fields["kind"].choices = [(kind, penalty_label(kind)) for kind in kinds]
         self.fields["by"].choices = [("", "—")] + [(p.seat, p.name) for p in others]
+        name_the_player(self, player.name)
 
     def clean(self) -> dict:
         cleaned = super().clean()

@@ -281,6 +281,15 @@ def test_every_ruleset_path_has_words_on_a_page():
             assert not CONTRACT_WORDS.search(words) and f"“{path}”" not in words, (path, words)
 
 
+def test_every_turkish_string_has_its_english():
+    """A new Turkish string without its English (or one gettext marked fuzzy, which Django never
+    shows) would put Turkish on an English page."""
+    text = (ROOT / "locale/en/LC_MESSAGES/django.po").read_text()
+
+    assert [msgid for msgid, msgstr in catalogue_entries(text) if not msgstr] == []
+    assert "#, fuzzy" not in text.split("\n\n", 1)[1]
+
+
 def test_english_agrees_in_number():
     one = InvalidHand("seat_count", "hand.players", {"n": 1}).message_in("en")
     five = InvalidHand("seat_count", "hand.players", {"n": 5}).message_in("en")
