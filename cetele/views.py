@@ -72,8 +72,7 @@ class SheetLine:
     number: int  # the hand's identity (hands keep it when one is deleted)
     position: str  # its place on the sheet, "1" for the first row
     url: str
-    cells: SafeString  # a <td> per player: the score, linking to its reason (escaped here)
-    team_scores: tuple[str, ...]
+    cells: SafeString  # a <td> per player (the score, linking to its reason), then per team
 
 
 def sheet_lines(hands: list[Hand], rows: list, hand_url: str) -> list[SheetLine]:
@@ -91,9 +90,9 @@ def sheet_lines(hands: list[Hand], rows: list, hand_url: str) -> list[SheetLine]
                 f'<td><a class="score-link" href="{href}#score-{seat}">{int(score)}</a></td>'
                 for seat, score in enumerate(row.scores)
             )
+            + "".join(f'<td class="team">{int(score)}</td>' for score in row.team_scores or ())
         )
-        team_scores = tuple(str(score) for score in row.team_scores or ())
-        lines.append(SheetLine(hand.number, str(position), url, cells, team_scores))
+        lines.append(SheetLine(hand.number, str(position), url, cells))
     return lines
 
 
