@@ -9,15 +9,19 @@ pass by reading nothing.
 """
 
 import ast
+import html
 import re
 from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.urls import reverse
 
 from scoring import parameters
 from scoring.errors import InvalidHand
 from scoring.messages import ERRORS, human_field
 from scoring.vocabulary import CONTRACT_WORDS, RETIRED, SEAT_NUMBER, retired_in
+from tests.factories import form_data, make_match, sample_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("Ayşe", "Burak", "Can", "Deniz")
@@ -372,3 +376,36 @@ def test_the_seat_pattern_catches_seat_numbers(text, caught):
 def test_every_retired_variant_is_a_valid_pattern():
     for retired in RETIRED:
         re.compile(retired.pattern)
+
+
+# --- Pages as a player sees them ------------------------------------------------------------
+
+
+def page_text(response) -> str:
+    """The words of a page: its HTML without tags, scripts or attributes."""
+    content = re.sub(r"<(script|style)\b.*?</\1>", " ", response.content.decode(), flags=re.S)
+    return html.unescape(HTML_TAG.sub(" ", content))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_a_question_keeps_its_own_mark_on_every_form(client, lang):
+    """ "Kim aldı?", "Nerede kullanıldı?", "Maç kaç el olabilir?" — labels and error lines never
+    add a colon after a question mark, on the hand sheet or in the house-rule editor."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    match = make_match(preset="om-zorlu")
+    penalties = [{"kind": "okey_taken"}, {"kind": "discard_used", "used_for": "pairs"}]
+    inputs = {**sample_inputs(), "okey_number": None}
+    inputs["players"][1]["penalties"] = penalties
+    sheet = client.post(reverse("hand_create", args=[match.edit_token]), form_data(inputs))
+    editor = client.post(
+        reverse("preset_new"),
+        {"action": "save", "r-name": "Bizim masa", "r-okey_left__counts_mode": "fixed"},
+    )
+
+    shown = [page_text(sheet), page_text(editor)]
+
+    assert sheet.status_code == editor.status_code == 200
+    assert all("?" in text for text in shown)  # the questions are there...
+    assert [text for text in shown if re.search(r"\?\s*:", text)] == []  # ...without a colon
+    assert [text for text in shown if CONTRACT_WORDS.search(text.replace("JSON indir", ""))] == []
