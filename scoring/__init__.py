@@ -17,7 +17,9 @@ JSON contract (RULES.md, "The interface")
     resolve_rules(spec) -> dict           slug | full ruleset | {"preset", "override"} → full dict
     deep_merge(base, override) -> dict    nested objects merge, everything else replaces
     InvalidHand                           .code (English), .field (JSON path), .message (Turkish),
-                                          .message_in(lang) ("tr" | "en", rendered when shown)
+                                          .message_in(lang) ("tr" | "en", rendered when shown),
+                                          .page_message(lang, names): a page's sentence, the
+                                          players by name, no JSON words
     InvalidRuleset(InvalidHand)           a bad ruleset: `except InvalidHand` still catches
                                           everything invalid in a request
     PRESETS                               slug → Preset(slug, name_tr, description_tr, name_en,
@@ -34,7 +36,9 @@ Words for the UI, Turkish "tr" and English "en" (scoring.labels re-exports them)
     scoring.names: finish_name(kind, lang), penalty_name, colour_name
     scoring.sentences: describe_step(step, lang), format_breakdown(steps, lang)
     e.g. "107 × 2 (çift açtı) × 2 (okeyle bitiş) + 101 (100'ü geçti) = 529"
-    scoring.messages: error messages and field names; scoring.turkish: accusative, genitive
+    scoring.messages: error messages and field names
+    scoring.turkish: suffixed(word or number, case), accusative, genitive, capitalize (i → İ)
+    scoring.vocabulary: the game's words, one for each thing, and the variants retired
 
 Breakdown steps, in order, per seat (their points add up to the seat's score):
     winner             F.winner × k                              finish (+ factors)
@@ -109,7 +113,7 @@ Where RULES.md is ambiguous or silent — what this package decided
     winner and bonus points −100000–0, discard_used factors 0–100, match lengths from
     1, 3, 5, …, 13 without repeats. Scores then stay far inside 32 bits (custom penalties aside).
 20. Messages name seats 1-based ("Oyuncu 3"); `field` paths are 0-based like the JSON
-    ("hand.players[2].remaining").
+    ("hand.players[2].remaining"). A page names the players instead (`page_message`).
 21. Errors are reported one at a time, in RULES.md's order (request shape, seats, teams,
     finisher, okey_number range, each seat, okey totals, okey_number presence).
 
