@@ -428,3 +428,25 @@ def test_an_eleven_hand_team_match_through_the_new_form(phone):
         for seat, entry in enumerate(typed["players"]):
             assert inputs["players"][seat].get("remaining") == entry.get("remaining")
     assert console.errors == []
+
+
+def test_without_javascript_the_form_still_saves_and_never_drops_a_typed_sum(browser, live_server):
+    context = browser.new_context(
+        base_url=live_server.url, java_script_enabled=False, viewport={"width": 390, "height": 844}
+    )
+    page = context.new_page()
+    try:
+        start_match(page, NAMES)
+        page.locator("#seat-0 .finish").click()
+        page.fill("#id_p1-remaining", "34")  # no script to mark "Seri": the server must ask
+        page.get_by_role("button", name="Eli kaydet").click()
+        expect(page.locator("#seat-1")).to_contain_text("Burak açmadı ama toplam yazılmış")
+        assert Hand.objects.count() == 0
+
+        page.locator("#seat-1 .opened-series").click()
+        page.get_by_role("button", name="Eli kaydet").click()
+        page.wait_for_selector("#entry-title:text('2. el')")
+        assert Hand.objects.get().inputs["players"][1]["remaining"] == 34
+        assert page.locator("[data-count-tiles]").first.is_hidden()
+    finally:
+        context.close()
