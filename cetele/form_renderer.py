@@ -1,6 +1,6 @@
 """Django's form renderer, with the input widgets written out in Python.
 
-The hand sheet draws some sixty inputs (radio buttons for each player's opening and okeys, hidden
+The hand form draws some sixty inputs (radio buttons for each player's opening and okeys, hidden
 fields, numbers), and Django renders each through three or four nested templates: that was most
 of the time of a match page with its form, of a save's answer and of a re-rendered form. Here the
 input templates (`input.html`, the templates that only include it, and the radio and checkbox

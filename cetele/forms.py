@@ -1,6 +1,6 @@
 """Forms for starting a match, naming its players and rotating its links.
 
-The hand sheet is in `cetele.hand_form`; the house-rule editor in `cetele.ruleset_form`.
+The hand form is in `cetele.hand_form`; the house-rule editor in `cetele.ruleset_form`.
 """
 
 from django import forms

@@ -1,4 +1,4 @@
-"""The hand sheet: what a player taps after a hand, and how it becomes the engine's HAND object.
+"""The hand form: what a player taps after a hand, and how it becomes the engine's HAND object.
 
 `HandEntry` is the same for "the next hand" and "correct a past hand": the hand-level form
 (who finished, okey finish, kafa, the table's house-rule facts), one `SeatForm` per player and a
@@ -53,7 +53,7 @@ def penalty_label(kind: str) -> str:
 
 def name_the_player(form: forms.Form, name: str) -> None:
     """Django's own messages beside a player's fields ("Geçerli bir seçim yapın") name the
-    player too, like every other message of the sheet."""
+    player too, like every other message of the form."""
     messages = {
         "required": gettext("%(name)s: bu alanı doldurun.") % {"name": name},
         "invalid": gettext("%(name)s: bir tam sayı yazın.") % {"name": name},
@@ -272,7 +272,7 @@ def add_penalty_row(data, seats: int, action: str):
 
 
 class HandEntry:
-    """The whole hand sheet for one match, bound to submitted data or filled from a hand.
+    """The whole hand form for one match, bound to submitted data or filled from a hand.
 
     `position` is the hand's place on the sheet (1-based); `hand` is the stored hand being
     corrected, None for the next hand.
@@ -287,7 +287,7 @@ class HandEntry:
         self.kinds = enabled_penalty_kinds(self.rules)
         self.result: dict | None = None
         self.inputs: dict | None = None
-        self.notices: list[str] = []  # messages about the sheet as a whole (e.g. a conflict)
+        self.notices: list[str] = []  # messages about the form as a whole (e.g. a conflict)
         self.taken: list = []  # (position, hand) saved by another phone at this new hand's place
         data = add_penalty_row(data, len(self.players), action)
         initial = initial_from_inputs(hand.inputs) if hand is not None else {}
@@ -324,7 +324,7 @@ class HandEntry:
         if hand is not None and data is None:
             self.result = hand.result  # a stored hand shows its scores before any change
 
-    # --- What the sheet says about itself
+    # --- What the form says about itself
 
     @property
     def is_bound(self) -> bool:
@@ -528,7 +528,7 @@ class HandEntry:
         return active[index], found["name"] or "kind"
 
     def all_errors(self) -> list[str]:
-        """Every error of the sheet as one line each, each naming the player it is about."""
+        """Every error of the form as one line each, each naming the player it is about."""
         lines = [str(error) for error in self.hand_form.non_field_errors()]
         for name, errors in self.hand_form.errors.items():
             if name != forms.forms.NON_FIELD_ERRORS:

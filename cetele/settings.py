@@ -96,7 +96,7 @@ TEMPLATES = [
     },
 ]
 
-# Django's form renderer, with the input widgets written out in Python (the hand sheet draws some
+# Django's form renderer, with the input widgets written out in Python (the hand form draws some
 # sixty of them; same output, tested in tests/web/test_form_renderer.py).
 FORM_RENDERER = "cetele.form_renderer.FastWidgets"
 

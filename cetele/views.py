@@ -184,7 +184,7 @@ def next_hand_entry(match: Match, players: list, played: int, data=None, action=
 def hand_create(request: HttpRequest, token: str) -> HttpResponse:
     """Preview, add a penalty row, or save the next hand."""
     match = editable_match(token)
-    return hand_sheet(request, match, None)
+    return enter_hand(request, match, None)
 
 
 @require_safe
@@ -195,7 +195,7 @@ def hand_detail(request: HttpRequest, token: str, number: int) -> TemplateRespon
     hand = get_hand(match, number)
     players = list(match.players.all())
     entry = HandEntry(match, players, position=hand_position(match, hand), hand=hand)
-    return render_hand_sheet(request, match, entry)
+    return render_hand_form(request, match, entry)
 
 
 @require_POST
@@ -203,10 +203,10 @@ def hand_detail(request: HttpRequest, token: str, number: int) -> TemplateRespon
 def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """Preview, add a penalty row, or save a correction of a past hand."""
     match = editable_match(token)
-    return hand_sheet(request, match, get_hand(match, number))
+    return enter_hand(request, match, get_hand(match, number))
 
 
-def hand_sheet(request: HttpRequest, match: Match, hand: Hand | None) -> HttpResponse:
+def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpResponse:
     """The one path for the next hand (`hand` None) and for a correction.
 
     A plain POST that saves redirects to the sheet. An HTMX save of a new hand answers with the
@@ -228,7 +228,7 @@ def hand_sheet(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
     entry = HandEntry(match, players, request.POST, position=position, hand=hand, action=action)
     valid = entry.is_valid()  # fills the preview, or the errors to show
     if action != "save" or not valid:
-        return render_hand_sheet(request, match, entry)
+        return render_hand_form(request, match, entry)
     try:
         if hand is None:
             saved = match.add_hand(entry.inputs, entry.request_token, position)
@@ -247,7 +247,7 @@ def hand_sheet(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
         entry.notices.append(
             _("%(number)s. el az önce başka bir telefondan kaydedildi.") % {"number": position}
         )
-        return render_hand_sheet(request, match, entry)
+        return render_hand_form(request, match, entry)
     except HandConflict as conflict:
         fresh = HandEntry(match, players, position=entry.position, hand=conflict.hand)
         fresh.notices.append(
@@ -256,13 +256,13 @@ def hand_sheet(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
                 "var; düzeltmenizi bunun üzerine yeniden yapın."
             ),
         )
-        return render_hand_sheet(request, match, fresh)
+        return render_hand_form(request, match, fresh)
     except MatchFinished:
         entry.notices.append(_("Maçın bütün elleri oynandı."))
-        return render_hand_sheet(request, match, entry)
+        return render_hand_form(request, match, entry)
     except DatabaseError as error:
         status = database_refused(request, entry, error)
-        response = render_hand_sheet(request, match, entry)
+        response = render_hand_form(request, match, entry)
         response.status_code = status
         response["HX-Trigger"] = "cetele:save-failed"  # a phone's outbox tries again later
         return response
@@ -325,7 +325,7 @@ def hand_position(match: Match, hand: Hand) -> int:
     return match.hands.filter(number__lte=hand.number).count()
 
 
-def render_hand_sheet(request: HttpRequest, match: Match, entry: HandEntry) -> TemplateResponse:
+def render_hand_form(request: HttpRequest, match: Match, entry: HandEntry) -> TemplateResponse:
     """The form alone for HTMX (the preview alone while typing), else its whole page."""
     if request.htmx and request.htmx.target == "hand-preview":
         context = {"entry": entry, "oob_errors": True}

@@ -330,7 +330,7 @@
   else init();
 })();
 
-// The hand sheet (see _hand_form.html). Without this script the form still works: the server
+// The hand form (see _hand_form.html). Without this script the form still works: the server
 // refuses a sum typed for a player who did not open, and the sum field is always there.
 (function () {
   "use strict";
