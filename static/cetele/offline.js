@@ -131,13 +131,20 @@
       if (preview && box()) preview.textContent = box().dataset.noPreview;
     }
   });
+  // A café's Wi-Fi can hang rather than fail: a save not answered within 25 s (past the
+  // database's 20 s wait for its lock) is kept like one that failed.
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (isSave(event.detail)) event.detail.timeout = 25000;
+  });
   // The request left but no answer came (the network failed on the way, or on the way back:
   // then the server may have saved it; the same token makes the retry safe).
-  document.addEventListener("htmx:sendError", function (event) {
+  function unanswered(event) {
     const detail = event.detail;
     setLive(false);
     if (isSave(detail) && queue(handForm(), detail.requestConfig.formData)) sendSoon(2000);
-  });
+  }
+  document.addEventListener("htmx:sendError", unanswered);
+  document.addEventListener("htmx:timeout", unanswered);
   document.addEventListener("htmx:afterRequest", function (event) {
     const xhr = event.detail.xhr;
     if (!xhr || !xhr.status) return;
@@ -182,12 +189,14 @@
     const token = csrf();
     if (token) data.set("csrfmiddlewaretoken", token);
     let response;
+    const hang = new AbortController();
+    const timer = setTimeout(function () { hang.abort(); }, 25000); // as for a tapped save
     try {
       response = await fetch(item.url, {
-        method: "POST", body: data, credentials: "same-origin",
+        method: "POST", body: data, credentials: "same-origin", signal: hang.signal,
         headers: { "HX-Request": "true", "HX-Target": "hand-form" },
       });
-    } catch (err) { return "retry"; }
+    } catch (err) { return "retry"; } finally { clearTimeout(timer); }
     const events = triggers(response);
     if (events["cetele:hand-saved"]) {
       done(item, events["cetele:hand-saved"]);

@@ -141,6 +141,32 @@ def test_a_save_whose_answer_was_lost_is_not_saved_twice_when_sent_again(phone):
     assert saved_sums(match) == [sums(h) for h in HANDS[:2]]
 
 
+def test_a_save_left_hanging_is_kept_and_sent_again(phone):
+    page, _ = phone
+    start_match(page, NAMES, hands=5)
+    match = Match.objects.get()
+    kept_for_offline(page)
+    hanging = []
+
+    def hang_the_first_save(route):
+        # A café's Wi-Fi that takes the request and never answers: the route is left open.
+        if "action=save" in (route.request.post_data or "") and not hanging:
+            hanging.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/el/", hang_the_first_save)
+    enter_hand(page, NAMES, HANDS[0])
+
+    # After 25 s without an answer the hand is kept, the form moves on, and the hand is sent.
+    expect(page.locator("[data-outbox]")).to_contain_text(WAITING, timeout=35_000)
+    expect(page.locator("#entry-title")).to_have_text("2. el")
+    expect(page.locator("#saved-note")).to_contain_text("1. el kaydedildi.", timeout=15_000)
+    expect(page.locator("[data-outbox]")).to_be_hidden()
+    assert len(hanging) == 1
+    assert saved_sums(match) == [sums(HANDS[0])]
+
+
 def test_a_place_taken_meanwhile_is_asked_about_as_with_two_phones(phone, second_phone):
     page, _ = phone
     other, _ = second_phone
