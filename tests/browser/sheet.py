@@ -1,4 +1,4 @@
-"""What a user does on the hand sheet, as reusable steps for browser tests.
+"""What a user does on the hand form, as reusable steps for browser tests.
 
 `enter_hand` taps the way a player at the table would, as few times as the form allows, and
 returns how many taps it took (every click, every field focused to type into, a select opened

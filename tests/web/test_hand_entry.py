@@ -1,4 +1,4 @@
-"""The hand sheet never saves what the table did not mean: no empty sum read as 0, no typed sum
+"""The hand form never saves what the table did not mean: no empty sum read as 0, no typed sum
 ignored, no hand saved twice from two phones, and a hand's inputs survive the form both ways."""
 
 import pytest
