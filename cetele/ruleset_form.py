@@ -112,7 +112,9 @@ def _fields_for(item: p.Param | p.Group, lang: str) -> dict[str, forms.Field]:
     if kind == p.TIERS:
         return {
             rule_field(item.path, row, column): _number(
-                f"{label} {row + 1} — {text[lang == 'en']}",
+                f"{label} {row + 1}"
+                if column == "points"  # the tier's bonus itself
+                else f"{label} {row + 1} — {text[lang == 'en']}",
                 required=False,
                 signed=column == "points",
                 described_by="help-bonus",

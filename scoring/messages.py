@@ -215,7 +215,8 @@ def _rule_label(path: str, lang: str) -> str | None:
     tier = _TIER.match(path)
     if tier:
         label = f"{parameters.PARAMS['opening_bonus'].text('label', lang)} {int(tier[1]) + 1}"
-        column = parameters.TIER_COLUMNS.get(tier[2] or "")
+        # The points column is the tier's bonus itself: "Açılış primi 2", not "… — Açılış primi".
+        column = parameters.TIER_COLUMNS.get(tier[2] or "") if tier[2] != "points" else None
         return f"{label} — {column[lang == 'en']}" if column else label
     path = re.sub(r"\[\d+\]$", "", path)  # "hands[2]" is the match lengths
     item = parameters.PARAMS.get(path) or parameters.GROUPS.get(path)
