@@ -486,7 +486,8 @@ def error_message(
     if "what" in values:
         values["what"] = words[values["what"]]
     if "unit" in values:
-        values["unit"] = words[values["unit"]]
+        one = lang == "en" and values.get("base") == 1  # "at least 1 pair", "at least 2 pairs"
+        values["unit"] = words[values["unit"]].removesuffix("s" if one else "")
     if "kind_label" in values:
         values["label"] = PENALTY_NAMES[lang][values["kind_label"]]
     if "reason" in values:

@@ -299,6 +299,10 @@ def test_english_agrees_in_number():
     five = InvalidHand("seat_count", "hand.players", {"n": 5}).message_in("en")
 
     assert one.endswith("; 1 was entered.") and five.endswith("; 5 were entered.")
+    one_pair = InvalidHand(
+        "opening_below_base", "hand.players[0].opening", {"base": 1, "unit": "pairs"}
+    )
+    assert one_pair.page_message("en", NAMES) == "Ayşe: the opening must be at least 1 pair."
 
 
 # --- The scanners find what they look for ---------------------------------------------------
