@@ -90,21 +90,24 @@
   function queue(form, formData) {
     const data = new URLSearchParams();
     formData.forEach(function (value, name) { if (typeof value === "string") data.append(name, value); });
-    let token = data.get("request_token") || newToken();
-    const list = load();
-    // A page shown from a copy may carry a token already spent: never reuse one.
-    if (list.some(function (item) { return item.token === token; })) token = newToken();
+    // One token, one hand: the form the server sent to ask about a waiting hand carries that
+    // hand's token, and saving it replaces the waiting hand (in its turn) with the answer given.
+    // (A page shown from a copy got a fresh token first: a copy's may be spent.)
+    const token = data.get("request_token") || newToken();
     data.set("request_token", token);
+    const list = load();
+    const known = list.find(function (item) { return item.token === token; });
     const finisher = form.querySelector('input[name$="finisher"]:checked');
     const row = finisher && finisher.closest(".seat-row");
     const b = box();
     const item = {
       token: token, key: pageKey(), url: form.getAttribute("action"), body: data.toString(),
-      position: Number(data.get("position")) || 0, at: Date.now(), state: "",
+      position: Number(data.get("position")) || 0, at: known ? known.at : Date.now(), state: "",
       who: row ? fill(b.dataset.finished, { name: row.querySelector(".seat-name").textContent }) :
         finisher ? b.dataset.nobody : "",
     };
-    try { store(list.concat([item])); } catch (err) { return false; } // full: keep the form as typed
+    const kept = known ? list.map(function (i) { return i === known ? item : i; }) : list.concat([item]);
+    try { store(kept); } catch (err) { return false; } // full: keep the form as typed
     form.reset();
     field(form, "request_token").value = newToken();
     field(form, "position").value = String(item.position + 1);

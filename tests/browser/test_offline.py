@@ -198,6 +198,38 @@ def test_a_place_taken_meanwhile_is_asked_about_as_with_two_phones(phone, second
     expect(page.locator("#entry-title")).to_have_text("4. el")
 
 
+def test_an_answer_given_offline_to_the_servers_question_replaces_the_waiting_hand(
+    phone, second_phone
+):
+    page, _ = phone
+    other, _ = second_phone
+    start_match(page, NAMES, hands=5)
+    match = Match.objects.get()
+    kept_for_offline(page)
+    other.goto(page.url)
+    page.context.set_offline(True)
+    enter_hand(page, NAMES, HANDS[0])
+    enter_hand(other, NAMES, HANDS[2])
+    expect(other.locator("#saved-note")).to_contain_text("1. el kaydedildi.")
+    page.context.set_offline(False)
+    expect(page.locator("#hand-form")).to_contain_text(
+        "1. el az önce başka bir telefondan kaydedildi", timeout=15_000
+    )
+
+    # The connection drops again just as the player answers: the answer waits in the hand's
+    # place (one hand, not two), and goes when the connection returns.
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Benimkini 2. el olarak ekle").click()
+    outbox = page.locator("[data-outbox]")
+    expect(outbox.locator("li")).to_have_count(1)
+    expect(outbox).to_contain_text(WAITING)
+    page.context.set_offline(False)
+
+    expect(outbox).to_be_hidden(timeout=15_000)
+    expect(page.locator("table.sheet tbody tr")).to_have_count(2)
+    assert saved_sums(match) == [sums(HANDS[2]), sums(HANDS[0])]
+
+
 def test_an_open_match_and_my_matches_read_offline(phone, live_server):
     page, _ = phone
     start_match(page, NAMES, hands=5)
