@@ -5,5 +5,9 @@ import os
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cetele.settings")
+django_application = get_wsgi_application()  # sets Django up: the app's modules can load now
 
-application = get_wsgi_application()
+from cetele.fastpoll import PollFastPath  # noqa: E402
+
+# The live poll's "nothing changed" without Django's request cycle; everything else is Django's.
+application = PollFastPath(django_application)

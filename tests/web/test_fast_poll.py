@@ -1,0 +1,183 @@
+"""The poll's fast path (cetele.fastpoll) answers exactly as Django does, and only when Django
+would answer "nothing changed": every other poll goes to Django untouched."""
+
+import io
+import re
+import secrets
+
+import pytest
+from django.core.handlers.wsgi import WSGIHandler
+from django.test import override_settings
+
+from cetele.fastpoll import PollFastPath
+from cetele.models import Match
+from cetele.sharing import SEEN_COOKIE, link_mark
+from tests.factories import add_hand, make_match, sample_inputs
+
+pytestmark = pytest.mark.django_db
+
+
+class Counting:
+    """Django's application, counting the requests that reach it."""
+
+    def __init__(self) -> None:
+        self.django = WSGIHandler()
+        self.calls = 0
+
+    def __call__(self, environ, start_response):
+        self.calls += 1
+        return self.django(environ, start_response)
+
+
+def environ(path: str, query: str = "", cookie: str = "", **extra) -> dict:
+    env = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "80",
+        "HTTP_HOST": "127.0.0.1",
+        "REMOTE_ADDR": "203.0.113.9",
+        "HTTP_HX_REQUEST": "true",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(b""),
+        "wsgi.errors": io.StringIO(),
+        "wsgi.version": (1, 0),
+        "wsgi.multithread": False,
+        "wsgi.multiprocess": False,
+        "wsgi.run_once": False,
+    }
+    if cookie:
+        env["HTTP_COOKIE"] = cookie
+    env.update(extra)
+    return env
+
+
+def call(app, env: dict) -> tuple[str, dict, bytes]:
+    answer = {}
+
+    def start_response(status, headers, exc_info=None):
+        answer["status"], answer["headers"] = status, headers
+
+    body = b"".join(app(env, start_response))
+    headers = {name: value for name, value in answer["headers"] if name.lower() != "expires"}
+    return answer["status"], headers, body
+
+
+def opened(*tokens: str) -> str:
+    """The cookie of a browser that opened these links (as cetele.sharing.remember_link makes)."""
+    from django.core import signing
+
+    signer = signing.get_cookie_signer(salt=SEEN_COOKIE + SEEN_COOKIE)
+    return f"{SEEN_COOKIE}={signer.sign('.'.join(link_mark(t) for t in tokens))}"
+
+
+@pytest.mark.parametrize(("prefix", "field"), [("v", "view_token"), ("m", "edit_token")])
+@pytest.mark.parametrize("language", ["", "django_language=en; "])
+def test_nothing_changed_is_answered_without_django_with_django_s_own_headers(
+    prefix, field, language
+):
+    match = make_match(hands=2)
+    match.refresh_from_db()
+    token = getattr(match, field)
+    env = environ(f"/{prefix}/{token}/poll/", f"v={match.version}", language + opened(token))
+    django_answer = call(WSGIHandler(), dict(env))
+    inner = Counting()
+    fast = PollFastPath(inner)
+
+    first = call(fast, dict(env))  # Django answers the first, and its headers are kept
+    again = [call(fast, dict(env)) for _ in range(3)]
+
+    assert django_answer[0] == "204 No Content" and django_answer[2] == b""
+    assert first == django_answer
+    assert all(answer == django_answer for answer in again)
+    assert inner.calls == 1
+
+
+def test_the_edit_poll_keeps_django_s_never_cache_expiry_fresh():
+    match = make_match(hands=1)
+    match.refresh_from_db()
+    env = environ(f"/m/{match.edit_token}/poll/", f"v={match.version}", opened(match.edit_token))
+    fast = PollFastPath(WSGIHandler())
+    call(fast, dict(env))
+    answer = {}
+
+    def start_response(status, headers, exc_info=None):
+        answer.update(headers)
+
+    fast(dict(env), start_response)
+    assert "no-store" in answer["Cache-Control"] and answer["Expires"].endswith("GMT")
+
+
+def other_polls(match: Match) -> list[tuple[str, dict]]:
+    """Polls only Django may answer, each with why."""
+    view, edit = match.view_token, match.edit_token
+    cookie = opened(view, edit)
+    path = f"/v/{view}/poll/"
+    current = f"v={match.version}"
+    return [
+        ("an older version: the sheet", environ(path, f"v={match.version - 1}", cookie)),
+        ("a version written otherwise", environ(path, f"v=0{match.version}", cookie)),
+        ("no cookie: the limiter must ask the cache", environ(path, current)),
+        ("a cookie without this link", environ(path, current, opened(secrets.token_urlsafe(32)))),
+        ("a forged cookie", environ(path, current, f"{SEEN_COOKIE}={link_mark(view)}:forged")),
+        ("a rotated or unknown link", environ(f"/v/{'x' * 43}/poll/", current, opened("x" * 43))),
+        ("another query", environ(path, current + "&x=1", cookie)),
+        ("a HEAD", environ(path, current, cookie, REQUEST_METHOD="HEAD")),
+        ("a body", environ(path, current, cookie, CONTENT_LENGTH="3")),
+        ("a host Django refuses", environ(path, current, cookie, HTTP_HOST="evil.example")),
+        ("a message to show", environ(path, current, cookie + "; messages=abc")),
+    ]
+
+
+def test_every_other_poll_goes_to_django_and_gets_django_s_answer():
+    match = make_match(hands=2)
+    match.refresh_from_db()
+    add_hand(match, sample_inputs(finisher=1, remaining=9))
+    match.refresh_from_db()
+    for why, env in other_polls(match):
+        inner = Counting()
+        fast = PollFastPath(inner)
+        fast.headers = {key: [("X-Fast", "1")] for key in _every_key()}  # as if learnt
+        status, headers, body = call(fast, dict(env))
+        assert inner.calls == 1, why
+        assert "X-Fast" not in headers, why
+        django_answer = call(WSGIHandler(), dict(env))
+        assert (status, without_tokens(body)) == (
+            django_answer[0],
+            without_tokens(django_answer[2]),
+        )
+
+
+def without_tokens(body: bytes) -> bytes:
+    """A page's CSRF tokens are new each time it is rendered."""
+    return re.sub(rb'(csrftoken": "|name="csrfmiddlewaretoken" value=")[^"]+', rb"\1", body)
+
+
+def _every_key() -> list[tuple]:
+    return [
+        (role, secure, lang)
+        for role in ("edit", "view")
+        for secure in (True, False)
+        for lang in ("tr", "en")
+    ]
+
+
+@override_settings(SECURE_SSL_REDIRECT=True)
+def test_a_poll_django_would_send_to_https_goes_to_django():
+    match = make_match(hands=1)
+    match.refresh_from_db()
+    env = environ(f"/v/{match.view_token}/poll/", f"v={match.version}", opened(match.view_token))
+    inner = Counting()
+    fast = PollFastPath(inner)
+    fast.headers = {key: [("X-Fast", "1")] for key in _every_key()}
+    status, _, _ = call(fast, dict(env))
+    assert inner.calls == 1 and status.startswith("301")
+    https = dict(env, **{"wsgi.url_scheme": "https"})
+    assert call(fast, https)[1] == {"X-Fast": "1"} and inner.calls == 1
+
+
+def test_the_production_entry_point_wears_the_fast_path():
+    from cetele import wsgi
+
+    assert isinstance(wsgi.application, PollFastPath)
