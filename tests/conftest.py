@@ -22,3 +22,15 @@ def _fresh_cache() -> None:
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """A request with the English cookie leaves English active in the thread (LocaleMiddleware
+    activates, nothing deactivates): each test starts in the site's default language, Turkish,
+    whatever ran before it."""
+    yield
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
