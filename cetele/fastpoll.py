@@ -52,6 +52,8 @@ class PollFastPath:
         signals.request_started.send(sender=self.__class__, environ=environ)
         try:
             found = current_version(TOKEN_FIELDS[role], token)
+        except Exception:  # noqa: BLE001 -- the database failed: Django answers as it does then
+            found = None
         finally:
             signals.request_finished.send(sender=self.__class__)
         if found is None or str(found[1]) != shown:  # compared as Django's view compares

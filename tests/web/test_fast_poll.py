@@ -181,3 +181,21 @@ def test_the_production_entry_point_wears_the_fast_path():
     from cetele import wsgi
 
     assert isinstance(wsgi.application, PollFastPath)
+
+
+def test_a_database_that_fails_is_django_s_to_answer(monkeypatch):
+    match = make_match(hands=1)
+    match.refresh_from_db()
+    env = environ(f"/v/{match.view_token}/poll/", f"v={match.version}", opened(match.view_token))
+    inner = Counting()
+    fast = PollFastPath(inner)
+    fast.headers = {key: [("X-Fast", "1")] for key in _every_key()}
+
+    def broken(*args):
+        from django.db import OperationalError
+
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr("cetele.fastpoll.current_version", broken)
+    status, headers, _ = call(fast, dict(env))
+    assert inner.calls == 1 and "X-Fast" not in headers and status.startswith("204")
