@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.db import OperationalError
+from django.utils import translation
 
 from cetele import views_app
 from cetele.models import Match
@@ -49,7 +50,8 @@ def test_the_manifest_names_the_app_and_its_icons(client):
 def test_the_manifest_follows_the_language_switch(client):
     client.post("/i18n/setlang/", {"language": "en", "next": "/"})
 
-    response = client.get("/manifest.webmanifest")
+    with translation.override("tr"):  # the request activates English in this thread; not after
+        response = client.get("/manifest.webmanifest")
 
     manifest = json.loads(response.content)
     assert manifest["lang"] == "en"
