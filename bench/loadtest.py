@@ -306,12 +306,13 @@ def seen_cookie(token: str) -> str:
     """The cookie a phone holds once it has opened this link (cetele.sharing.remember_link): a
     phone polls the page it opened. Made here with the server's key rather than by opening
     5,000 pages."""
-    from django.core import signing
+    from django.http import HttpResponse
 
     from cetele.sharing import SEEN_COOKIE, link_mark
 
-    signer = signing.get_cookie_signer(salt=SEEN_COOKIE + SEEN_COOKIE)
-    return f"{SEEN_COOKIE}={signer.sign(link_mark(token))}"
+    response = HttpResponse()  # signed as cetele.sharing.remember_link signs it
+    response.set_signed_cookie(SEEN_COOKIE, link_mark(token), salt=SEEN_COOKIE)
+    return f"{SEEN_COOKIE}={response.cookies[SEEN_COOKIE].value}"
 
 
 def seed_tables(count: int, hands: int) -> list[Table]:

@@ -21,8 +21,8 @@ import re
 from email.utils import formatdate
 
 from django.conf import settings
-from django.core import signals, signing
-from django.http import parse_cookie
+from django.core import signals
+from django.http import HttpRequest, parse_cookie
 from django.http.request import split_domain_port, validate_host
 
 from cetele.live import current_version
@@ -79,7 +79,7 @@ class PollFastPath:
         if "messages" in cookies:  # Django's message storage may answer with a cookie
             return None
         token = path[2]
-        if not self.opened(cookies.get(SEEN_COOKIE, ""), token):
+        if not self.opened(cookies, token):
             return None
         language = cookies.get(settings.LANGUAGE_COOKIE_NAME)
         if language not in dict(settings.LANGUAGES):
@@ -104,15 +104,15 @@ class PollFastPath:
         return environ.get(name, "").split(",")[0].strip() == value
 
     @staticmethod
-    def opened(cookie: str, token: str) -> bool:
-        """Whether this browser's signed cookie holds the link's mark (it opened the page)."""
-        if not cookie:
+    def opened(cookies: dict, token: str) -> bool:
+        """Whether this browser's signed cookie holds the link's mark (it opened the page), read
+        exactly as cetele.sharing.seen_marks reads it."""
+        if SEEN_COOKIE not in cookies:
             return False
-        try:
-            marks = signing.get_cookie_signer(salt=SEEN_COOKIE + SEEN_COOKIE).unsign(cookie)
-        except signing.BadSignature:
-            return False
-        return link_mark(token) in marks.split(".")
+        request = HttpRequest()
+        request.COOKIES = cookies
+        marks = request.get_signed_cookie(SEEN_COOKIE, default="", salt=SEEN_COOKIE)
+        return bool(marks) and link_mark(token) in marks.split(".")
 
     def learn(self, key: tuple, environ, start_response):
         """Let Django answer; keep its headers if it answered 204 with nothing else to say."""

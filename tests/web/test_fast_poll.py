@@ -3,10 +3,10 @@ would answer "nothing changed": every other poll goes to Django untouched."""
 
 import io
 import re
-import secrets
 
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
+from django.http import HttpResponse
 from django.test import override_settings
 
 from cetele.fastpoll import PollFastPath
@@ -65,11 +65,28 @@ def call(app, env: dict) -> tuple[str, dict, bytes]:
 
 
 def opened(*tokens: str) -> str:
-    """The cookie of a browser that opened these links (as cetele.sharing.remember_link makes)."""
-    from django.core import signing
+    """The cookie of a browser that opened these links: from Django itself (each page's view
+    adds its link's mark), never a copy of how it is made."""
+    from django.test import Client
 
-    signer = signing.get_cookie_signer(salt=SEEN_COOKIE + SEEN_COOKIE)
-    return f"{SEEN_COOKIE}={signer.sign('.'.join(link_mark(t) for t in tokens))}"
+    browser = Client(HTTP_HOST="127.0.0.1")
+    for token in tokens:
+        match = Match.objects.filter(view_token=token).first()
+        path = f"/v/{token}/" if match else f"/m/{token}/"
+        browser.get(path, secure=True)  # a page, not a redirect to HTTPS
+    return f"{SEEN_COOKIE}={browser.cookies[SEEN_COOKIE].value}"
+
+
+def forged(*tokens: str) -> str:
+    """A cookie holding the marks, signed with another key."""
+    from django.test import override_settings as override
+
+    with override(SECRET_KEY="not-the-server-s-key-" + "x" * 40):
+        response = HttpResponse()
+        response.set_signed_cookie(
+            SEEN_COOKIE, ".".join(link_mark(t) for t in tokens), salt=SEEN_COOKIE
+        )
+    return f"{SEEN_COOKIE}={response.cookies[SEEN_COOKIE].value}"
 
 
 @pytest.mark.parametrize(("prefix", "field"), [("v", "view_token"), ("m", "edit_token")])
@@ -119,9 +136,13 @@ def other_polls(match: Match) -> list[tuple[str, dict]]:
         ("an older version: the sheet", environ(path, f"v={match.version - 1}", cookie)),
         ("a version written otherwise", environ(path, f"v=0{match.version}", cookie)),
         ("no cookie: the limiter must ask the cache", environ(path, current)),
-        ("a cookie without this link", environ(path, current, opened(secrets.token_urlsafe(32)))),
-        ("a forged cookie", environ(path, current, f"{SEEN_COOKIE}={link_mark(view)}:forged")),
-        ("a rotated or unknown link", environ(f"/v/{'x' * 43}/poll/", current, opened("x" * 43))),
+        ("a cookie without this link", environ(path, current, opened(edit))),
+        ("a cookie signed with another key", environ(path, current, forged(view))),
+        (
+            "a mark of the link written by hand",
+            environ(path, current, f"{SEEN_COOKIE}={link_mark(view)}"),
+        ),
+        ("an unknown link", environ(f"/v/{'x' * 43}/poll/", current, cookie)),
         ("another query", environ(path, current + "&x=1", cookie)),
         ("a HEAD", environ(path, current, cookie, REQUEST_METHOD="HEAD")),
         ("a body", environ(path, current, cookie, CONTENT_LENGTH="3")),
