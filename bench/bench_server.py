@@ -163,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
             base = medians[baseline] if baseline else None
             ratio = f"{medians[name] / base:8.2f}" if base else ""
             goal = f"{'≤ ' + format(GOALS[name], 'g'):>8}" if name in GOALS else ""
-            print(f"{name:<34}{medians[name]:>10.2f}{base or 0:>12.2f}{ratio:>8}{goal}")
+            shown = f"{base:>12.2f}" if base else " " * 12
+            print(f"{name:<34}{medians[name]:>10.2f}{shown}{ratio:>8}{goal}")
         fsync = medians["minimal view, 1 row committed"] - medians["minimal view POST"]
         apart = medians["hand save (HTMX)"] - fsync
         print(
