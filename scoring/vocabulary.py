@@ -32,7 +32,7 @@ OPENING = Term("açılış", "opening")  # the rulebooks' word; never "açış"
 OPENING_BONUS = Term("açılış primi", "opening bonus")
 # Kafa (elden): opening and finishing in the same turn ("sıra"), not "in the same hand" (el).
 KAFA = Term("kafa", "kafa")
-KAFA_MEANS = Term("açtığı sırada bitmek", "opening and finishing in the same turn")
+KAFA_MEANS = Term("açtığı sırada biten", "opened and finished in the same turn")
 SAME_TURN = Term("aynı sırada", "in the same turn")
 CUSTOM_PENALTY = Term("serbest ceza", "custom penalty")
 # A discard that the next player used (in a run or in pairs) — not "işlendi": işlemek is adding a

@@ -9,6 +9,7 @@ pass by reading nothing.
 """
 
 import ast
+import functools
 import html
 import re
 from pathlib import Path
@@ -17,9 +18,10 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from scoring import parameters
+from scoring import messages, names, parameters, sentences, vocabulary
 from scoring.errors import InvalidHand
 from scoring.messages import ERRORS, human_field
+from scoring.turkish import lower
 from scoring.vocabulary import CONTRACT_WORDS, RETIRED, SEAT_NUMBER, retired_in
 from tests.factories import form_data, make_match, sample_inputs
 
@@ -112,6 +114,7 @@ def files(folder: str, pattern: str) -> list[Path]:
     return sorted((ROOT / folder).rglob(pattern))
 
 
+@functools.cache
 def shown_strings() -> list[tuple[str, str, str]]:
     """(where, lang, text) of every string a page can show, from the source files."""
     found: list[tuple[str, str, str]] = []
@@ -127,6 +130,27 @@ def shown_strings() -> list[tuple[str, str, str]]:
     po = ROOT / "locale/en/LC_MESSAGES/django.po"
     for msgid, msgstr in catalogue_entries(po.read_text()):
         found += [(f"{po} msgid", "tr", msgid), (f"{po} msgstr of {msgid!r}", "en", msgstr)]
+    return found + engine_words()
+
+
+def engine_words() -> list[tuple[str, str, str]]:
+    """The engine's words as they are at run time — some are built from the vocabulary, not
+    written out in the source: names, breakdown words, the ruleset's labels and help."""
+    found = []
+    for lang in ("tr", "en"):
+        tables = [names.FINISH_NAMES, names.FINISH_REASONS, names.PENALTY_NAMES]
+        tables += [names.COLOUR_NAMES, sentences._WORDS, messages.ERRORS, messages.PAGE_ERRORS]
+        for table in tables:
+            found += [("scoring (run time)", lang, text) for text in table[lang].values()]
+        for item in parameters.DECLARATION:
+            found += [
+                ("scoring.parameters", lang, item.text(what, lang)) for what in ("label", "help")
+            ]
+        found += [
+            ("scoring.vocabulary", lang, value[lang])
+            for value in vars(vocabulary).values()
+            if isinstance(value, vocabulary.Term)
+        ]
     return found
 
 
@@ -213,6 +237,23 @@ def message_id(message) -> str:
 
 def test_the_samples_cover_every_error_code():
     assert SAMPLES.keys() == ERRORS["tr"].keys()
+
+
+@pytest.mark.parametrize(
+    "term",
+    [value for value in vars(vocabulary).values() if isinstance(value, vocabulary.Term)],
+    ids=lambda term: term.en,
+)
+def test_every_word_of_the_vocabulary_is_the_one_the_app_shows(term):
+    """The vocabulary is the app's own: each word is on some page, in each language."""
+    shown = [string for string in shown_strings() if string[0] != "scoring.vocabulary"]
+
+    for lang in ("tr", "en"):
+        word = lower(term[lang], lang)
+        assert any(word in lower(text, lang) for _, in_lang, text in shown if in_lang == lang), (
+            lang,
+            term,
+        )
 
 
 def test_no_retired_variant_or_seat_number_in_any_string_a_page_shows():
