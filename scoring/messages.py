@@ -397,7 +397,7 @@ PAGE_ERRORS = {
         "seat_count": "A match is played by 2, 3 or 4 players.",
         "teams_need_four": "Team play needs exactly 4 players.",
         "finisher_not_a_seat": "Choose who finished: {everyone} (or “Nobody finished”).",
-        "needs_finisher": "{what}: choose who finished: {everyone}.",
+        "needs_finisher": "{what} needs a finisher: choose {everyone}.",
         "okey_number_required": "What is the okey? {reason}; choose the okey number.",
         "colour_required": "Choose the indicator's colour: red, blue, black or yellow.",
         "tile_required": "{who}: choose the tile number for this penalty.",
@@ -502,9 +502,12 @@ def error_message(
     if "n" in values:
         values["entered"] = _entered(values["n"], lang)
     template = _template(code, field, lang, who)
-    if values["where"].endswith("?"):
-        # A field named by a question ("Maç kaç el olabilir?") keeps its mark, without a colon.
-        template = template.replace("{where}:", "{where}")
+    where = values["where"]
+    if where.endswith("?") and template.startswith("{where}: "):
+        # A field named by a question ("Maç kaç el olabilir?") keeps its mark, without a colon,
+        # and what follows starts a sentence of its own.
+        rest = template.removeprefix("{where}: ").format(**values)
+        return f"{where} {capitalize(rest, lang)}"
     return capitalize(template.format(**values), lang)
 
 
