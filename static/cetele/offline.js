@@ -8,7 +8,7 @@
 // server answers with the form that asks, as when two phones enter the same hand.
 (function () {
   "use strict";
-  const OUTBOX = "cetele.outbox";
+  const OUTBOX = "cetele.outbox"; // localStorage: the outbox itself; Cache API: sw.js's copy
   const PAGES = "cetele-pages";
   const PAGE = /^\/(?:[mv]\/[A-Za-z0-9_-]{22,64}\/)?$/;
   const body = document.body;
@@ -42,7 +42,23 @@
       return Array.isArray(list) ? list : [];
     } catch (err) { return []; }
   }
-  function store(list) { localStorage.setItem(OUTBOX, JSON.stringify(list)); } // may throw: full
+  function store(list) {
+    localStorage.setItem(OUTBOX, JSON.stringify(list)); // may throw: full
+    mirror(list);
+  }
+  // A copy for the worker (sw.js), which sends it by Background Sync when the connection
+  // returns, even with every tab closed (Chromium browsers; elsewhere the next page sends it).
+  function mirror(list) {
+    if (!window.caches || !("serviceWorker" in navigator)) return;
+    caches.open("cetele-outbox").then(function (cache) {
+      return cache.put("/outbox.json", new Response(JSON.stringify(list)));
+    }).then(function () {
+      if (!list.some(function (item) { return !item.state; })) return;
+      return navigator.serviceWorker.ready.then(function (registration) {
+        if (registration.sync) return registration.sync.register("cetele-outbox");
+      });
+    }).catch(function () { /* no copy: pages still send it */ });
+  }
   function update(token, change) {
     store(load().map(function (item) { return item.token === token ? change(item) : item; }));
   }

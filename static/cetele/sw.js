@@ -14,6 +14,8 @@
 
 const STATIC_CACHE = "cetele-static-" + VERSION;
 const PAGES = "cetele-pages"; // kept across versions: the copies outlive a release
+const OUTBOX = "cetele-outbox"; // offline.js's copy of its outbox, for Background Sync
+const OUTBOX_KEY = "/outbox.json";
 const PAGE = /^\/(?:[mv]\/[A-Za-z0-9_-]{22,64}\/)?$/;
 const UNDER_LINK = /^(\/[mv]\/[A-Za-z0-9_-]{22,64}\/)(.*)$/;
 
@@ -126,4 +128,30 @@ async function markedCopy(copy) {
   const headers = new Headers(copy.headers);
   headers.delete("Content-Length");
   return new Response(html, { status: 200, headers: headers });
+}
+
+// Background Sync: when the connection returns the browser wakes this worker, even with every
+// tab closed, and it sends the hands waiting in offline.js's outbox (a copy of which offline.js
+// keeps in the Cache API, the one store both can reach). The server answers a hand it already
+// has "already saved", so a hand sent both from here and from a page is saved once; whatever
+// the server asks about (a place taken, a match over) is left to the page, and so are the match's
+// later hands. The page drops what went through at its next look (the same answer, by token).
+self.addEventListener("sync", function (event) {
+  if (event.tag === "cetele-outbox") event.waitUntil(sendWaiting());
+});
+
+async function sendWaiting() {
+  const copy = await (await caches.open(OUTBOX)).match(OUTBOX_KEY);
+  const list = copy ? await copy.json() : [];
+  const stopped = {};
+  for (const item of list) {
+    if (stopped[item.key] || item.state) { stopped[item.key] = true; continue; }
+    const response = await fetch(item.url, { // offline: throws, and the browser tries later
+      method: "POST", body: new URLSearchParams(item.body),
+      headers: { "HX-Request": "true", "HX-Target": "hand-form" },
+    });
+    if ((response.headers.get("HX-Trigger") || "").indexOf("cetele:hand-saved") < 0) {
+      stopped[item.key] = true;
+    }
+  }
 }
