@@ -361,6 +361,30 @@ def test_a_rotated_edit_link_leaves_the_phone_at_its_next_use_and_its_waiting_ha
     assert copy_kept(page, f"/m/{match.edit_token}/")
 
 
+def test_a_match_deleted_on_the_phone_leaves_its_copy_and_its_waiting_hands(phone):
+    page, _ = phone
+    start_match(page, NAMES, hands=5)
+    match = Match.objects.get()
+    path = f"/m/{match.edit_token}/"
+    kept_for_offline(page)
+    page.context.set_offline(True)
+    enter_hand(page, NAMES, HANDS[0])
+    page.context.set_offline(False)
+    page.route("**/el/", lambda route: route.abort())  # the hand stays on the phone meanwhile
+    page.goto(path)
+    expect(page.locator("[data-outbox] li")).to_have_count(1)
+
+    page.get_by_role("link", name="Maçı sil").click()
+    page.get_by_label("Evet, silinsin. Bunun geri dönüşü yok.").check()
+    page.get_by_role("button", name="Sil").click()
+    expect(page.get_by_text("Maç silindi")).to_be_visible()
+
+    page.wait_for_function(
+        "async (path) => !(await (await caches.open('cetele-pages')).match(path))", arg=path
+    )
+    assert page.evaluate("() => localStorage.getItem('cetele.outbox')") == "[]"
+
+
 def test_the_app_passes_chromiums_installability_check(browser, live_server, tmp_path):
     # Chromium reports "in-incognito" for any ordinary context: a profile on disk it is.
     context = browser.browser_type.launch_persistent_context(
