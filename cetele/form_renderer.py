@@ -5,10 +5,10 @@ fields, numbers), and Django renders each through three or four nested templates
 of the time of a match page with its form, of a save's answer and of a re-rendered form. Here the
 input templates (`input.html`, the templates that only include it, and the radio and checkbox
 options around it) are written as functions that give exactly what those templates give, with
-the same escaping and the same localisation of values; any other template (select, error lists,
-labels, …) goes to Django's own. tests/web/test_form_renderer.py renders every widget of every
-form of the app both ways, and odd values (quotes, markup, safe strings, True/False/None
-attributes, lazy labels), and compares.
+the same escaping and the same localisation of values, and so are selects and empty error lists;
+any other template (labels, error lists with errors, …) goes to Django's own.
+tests/web/test_form_renderer.py renders every page with a form both ways, and odd values (quotes,
+markup, safe strings, True/False/None attributes, lazy labels, option groups), and compares.
 
 settings.FORM_RENDERER = "cetele.form_renderer.FastWidgets".
 """
@@ -65,7 +65,33 @@ def _input_option(widget: dict) -> str:
     return f"{start}{_input(widget)}\n {_text(widget.get('label'))}</label>"
 
 
+def _select(widget: dict) -> str | None:
+    """django/forms/widgets/select.html with select_option.html (each include keeps the
+    option template's closing newline); None when an option has a template of its own."""
+    parts = [f'<select name="{_text(widget.get("name", ""))}"{_attrs(widget.get("attrs") or {})}>']
+    for group_name, group_choices, _index in widget.get("optgroups", ()):
+        if group_name:
+            parts.append(f'\n  <optgroup label="{_text(group_name)}">')
+        for option in group_choices:
+            if option.get("template_name") != WIDGETS + "select_option.html":
+                return None
+            parts.append("\n  " + _select_option(option) + "\n")
+        if group_name:
+            parts.append("\n  </optgroup>")
+    parts.append("\n</select>")
+    return "".join(parts)
+
+
+def _select_option(widget: dict) -> str:
+    """django/forms/widgets/select_option.html"""
+    return (
+        f'<option value="{_string(widget.get("value"))}"{_attrs(widget.get("attrs") or {})}>'
+        f"{_text(widget.get('label'))}</option>"
+    )
+
+
 WIDGETS = "django/forms/widgets/"
+ERROR_LISTS = {"django/forms/errors/list/default.html", "django/forms/errors/list/ul.html"}
 WRITTEN = {
     WIDGETS + "input.html": _input,
     **{
@@ -89,6 +115,8 @@ WRITTEN = {
     WIDGETS + "input_option.html": _input_option,
     WIDGETS + "radio_option.html": _input_option,
     WIDGETS + "checkbox_option.html": _input_option,
+    WIDGETS + "select.html": _select,
+    WIDGETS + "select_option.html": _select_option,
 }
 
 
@@ -96,7 +124,10 @@ class FastWidgets(DjangoTemplates):
     """Django's renderer; the input widgets above are written by functions, not templates."""
 
     def render(self, template_name, context, request=None):
+        if template_name in ERROR_LISTS and not context.get("errors"):
+            return ""  # {% if errors %}…{% endif %}: an empty list renders nothing
         write = WRITTEN.get(template_name)
-        if write is None:
+        written = write(context["widget"]) if write is not None else None
+        if written is None:
             return super().render(template_name, context, request)
-        return write(context["widget"])
+        return written

@@ -150,8 +150,8 @@ def test_radio_and_checkbox_options_with_odd_labels_are_the_same(widget, wrap_la
 
 
 def test_only_the_templates_it_can_write_are_written_the_rest_go_to_django():
-    """A template this module does not know (select, error lists, labels) is Django's to render,
-    and every template it writes only includes input.html or input_option.html in Django."""
+    """A template this module does not know (textarea, labels, …) is Django's to render, and
+    every input template it writes only includes input.html or input_option.html in Django."""
     from pathlib import Path
 
     import django
@@ -159,10 +159,45 @@ def test_only_the_templates_it_can_write_are_written_the_rest_go_to_django():
     widgets = Path(django.__file__).parent / "forms/templates/django/forms/widgets"
     for name in WRITTEN:
         text = (widgets / Path(name).name).read_text().strip()
-        if Path(name).name in ("input.html", "input_option.html"):
+        if Path(name).name in (
+            "input.html",
+            "input_option.html",
+            "select.html",
+            "select_option.html",
+        ):
             continue
         assert text in (
             '{% include "django/forms/widgets/input.html" %}',
             '{% include "django/forms/widgets/input_option.html" %}',
         ), name
-    assert "django/forms/widgets/select.html" not in WRITTEN
+    assert "django/forms/widgets/textarea.html" not in WRITTEN
+
+
+@pytest.mark.parametrize("language", ["tr", "en"])
+@pytest.mark.parametrize("groups", [False, True])
+@pytest.mark.parametrize("multiple", [False, True])
+def test_a_select_with_odd_options_and_groups_is_the_same(groups, multiple, language):
+    choices = [(str(n), label) for n, label in enumerate(ODD)] + [("", "boş")]
+    if groups:
+        choices = [("<grup>", choices[:4]), (gettext_lazy("Kafa"), choices[4:]), ("x", "tek")]
+    widget = forms.SelectMultiple if multiple else forms.Select
+    attrs = {"class": "s", "data-q": '"<', "required": True, "disabled": False}
+    value = ["1", "x"] if multiple else "1"
+    with translation.override(language):
+        django_html = widget(attrs=attrs, choices=choices).render(
+            "pick", value, renderer=DjangoTemplates()
+        )
+        our_html = widget(attrs=attrs, choices=choices).render(
+            "pick", value, renderer=FastWidgets()
+        )
+    assert our_html == django_html
+
+
+def test_error_lists_empty_or_not_are_the_same():
+    from django.forms.utils import ErrorList
+
+    for errors in ([], ["<b>bad</b>", mark_safe("<i>ok</i>")]):
+        django_list = ErrorList(errors, renderer=DjangoTemplates(), field_id="id_x")
+        our_list = ErrorList(errors, renderer=FastWidgets(), field_id="id_x")
+        assert str(our_list) == str(django_list)
+        assert our_list.as_ul() == django_list.as_ul()
