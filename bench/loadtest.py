@@ -33,7 +33,7 @@ same 2 cores as the server, so it must cost little. Only 127.0.0.1 (and 127.0.0.
 client address) is ever contacted; every run is bounded in time.
 
     python -m bench.loadtest [--database sqlite|postgres] [--workers 2] [--worker-class gthread]
-                             [--threads 4] [--steps 1000,2000,3000,4000,5000,6000]
+                             [--threads 4] [--steps 500,1000,1500,2000,3000,4000,5000,6000]
                              [--step-seconds 30] [--servers 1,2 --balancer --cache redis]
 """
 
@@ -616,7 +616,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker-class", default="gthread", choices=["sync", "gthread"])
     parser.add_argument("--threads", type=int, default=4)
-    parser.add_argument("--steps", default="1000,2000,3000,4000,5000,6000")
+    parser.add_argument("--steps", default="500,1000,1500,2000,3000,4000,5000,6000")
     parser.add_argument("--step-seconds", type=float, default=30)
     parser.add_argument("--save-every", type=float, default=300)
     parser.add_argument(
