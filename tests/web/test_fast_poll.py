@@ -14,7 +14,9 @@ from cetele.models import Match
 from cetele.sharing import SEEN_COOKIE, link_mark
 from tests.factories import add_hand, make_match, sample_inputs
 
-pytestmark = pytest.mark.django_db
+# transaction=True: the fast path ends its request as a server does (request_finished closes a
+# connection left outside autocommit), which only a transactional test database allows.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 class Counting:
