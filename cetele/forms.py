@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from cetele.language import preset_name
+from cetele.models import Match
 from cetele.names import NameField
 from cetele.rulesets import find_choice
 
@@ -147,6 +148,19 @@ class MatchForm(forms.Form):
                 % {"hands": ", ".join(str(n) for n in allowed)},
             )
         return cleaned
+
+    def start(self, **extra) -> Match:
+        """The match this valid form describes (`extra`: what a table adds, e.g. its places)."""
+        slug, base_rules, rules = self.rules()
+        return Match.start(
+            self.names(),
+            teams=self.cleaned_data["teams"],
+            planned_hands=self.cleaned_data["planned_hands"],
+            rules=rules,
+            preset_slug=slug,
+            base_rules=base_rules,
+            **extra,
+        )
 
     def rules(self) -> tuple[str, dict, dict]:
         """(where the rules come from: a slug or "house:<view token>", the preset's ruleset,

@@ -148,16 +148,7 @@ def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirec
     """Start a match: players in seat order, singles or teams, number of hands, house rules."""
     form = MatchForm(request.POST or None, initial=MatchForm.initial_for(request.GET.get("preset")))
     if request.method == "POST" and form.is_valid():
-        slug, base_rules, rules = form.rules()
-        match = Match.start(
-            form.names(),
-            teams=form.cleaned_data["teams"],
-            planned_hands=form.cleaned_data["planned_hands"],
-            rules=rules,
-            preset_slug=slug,
-            base_rules=base_rules,
-        )
-        return redirect(match_url(match), permanent=False)
+        return redirect(match_url(form.start()), permanent=False)
     return TemplateResponse(request, "cetele/match_create.html", {"form": form})
 
 

@@ -15,7 +15,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from cetele.forms import RotateLinkForm
-from cetele.models import Match
 from cetele.sharing import EDIT, VIEW, house_keys_guarded, match_by_token, secret_link
 from cetele.table_forms import TableForm, TableMatchForm, TableNameForm, TablePlayersForm
 from cetele.tables import (
@@ -132,17 +131,7 @@ def table_match(request: HttpRequest, token: str) -> HttpResponse:
         initial = TableMatchForm.initial_for_table(players, places, last)
         form = TableMatchForm(initial=initial, table=table, players=players)
     if request.method == "POST" and form.is_valid():
-        slug, base_rules, rules = form.rules()
-        match = Match.start(
-            form.names(),
-            teams=form.cleaned_data["teams"],
-            planned_hands=form.cleaned_data["planned_hands"],
-            rules=rules,
-            preset_slug=slug,
-            base_rules=base_rules,
-            table=table,
-            places=form.places(),
-        )
+        match = form.start(table=table, places=form.places())
         return redirect("match_detail", match.edit_token)
     context = {"table": table, "form": form}
     return TemplateResponse(request, "cetele/table_match.html", context)
