@@ -4,10 +4,12 @@ Django's own WSGI handler with the production settings (DEBUG off, every middlew
 Django's test client on a throw-away SQLite file, so that what is left is the app's own work:
 
     python -m bench.profile [match|match200|view|preview|save|poll|minimal] [--requests 300]
-                            [--sort tottime|cumulative] [--lines 40]
+                            [--sort tottime|cumulative] [--lines 40] [--cold]
     python -m bench.profile all [--requests 300]   # no profiler: in-process medians, interleaved
 
 Prints the mean time per request in this process (no server, no socket), then the profile.
+--cold forgets the drawn sheets (cetele/board.py) before each request: what a page costs the
+first time its version is shown.
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sort", default="tottime", choices=["tottime", "cumulative"])
     parser.add_argument("--lines", type=int, default=40)
     parser.add_argument("--only", default="", help="a regular expression on file:function")
+    parser.add_argument(
+        "--cold", action="store_true", help="forget drawn sheets before each request (cetele.board)"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="cetele-profile-") as tmp:
         env = server_env(f"sqlite:///{tmp}/profile.sqlite3", Path(tmp) / "static")
@@ -74,7 +79,11 @@ def main(argv: list[str] | None = None) -> int:
         preview = hand_form_data(sample_hand(rng)) | {"action": "preview"}
         client.get(f"/v/{thirteen.view_token}/")  # a phone polls the page it opened: its cookie
 
+        from django.core.cache import caches
+
         def request(kind: str = args.kind):
+            if args.cold:
+                caches["sheets"].clear()
             if kind == "match":
                 return client.get(f"/m/{thirteen.edit_token}/")
             if kind == "match200":

@@ -151,7 +151,18 @@ def cache_settings(url: str) -> dict:
         raise ImproperlyConfigured(
             "DJANGO_CACHE_URL must be redis://host:port/db, rediss://…, unix://…, db or locmem."
         )
-    return {"default": {**backend, "KEY_PREFIX": "cetele"}}
+    return {"default": {**backend, "KEY_PREFIX": "cetele"}, "sheets": SHEETS_CACHE}
+
+
+# Drawn sheets (cetele/board.py): keyed by the match's version, so never stale and never shared;
+# this process's memory is the fastest place for them. At most this many, the oldest third
+# dropped when full: a 13-hand sheet is about 12 KB, so a few tens of MB per worker at most.
+SHEETS_CACHE = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "cetele-sheets",
+    "TIMEOUT": 3600,
+    "OPTIONS": {"MAX_ENTRIES": 2000},
+}
 
 
 CACHES = cache_settings(os.environ.get("DJANGO_CACHE_URL") or ("locmem" if DEBUG else "db"))

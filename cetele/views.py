@@ -3,7 +3,6 @@ scores come from `scoring`, totals from `scoring.sheet`."""
 
 import json
 import logging
-from dataclasses import dataclass
 
 from django.contrib import messages
 from django.db import DatabaseError
@@ -18,11 +17,10 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cetele.board import board_for
 from cetele.forms import MatchForm, PlayerNamesForm
 from cetele.hand_form import HandEntry
 from cetele.live import live_context
@@ -37,7 +35,6 @@ from cetele.models import (
     NothingToUndo,
 )
 from cetele.sharing import EDIT, house_keys_guarded, link_context, match_by_token, secret_link
-from scoring.sheet import tally
 
 logger = logging.getLogger(__name__)
 MAX_POSITION = 10_000  # far past any match; a bigger "place" is not one
@@ -63,58 +60,24 @@ def editable_match(token: str) -> Match:
     return match_by_token(EDIT, token)
 
 
-@dataclass(frozen=True)
-class SheetLine:
-    """One row of the çetele as the template writes it: its link and its scores as text, made
-    once here. Reversing a URL and localising a number for every cell was most of the page's
-    time; an integer's text is the same either way (no thousands separator is used)."""
-
-    number: int  # the hand's identity (hands keep it when one is deleted)
-    position: str  # its place on the sheet, "1" for the first row
-    url: str
-    cells: SafeString  # a <td> per player (the score, linking to its reason), then per team
-
-
-def sheet_lines(hands: list[Hand], rows: list, hand_url: str) -> list[SheetLine]:
-    """The rows of the sheet; `hand_url` is the first hand's link, of which each row's differs
-    only by its number (tests/web/test_match_sheet.py checks every link against reverse())."""
-    prefix = hand_url.removesuffix("1/")
-    lines = []
-    for position, (hand, row) in enumerate(zip(hands, rows, strict=True), start=1):
-        url = f"{prefix}{hand.number}/"
-        href = escape(url)
-        # Safe as written: an escaped URL of our own, and integers (int() would refuse anything
-        # else). format_html per cell cost more than the rest of the row.
-        cells = mark_safe(
-            "".join(
-                f'<td><a class="score-link" href="{href}#score-{seat}">{int(score)}</a></td>'
-                for seat, score in enumerate(row.scores)
-            )
-            + "".join(f'<td class="team">{int(score)}</td>' for score in row.team_scores or ())
-        )
-        lines.append(SheetLine(hand.number, str(position), url, cells))
-    return lines
-
-
-def sheet_context(match: Match, players: list | None = None, *, role: str = EDIT) -> dict:
-    """Everything the çetele shows: players, hands with their totals, leaders, the winner;
-    `role` (edit or view) decides where its links lead."""
-    if players is None:
-        players = list(match.players.all())
-    hands = list(match.hands.all())
-    sheet = tally([hand.scores for hand in hands], len(players), match.teams)
-    finished = len(hands) >= match.planned_hands
+def sheet_context(
+    match: Match,
+    players: list | None = None,
+    *,
+    role: str = EDIT,
+    saved_number: int | None = None,
+) -> dict:
+    """Everything the page around the çetele needs: the sheet as drawn for this version
+    (cetele.board), how many hands were played, whether the match is over; `role` (edit or
+    view) decides where its links lead. `players`, when the caller has them already, saves
+    drawing the sheet a query."""
     links = link_context(match, role)
-    hand_url = reverse(links["urls"]["hand"], args=[links["token"], 1])
+    board = board_for(match, links, saved_number, players)
     return {
         "match": match,
-        "players": players,
-        "rows": list(zip(hands, sheet.rows, strict=True)),
-        "lines": sheet_lines(hands, sheet.rows, hand_url),
-        "sheet": sheet,
-        "played": len(hands),
-        "finished": finished,
-        "last_change": match.last_undoable_change() if role == EDIT else None,
+        "board": board,
+        "played": board.played,
+        "finished": board.finished,
         **links,
         **live_context(match.touched_at),
     }
@@ -160,9 +123,10 @@ def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirec
 def match_detail(request: HttpRequest, token: str) -> TemplateResponse:
     """The çetele with the form for the next hand."""
     match = editable_match(token)
-    context = sheet_context(match)
+    players = list(match.players.all())
+    context = sheet_context(match, players)
     if not context["finished"]:  # a finished match takes no more hands: no form to build
-        context["entry"] = next_hand_entry(match, context["players"], context["played"])
+        context["entry"] = next_hand_entry(match, players, context["played"])
     return TemplateResponse(request, "cetele/match.html", context)
 
 
@@ -277,11 +241,10 @@ def hand_saved(request, match, players, saved: Hand | None, entry: HandEntry) ->
             return response
         return redirect(match_url(match))
     match.refresh_from_db(fields=["version", "touched_at"])
-    context = sheet_context(match, players)
+    context = sheet_context(match, players, saved_number=saved.number if saved else None)
     context.update(
-        entry=next_hand_entry(match, context["players"], context["played"]),
+        entry=next_hand_entry(match, players, context["played"]),
         saved_note=note,
-        saved_number=saved.number if saved else None,
     )
     response = TemplateResponse(request, "cetele/match.html#hand_saved", context)
     # Names the hand for a phone's outbox, which sent it without hearing back or while offline
@@ -333,7 +296,7 @@ def render_hand_form(request: HttpRequest, match: Match, entry: HandEntry) -> Te
             "played": entry.position - 1,
         }
         return TemplateResponse(request, "cetele/match.html#hand_form", context)
-    context = sheet_context(match)
+    context = sheet_context(match, entry.players)
     context["entry"] = entry
     return TemplateResponse(request, "cetele/match.html", context)
 

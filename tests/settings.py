@@ -14,4 +14,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # One test process: its own memory is the shared cache (tests/web/test_shared_cache.py starts
 # real servers on Redis and on the database cache).
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "sheets": SHEETS_CACHE,  # noqa: F405
+}

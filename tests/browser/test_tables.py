@@ -70,7 +70,7 @@ def test_a_table_plays_a_match_rematches_plays_again_and_reads_its_standings(pho
 
     # Rövanş: the same players, each one seat along.
     first_url = page.url
-    summary.get_by_role("button", name="Rövanş").click()
+    page.locator("#hand-form").get_by_role("button", name="Rövanş").click()
     page.wait_for_url(lambda url: url != first_url and "/m/" in url)
     expect(page).to_have_title("Çetele · Deniz, Ali, Ayşe, Can")
     assert Match.objects.count() == 2

@@ -176,7 +176,10 @@ def test_a_finished_match_shows_a_summary_with_winner_totals_biggest_hand_and_fi
     # Hand 2, the okey finish, spreads its scores the widest.
     assert "2. el, Okeyle bitiş (Can)" in summary
     assert "Ali (2 kez)" in summary
-    assert "Rövanş" in summary
+    # "Rövanş" is an action: beside "Maç bitti", outside the live sheet every phone shares.
+    finished = re.search(r'<div id="hand-form" class="card">.*?</div>', html, re.S).group(0)
+    assert "Maç bitti" in finished and "Rövanş" in finished
+    assert reverse("match_rematch", args=[match.edit_token]) in finished
 
 
 def test_the_view_link_shows_the_summary_without_the_rematch_button(client):

@@ -1,0 +1,129 @@
+"""The live sheet (match.html#sheet) drawn once per version of a match, then kept.
+
+Nearly every page a table asks for is the çetele: the scorer's page after each save, and each
+watching phone when its poll hears of the change. Until the match changes again all of them show
+the same thing, and every change to what the sheet shows (a hand added, corrected, deleted or
+undone, a renaming) bumps `Match.version` in the transaction that makes it. So the inside of the
+sheet is rendered once per (match, version, link, language) and kept in this process's memory
+(the "sheets" cache, cetele.settings.CACHES); the next phone gets it for one cache lookup instead
+of two queries and the template engine, which were most of a page's time (bench/profile.py).
+
+Why memory is enough, and correct behind a load balancer: a key is never written twice with
+different contents (its version is read from the database by the request that uses it), so
+there is nothing to invalidate and nothing to share; each app server draws a version at most
+once. What the sheet shows beside its version is in the key: the link (its token, as a digest:
+rotating a link changes every URL in the sheet), the language, and the row to mark as just
+saved. Nothing inside varies with the request: no CSRF token (the sheet has no form; "Rövanş"
+is with the hand form, match.html#hand_form), no clock (how long the match has been quiet is an
+attribute of the <section> around it, written per request).
+"""
+
+import hashlib
+from dataclasses import dataclass
+
+from django.core.cache import caches
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from cetele.models import Hand, Match
+from cetele.sharing import EDIT
+from scoring.sheet import tally
+
+SHEETS = "sheets"  # the cache alias: this process's memory (see settings)
+
+
+@dataclass(frozen=True)
+class Board:
+    """The sheet as drawn, with what the page around it needs from the same reading."""
+
+    html: SafeString  # the inside of <section id="sheet">
+    names: tuple[str, ...]  # the players in seat order (the page's title)
+    played: int
+    finished: bool
+    last_change: str  # what "Geri al" would undo (the edit link only), "" when nothing
+
+    @property
+    def title(self) -> str:
+        return ", ".join(self.names)
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """One row of the çetele as the template writes it: its link and its scores as text, made
+    once here. Reversing a URL and localising a number for every cell was most of the page's
+    time; an integer's text is the same either way (no thousands separator is used)."""
+
+    number: int  # the hand's identity (hands keep it when one is deleted)
+    position: str  # its place on the sheet, "1" for the first row
+    url: str
+    cells: SafeString  # a <td> per player (the score, linking to its reason), then per team
+
+
+def sheet_lines(hands: list[Hand], rows: list, hand_url: str) -> list[SheetLine]:
+    """The rows of the sheet; `hand_url` is the first hand's link, of which each row's differs
+    only by its number (tests/web/test_match_sheet.py checks every link against reverse())."""
+    prefix = hand_url.removesuffix("1/")
+    lines = []
+    for position, (hand, row) in enumerate(zip(hands, rows, strict=True), start=1):
+        url = f"{prefix}{hand.number}/"
+        href = escape(url)
+        # Safe as written: an escaped URL of our own, and integers (int() would refuse anything
+        # else). format_html per cell cost more than the rest of the row.
+        cells = mark_safe(
+            "".join(
+                f'<td><a class="score-link" href="{href}#score-{seat}">{int(score)}</a></td>'
+                for seat, score in enumerate(row.scores)
+            )
+            + "".join(f'<td class="team">{int(score)}</td>' for score in row.team_scores or ())
+        )
+        lines.append(SheetLine(hand.number, str(position), url, cells))
+    return lines
+
+
+def board_for(
+    match: Match, links: dict, saved_number: int | None = None, players: list | None = None
+) -> Board:
+    """The sheet of `match` at the version it was read at, as the link in `links` shows it
+    (cetele.sharing.link_context), drawn now or taken from memory; `players` if the caller
+    has read them already."""
+    token_digest = hashlib.sha256(links["token"].encode()).hexdigest()[:32]
+    key = f"{match.pk}:{match.version}:{links['role']}:{token_digest}:{get_language()}"
+    key += f":{saved_number or ''}"
+    cache = caches[SHEETS]
+    board = cache.get(key)
+    if board is None:
+        board = draw(match, links, saved_number, players)
+        cache.set(key, board)
+    return board
+
+
+def draw(match: Match, links: dict, saved_number: int | None, players: list | None) -> Board:
+    """Read the players and hands and render the sheet: what a miss costs."""
+    if players is None:
+        players = list(match.players.all())
+    hands = list(match.hands.all())
+    sheet = tally([hand.scores for hand in hands], len(players), match.teams)
+    hand_url = reverse(links["urls"]["hand"], args=[links["token"], 1])
+    finished = len(hands) >= match.planned_hands
+    context = {
+        "match": match,
+        "players": players,
+        "rows": list(zip(hands, sheet.rows, strict=True)),
+        "lines": sheet_lines(hands, sheet.rows, hand_url),
+        "sheet": sheet,
+        "played": len(hands),
+        "finished": finished,
+        "saved_number": saved_number,
+        **links,
+    }
+    last = match.last_undoable_change() if links["role"] == EDIT else None
+    return Board(
+        html=mark_safe(render_to_string("cetele/_sheet.html", context)),
+        names=tuple(player.name for player in players),
+        played=len(hands),
+        finished=finished,
+        last_change=str(last.get_action_display()) if last else "",
+    )

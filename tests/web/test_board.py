@@ -1,0 +1,149 @@
+"""The live sheet drawn once per version and kept (cetele/board.py): every phone at a version
+gets the same sheet for one query, and no change, link or language ever gets a stale one."""
+
+import re
+
+import pytest
+from django.core.cache import caches
+from django.test import Client
+from django.urls import reverse
+
+from cetele.board import SHEETS
+from cetele.models import Match
+from tests.factories import add_hand, form_data, make_match, sample_inputs
+
+pytestmark = pytest.mark.django_db
+
+
+def sheet_of(html: str) -> str:
+    """The inside of <section id="sheet"> (which holds the summary's own <section>)."""
+    start = html.index(">", html.index('<section id="sheet"')) + 1
+    depth, at = 1, start
+    for tag in re.finditer(r"<(/?)section\b", html[start:]):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            at = start + tag.start()
+            break
+    assert depth == 0, "the sheet is not closed"
+    return html[start:at]
+
+
+def view(client, match: Match) -> str:
+    return client.get(reverse("view_match", args=[match.view_token])).content.decode()
+
+
+def edit(client, match: Match) -> str:
+    return client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
+
+
+def test_a_second_phone_at_the_same_version_gets_the_sheet_for_one_query(
+    client, django_assert_num_queries
+):
+    match = make_match(hands=13)
+    first = view(client, match)
+
+    with django_assert_num_queries(1):  # the match by its link; players and hands are not read
+        second = view(Client(), match)
+
+    assert sheet_of(second) == sheet_of(first)
+    assert "Ali" in sheet_of(second) and "<tbody>" in sheet_of(second)
+
+
+def test_the_sheet_is_drawn_once_per_version(client, monkeypatch):
+    import cetele.board
+
+    drawn = []
+    real_draw = cetele.board.draw
+    monkeypatch.setattr(cetele.board, "draw", lambda *a: drawn.append(1) or real_draw(*a))
+    match = make_match(hands=3)
+
+    for _ in range(3):
+        view(Client(), match)
+    assert len(drawn) == 1
+    add_hand(match, sample_inputs())
+    for _ in range(3):
+        view(Client(), match)
+    assert len(drawn) == 2
+
+
+def test_the_kept_sheet_has_nothing_of_one_request(client):
+    """Two editors with different CSRF cookies get byte-identical sheets without any token."""
+    match = make_match(planned_hands=2, hands=2)  # finished: the summary and chart are drawn too
+    one, two = Client(), Client()
+
+    sheets = [sheet_of(edit(phone, match)) for phone in (one, two)]
+
+    assert sheets[0] == sheets[1]
+    assert "csrfmiddlewaretoken" not in sheets[0] and "<form" not in sheets[0]
+    assert "Maçın özeti" in sheets[0]
+
+
+@pytest.mark.parametrize("change", ["add", "edit", "delete", "undo", "rename"])
+def test_every_change_shows_at_once_on_a_sheet_that_was_kept(client, change):
+    match = make_match(hands=2)
+    before = sheet_of(view(client, match))
+    hand = match.hands.last()
+    if change == "add":
+        add_hand(match, sample_inputs(finisher=3, remaining=77))
+    elif change == "edit":
+        match.edit_hand(hand.number, sample_inputs(finisher=3, remaining=77), hand.version)
+    elif change == "delete":
+        match.delete_hand(hand.number)
+    elif change == "undo":
+        match.undo()
+    else:
+        match.rename_players(["Ali", "Ayşe", "Cem", "Deniz"])
+
+    after = sheet_of(view(client, match))
+
+    assert after != before
+    if change == "rename":
+        assert "Cem" in after and "Can" not in after
+
+
+def test_a_rotated_link_never_gets_a_sheet_with_the_old_links(client):
+    match = make_match(hands=2)
+    old = match.edit_token
+    assert old in sheet_of(edit(client, match))
+
+    client.post(reverse("match_rotate", args=[old]), {"kind": "edit"})
+    match.refresh_from_db()
+
+    sheet = sheet_of(edit(client, match))
+    assert match.edit_token != old and match.edit_token in sheet and old not in sheet
+
+
+def test_each_language_gets_its_own_sheet(client):
+    match = make_match(planned_hands=1, hands=1)
+    turkish = sheet_of(view(client, match))
+
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    english = sheet_of(view(client, match))
+
+    assert "Maçın özeti" in turkish and "Match summary" in english
+
+
+def test_the_view_link_s_sheet_never_holds_the_edit_token(client):
+    match = make_match(hands=2)
+    edit(client, match)  # the editor's sheet is kept first
+
+    sheet = sheet_of(view(client, match))
+
+    assert match.edit_token not in sheet and match.view_token in sheet
+
+
+def test_the_just_saved_row_is_marked_only_in_the_save_s_answer(client):
+    match = make_match(hands=1)
+    saved = client.post(
+        reverse("hand_create", args=[match.edit_token]),
+        form_data(sample_inputs(), position=2),
+        headers={"HX-Request": "true"},
+    ).content.decode()
+    assert 'class="just-saved"' in saved
+
+    assert 'class="just-saved"' not in edit(client, match)
+
+
+def test_the_sheets_cache_is_bounded():
+    options = caches[SHEETS]._max_entries
+    assert 0 < options <= 5000
