@@ -28,7 +28,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from cetele.models import Hand, Match
+from cetele.models import Hand, Match, Player
 from cetele.sharing import EDIT
 from scoring.sheet import tally
 
@@ -40,14 +40,14 @@ class Board:
     """The sheet as drawn, with what the page around it needs from the same reading."""
 
     html: SafeString  # the inside of <section id="sheet">
-    names: tuple[str, ...]  # the players in seat order (the page's title)
+    players: tuple[Player, ...]  # in seat order, as read for this version (the next hand's form)
     played: int
     finished: bool
     last_change: str  # what "Geri al" would undo (the edit link only), "" when nothing
 
     @property
     def title(self) -> str:
-        return ", ".join(self.names)
+        return ", ".join(player.name for player in self.players)
 
 
 @dataclass(frozen=True)
@@ -122,8 +122,29 @@ def draw(match: Match, links: dict, saved_number: int | None, players: list | No
     last = match.last_undoable_change() if links["role"] == EDIT else None
     return Board(
         html=mark_safe(render_to_string("cetele/_sheet.html", context)),
-        names=tuple(player.name for player in players),
+        players=tuple(players),
         played=len(hands),
         finished=finished,
         last_change=str(last.get_action_display()) if last else "",
     )
+
+
+def blank_hand_fields(match: Match, entry) -> SafeString:
+    """The next hand's empty form (cetele/_hand_fields.html: every player's row, the preview's
+    placeholder, the buttons), drawn once per match, language and players' names, and kept.
+
+    It is what a save answers with and what the match page shows, and drawing it was the larger
+    part of both (some sixty inputs); until a player is renamed it is the same for the next hand
+    and every one after (the hand's place and its one-time token are outside it, in
+    _hand_form.html). Only for an `entry` with nothing typed (HandEntry, not bound, not a
+    correction): anything else is drawn as it is."""
+    form_url = reverse("hand_create", args=[match.edit_token])
+    names = "\x1f".join(player.name for player in entry.players)
+    identity = f"{match.pk}\x1e{get_language()}\x1e{form_url}\x1e{names}"
+    key = "fields:" + hashlib.sha256(identity.encode()).hexdigest()
+    cache = caches[SHEETS]
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string("cetele/_hand_fields.html", {"entry": entry, "form_url": form_url})
+        cache.set(key, html)
+    return mark_safe(html)

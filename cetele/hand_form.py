@@ -10,6 +10,7 @@ never read as 0, and a typed sum is never dropped (RULES.md lets the engine igno
 non-opener's sum; the form refuses it instead, so that nothing typed is lost in silence).
 """
 
+import copy
 import re
 import secrets
 from collections.abc import Mapping
@@ -43,6 +44,27 @@ PENALTY_FIELDS = {
     "discard_used": ("okey", "used_for", "tile"),
     "custom": ("points", "note"),
 }
+
+
+class ConstantChoices:
+    """A choice field whose choices are copied, not deep-copied, for each form. Django deep-copies
+    every choice field's choices whenever a form is made (so that a form may change them in
+    place); the hand form makes 13 forms a request and that was a fifth of a preview's time
+    (bench/profile.py). Ours are lists of constant pairs, and a form that needs other choices
+    assigns a new list (HandLevelForm.finisher, PenaltyForm.kind and .by)."""
+
+    def __deepcopy__(self, memo):
+        result = forms.Field.__deepcopy__(self, memo)
+        result._choices = copy.copy(self._choices)
+        return result
+
+
+class ChoiceField(ConstantChoices, forms.ChoiceField):
+    pass
+
+
+class TypedChoiceField(ConstantChoices, forms.TypedChoiceField):
+    pass
 
 
 def penalty_label(kind: str) -> str:
@@ -93,14 +115,14 @@ def new_request_token() -> str:
 class HandLevelForm(forms.Form):
     # Required, with "nobody" as an explicit choice: a forgotten tap must not save a hand
     # as "kimse bitmedi".
-    finisher = forms.TypedChoiceField(
+    finisher = TypedChoiceField(
         label=_("Kim bitirdi?"),
         coerce=lambda value: None if value == NOBODY else int(value),
         widget=forms.RadioSelect,
     )
     okey_finish = forms.BooleanField(label=_("Okeyle bitti"), required=False)
     kafa = forms.BooleanField(label=_("Kafa (elden bitti)"), required=False)
-    okey_number = forms.TypedChoiceField(
+    okey_number = TypedChoiceField(
         label=_("Okey kaç?"),
         help_text=_("Yalnızca elde okey ya da sahte okey kaldıysa gerekir."),
         choices=TILE_CHOICES,
@@ -111,7 +133,7 @@ class HandLevelForm(forms.Form):
     riziko = forms.BooleanField(
         label=_("Riziko"), help_text=_("Gösterge sahte okeydi"), required=False
     )
-    colour = forms.ChoiceField(
+    colour = ChoiceField(
         label=_("Göstergenin rengi"),
         choices=COLOUR_CHOICES,
         widget=forms.RadioSelect,
@@ -139,7 +161,7 @@ class HandLevelForm(forms.Form):
 
 
 class SeatForm(forms.Form):
-    opened = forms.ChoiceField(
+    opened = ChoiceField(
         label=_("Açılış"), choices=OPENED_CHOICES, initial="no", widget=forms.RadioSelect
     )
     remaining = forms.IntegerField(
@@ -148,14 +170,14 @@ class SeatForm(forms.Form):
         required=False,
         widget=forms.NumberInput(attrs={**NUMERIC, "class": "num", "placeholder": "—"}),
     )
-    okeys = forms.TypedChoiceField(
+    okeys = TypedChoiceField(
         label=_("Elde kalan okey"),
         choices=COUNT_CHOICES,
         coerce=int,
         initial=0,
         widget=forms.RadioSelect,
     )
-    fake_okeys = forms.TypedChoiceField(
+    fake_okeys = TypedChoiceField(
         label=_("Elde kalan sahte okey"),
         choices=COUNT_CHOICES,
         coerce=int,
@@ -195,13 +217,13 @@ class SeatForm(forms.Form):
 
 
 class PenaltyForm(forms.Form):
-    kind = forms.ChoiceField(label=_("Ceza"))
+    kind = ChoiceField(label=_("Ceza"))
     taken = forms.BooleanField(label=_("Sonraki oyuncu aldı"), required=False)
-    tile = forms.TypedChoiceField(
+    tile = TypedChoiceField(
         label=_("Taş"), choices=TILE_CHOICES, coerce=int, empty_value=None, required=False
     )
-    by = forms.TypedChoiceField(label=_("Kim aldı?"), coerce=int, empty_value=None, required=False)
-    used_for = forms.ChoiceField(
+    by = TypedChoiceField(label=_("Kim aldı?"), coerce=int, empty_value=None, required=False)
+    used_for = ChoiceField(
         label=_("Nerede kullanıldı?"),
         choices=[("series", _("Seride")), ("pairs", _("Çiftte"))],
         initial="series",

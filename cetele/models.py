@@ -188,10 +188,17 @@ class Match(Forgettable):
     # the history and bumps `version`, so that pollers and other editors see it.
 
     def _lock(self) -> "Match":
-        return Match.objects.select_for_update().only("id", "planned_hands").get(pk=self.pk)
+        return (
+            Match.objects.select_for_update().only("id", "planned_hands", "version").get(pk=self.pk)
+        )
 
-    def _record(self, action: str, **fields) -> "Change":
-        Match.objects.filter(pk=self.pk).update(version=F("version") + 1, touched_at=timezone.now())
+    def _record(self, action: str, locked: "Match | None" = None, **fields) -> "Change":
+        """Bump the version and keep the change; with the row `locked` read in this transaction,
+        this object is left at the new version too (the answer to a save needs no re-read)."""
+        now = timezone.now()
+        Match.objects.filter(pk=self.pk).update(version=F("version") + 1, touched_at=now)
+        if locked is not None:
+            self.version, self.touched_at = locked.version + 1, now
         return Change.objects.create(match_id=self.pk, action=action, **fields)
 
     def _check_fresh_request(self, request_token: str | None) -> None:
@@ -222,6 +229,7 @@ class Match(Forgettable):
                 hand.position = hands["count"] + 1  # its place on the sheet ("5. el")
                 self._record(
                     Change.Action.CREATE,
+                    locked,
                     hand_number=hand.number,
                     after={"inputs": inputs, "result": result},
                     request_token=request_token or "",

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from cetele.board import board_for
+from cetele.board import blank_hand_fields, board_for
 from cetele.forms import MatchForm, PlayerNamesForm
 from cetele.hand_form import HandEntry
 from cetele.live import live_context
@@ -123,15 +123,17 @@ def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirec
 def match_detail(request: HttpRequest, token: str) -> TemplateResponse:
     """The çetele with the form for the next hand."""
     match = editable_match(token)
-    players = list(match.players.all())
-    context = sheet_context(match, players)
+    context = sheet_context(match)
     if not context["finished"]:  # a finished match takes no more hands: no form to build
-        context["entry"] = next_hand_entry(match, players, context["played"])
+        players = list(context["board"].players)  # as read for this version, kept with it
+        context.update(next_hand(match, players, context["played"]))
     return TemplateResponse(request, "cetele/match.html", context)
 
 
-def next_hand_entry(match: Match, players: list, played: int, data=None, action="") -> HandEntry:
-    return HandEntry(match, players, data, position=played + 1, action=action)
+def next_hand(match: Match, players: list, played: int) -> dict:
+    """The empty form for the next hand, its fields as drawn for this match (cetele.board)."""
+    entry = HandEntry(match, players, position=played + 1)
+    return {"entry": entry, "blank_fields": blank_hand_fields(match, entry)}
 
 
 @require_POST
@@ -240,12 +242,12 @@ def hand_saved(request, match, players, saved: Hand | None, entry: HandEntry) ->
             response["HX-Redirect"] = match_url(match)
             return response
         return redirect(match_url(match))
-    match.refresh_from_db(fields=["version", "touched_at"])
+    if saved is None:  # nothing saved by this request: read where the match is now
+        match.refresh_from_db(fields=["version", "touched_at"])
     context = sheet_context(match, players, saved_number=saved.number if saved else None)
-    context.update(
-        entry=next_hand_entry(match, players, context["played"]),
-        saved_note=note,
-    )
+    if not context["finished"]:
+        context.update(next_hand(match, players, context["played"]))
+    context["saved_note"] = note
     response = TemplateResponse(request, "cetele/match.html#hand_saved", context)
     # Names the hand for a phone's outbox, which sent it without hearing back or while offline
     # (static/cetele/offline.js): by its request token, with the place it took.
@@ -283,7 +285,7 @@ def render_hand_form(request: HttpRequest, match: Match, entry: HandEntry) -> Te
     """The form alone for HTMX (the preview alone while typing), else its whole page."""
     if request.htmx and request.htmx.target == "hand-preview":
         context = {"entry": entry, "oob_errors": True}
-        return TemplateResponse(request, "cetele/_hand_form.html#hand_preview", context)
+        return TemplateResponse(request, "cetele/_hand_fields.html#hand_preview", context)
     if entry.is_correction:
         context = hand_context(match, entry.hand, entry.players, entry)
         template = "cetele/hand.html#hand_form" if request.htmx else "cetele/hand.html"

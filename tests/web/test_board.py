@@ -49,6 +49,19 @@ def test_a_second_phone_at_the_same_version_gets_the_sheet_for_one_query(
     assert "Ali" in sheet_of(second) and "<tbody>" in sheet_of(second)
 
 
+def test_the_scorer_s_page_at_a_kept_version_is_one_query_with_its_form(
+    client, django_assert_num_queries
+):
+    match = make_match(hands=5)
+    edit(client, match)
+
+    with django_assert_num_queries(1):  # the players come with the kept sheet
+        html = edit(Client(), match)
+
+    assert 'id="hand-form"' in html and "6. el" in html
+    assert html.count('name="finisher"') == 5  # a "bitirdi" per player, and "kimse bitmedi"
+
+
 def test_the_sheet_is_drawn_once_per_version(client, monkeypatch):
     import cetele.board
 
@@ -147,3 +160,39 @@ def test_the_just_saved_row_is_marked_only_in_the_save_s_answer(client):
 def test_the_sheets_cache_is_bounded():
     options = caches[SHEETS]._max_entries
     assert 0 < options <= 5000
+
+
+def request_token_of(html: str) -> str:
+    return re.search(r'name="request_token" value="([^"]+)"', html).group(1)
+
+
+def test_the_kept_empty_form_still_gives_each_phone_its_own_one_time_token(client):
+    """Two phones entering the same hand from the kept form: their saves must not be taken for
+    one retried request."""
+    match = make_match(hands=2)
+    first, second = edit(Client(), match), edit(Client(), match)
+
+    assert request_token_of(first) != request_token_of(second)
+    for html in (first, second):
+        fields = html[html.index('<div class="hand-level"') : html.index("</form>")]
+        assert "csrfmiddlewaretoken" not in fields and "request_token" not in fields
+
+
+def test_a_renamed_player_is_on_the_next_empty_form(client):
+    match = make_match(hands=2)
+    assert "Can" in edit(client, match)
+
+    match.rename_players(["Ali", "Ayşe", "Cem", "Deniz"])
+
+    form = edit(client, match).split('id="hand-form"')[1]
+    assert "Cem" in form and "Can" not in form
+
+
+def test_the_empty_form_follows_the_language(client):
+    match = make_match(hands=2)
+    assert "Eli kaydet" in edit(client, match)
+
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+
+    html = edit(client, match)
+    assert "Save hand" in html and "Eli kaydet" not in html
