@@ -14,6 +14,7 @@ import copy
 import re
 import secrets
 from collections.abc import Mapping
+from functools import cached_property, partial
 
 from django import forms
 from django.utils.translation import gettext
@@ -204,6 +205,14 @@ class SeatForm(forms.Form):
         ) % {"name": player.name}
         name_the_player(self, player.name)
 
+    @cached_property
+    def penalties(self):
+        """This player's penalty rows (a formset), made when first asked for: most hands have
+        none, and the four formsets with their management forms were a fifth of a preview's
+        time. A posted form with no row and no count but "0" for a player has no penalty for
+        them; anything else sent gets the formset's every check (penalties_sent)."""
+        return self.penalty_rows()
+
     def has_extra_values(self) -> bool:
         """Whether anything behind "more" holds a value or an error: it then opens by itself."""
         names = ("okeys", "fake_okeys", "opening", "cifte_devam")
@@ -293,6 +302,21 @@ def add_penalty_row(data, seats: int, action: str):
     return data
 
 
+def penalties_sent(data) -> set[str]:
+    """The players (form prefixes, "p1") whose penalty formset has something to check: a row,
+    or a count other than the "0" every page sends. Nobody else's formset is made to be
+    validated (see SeatForm.penalties): most hands have no penalty at all."""
+    sent = set()
+    for key in data or ():
+        player, pen, field = key.partition("-pen-")
+        if not pen or field in ("INITIAL_FORMS", "MIN_NUM_FORMS", "MAX_NUM_FORMS"):
+            continue
+        if field == "TOTAL_FORMS" and data.get(key) == "0":
+            continue
+        sent.add(player)
+    return sent
+
+
 class HandEntry:
     """The whole hand form for one match, bound to submitted data or filled from a hand.
 
@@ -332,7 +356,8 @@ class HandEntry:
                 prefix=SEAT_PREFIX.format(seat=player.seat),
                 initial=seat_initial,
             )
-            form.penalties = PenaltyFormSet(
+            form.penalty_rows = partial(
+                PenaltyFormSet,
                 data,
                 prefix=PENALTY_PREFIX.format(seat=player.seat),
                 initial=seat_initial.get("penalties", []),
@@ -343,6 +368,7 @@ class HandEntry:
                 },
             )
             self.seat_forms.append(form)
+        self.penalties_sent = penalties_sent(data)
         if hand is not None and data is None:
             self.result = hand.result  # a stored hand shows its scores before any change
 
@@ -388,16 +414,24 @@ class HandEntry:
     def nobody_radio(self):
         return next(r for r in self.hand_form["finisher"] if r.data["value"] == NOBODY)
 
+    def has_penalty_rows(self, seat_form) -> bool:
+        """Whether this player's penalty formset is in play: always for a form being shown from a
+        hand, else when the posted form sent any of it."""
+        return not self.is_bound or seat_form.prefix in self.penalties_sent
+
     def forms(self):
         yield self.hand_form
         for seat_form in self.seat_forms:
             yield seat_form
-            yield seat_form.penalties.management_form
-            yield from seat_form.penalties.forms
+            if self.has_penalty_rows(seat_form):
+                yield seat_form.penalties.management_form
+                yield from seat_form.penalties.forms
 
     def active_penalty_forms(self, seat_form) -> list:
         """The penalty rows that count: all but the ones ticked "Cezayı kaldır" (known once the
         formset is validated)."""
+        if not self.has_penalty_rows(seat_form):
+            return []
         formset = seat_form.penalties
         if not formset.is_bound:
             return formset.forms
@@ -412,7 +446,9 @@ class HandEntry:
         # a formset skips the rows ticked "remove".
         checks = [self.hand_form.is_valid()]
         for seat in self.seat_forms:
-            checks += [seat.is_valid(), seat.penalties.is_valid()]
+            checks.append(seat.is_valid())
+            if self.has_penalty_rows(seat):
+                checks.append(seat.penalties.is_valid())
         forms_valid = all(checks)
         if not forms_valid or not self._sums_as_typed():
             return False
@@ -557,9 +593,11 @@ class HandEntry:
                 lines.extend(str(error) for error in errors)
         for seat_form in self.seat_forms:
             player = seat_form.player.name
-            owned = [seat_form, *seat_form.penalties.forms]
+            rows = self.has_penalty_rows(seat_form)
+            owned = [seat_form, *(seat_form.penalties.forms if rows else ())]
             errors = [e for form in owned for field in form.errors.values() for e in field]
-            errors += list(seat_form.penalties.non_form_errors())
+            if rows:
+                errors += list(seat_form.penalties.non_form_errors())
             for error in map(str, errors):
                 lines.append(error if error.startswith(player) else f"{player}: {error}")
         return lines

@@ -315,6 +315,34 @@ def test_a_removed_penalty_row_does_not_block_the_save_even_when_half_filled(cli
     assert Hand.objects.get().inputs["players"][1]["penalties"] == []
 
 
+def test_a_penalty_row_sent_without_its_count_is_refused_not_dropped(client):
+    """A player's penalty formset is made only when the form sends any of it: a row sent
+    without the count beside it must still be refused, never saved without its penalty."""
+    match = make_match()
+    data = form_data(sample_inputs(finisher=0, remaining=10))
+    del data["p1-pen-TOTAL_FORMS"]
+    data.update({"p1-pen-0-kind": "custom", "p1-pen-0-points": "50"})
+
+    response = client.post(url("hand_create", match), data)
+
+    assert response.status_code == 200 and not Hand.objects.exists()
+    assert any(error.startswith("Ayşe: ") for error in errors_of(response))
+
+
+def test_players_whose_penalty_rows_were_not_sent_have_no_penalty(client):
+    match = make_match()
+    data = form_data(sample_inputs(finisher=0, remaining=10))
+    for key in [key for key in data if key.startswith(("p0-pen-", "p2-pen-", "p3-pen-"))]:
+        del data[key]
+    data.update({"p1-pen-TOTAL_FORMS": "1", "p1-pen-0-kind": "custom", "p1-pen-0-points": "50"})
+
+    assert client.post(url("hand_create", match), data).status_code == 302
+
+    players = Hand.objects.get().inputs["players"]
+    assert [len(player["penalties"]) for player in players] == [0, 1, 0, 0]
+    assert players[1]["penalties"] == [{"kind": "custom", "points": 50}]
+
+
 def test_an_htmx_retry_of_a_saved_hand_answers_with_the_sheet_not_a_redirect(client):
     match = make_match()
     data = form_data(sample_inputs(), token="retried", position=1)
