@@ -99,16 +99,21 @@ def main(argv: list[str] | None = None) -> int:
             client.get(page13)  # the CSRF cookie, and the link's mark (cetele_links)
             client.get(f"/v/{matches['13'].view_token}/")
             view13 = f"/v/{matches['13'].view_token}/"
-            preview_data = hand_form_data(sample_hand(rng)) | {"action": "preview"}
+            # The form carries the hand's place ("6. el"), as the page writes it.
+            preview_data = hand_form_data(sample_hand(rng)) | {"action": "preview", "position": "6"}
             preview_headers = {"HX-Target": "hand-preview"}
             poll_url = f"/v/{matches['13'].view_token}/poll/?v={matches['13'].version}"
             has_poll = client.get(poll_url)[0] in (200, 204)
 
             saves = iter(range(10**9))
+            played = dict.fromkeys(save_urls, 13)
 
             def save() -> tuple[int, dict, bytes]:
                 url = save_urls[next(saves) % len(save_urls)]
-                return client.post(url, hand_form_data(sample_hand(rng)), htmx=True)
+                form = hand_form_data(sample_hand(rng)) | {"position": str(played[url] + 1)}
+                answer = client.post(url, form, htmx=True)
+                played[url] += 1
+                return answer
 
             endpoints: dict[str, tuple[Callable, set[int], str]] = {
                 "minimal view GET": (lambda: client.get("/bench/minimal/"), {200}, ""),

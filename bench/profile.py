@@ -59,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sort", default="tottime", choices=["tottime", "cumulative"])
     parser.add_argument("--lines", type=int, default=40)
     parser.add_argument("--only", default="", help="a regular expression on file:function")
+    parser.add_argument("--dump", default="", help="also write the profile to this file")
     parser.add_argument(
         "--cold", action="store_true", help="forget drawn sheets before each request (cetele.board)"
     )
@@ -78,10 +79,11 @@ def main(argv: list[str] | None = None) -> int:
         # Saves go round 20 matches of 13 hands, as in make bench, so that none grows far.
         saves = [seed_match(planned=10_000, hands=13, rng=rng) for _ in range(20)]
         turn = iter(range(10**9))
+        played = {match.pk: 13 for match in saves}
         preview_match = seed_match(planned=13, hands=5, rng=rng)
         client = Client(HTTP_HOST="127.0.0.1")
         htmx = {"HTTP_HX_REQUEST": "true"}
-        preview = hand_form_data(sample_hand(rng)) | {"action": "preview"}
+        preview = hand_form_data(sample_hand(rng)) | {"action": "preview", "position": "6"}
         client.get(f"/v/{thirteen.view_token}/")  # a phone polls the page it opened: its cookie
 
         from django.core.cache import caches
@@ -104,9 +106,11 @@ def main(argv: list[str] | None = None) -> int:
                     HTTP_HX_TARGET="hand-preview",
                 )
             if kind == "save":
-                form = hand_form_data(sample_hand(rng))
+                match = saves[next(turn) % 20]
+                played[match.pk] += 1  # the form carries the hand's place, as the page writes it
+                form = hand_form_data(sample_hand(rng)) | {"position": str(played[match.pk])}
                 return client.post(
-                    f"/m/{saves[next(turn) % 20].edit_token}/el/",
+                    f"/m/{match.edit_token}/el/",
                     urlencode(form),
                     content_type=FORM,
                     **htmx,
@@ -129,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         profiler.disable()
         elapsed = (time.perf_counter() - started) / args.requests * 1000
         print(f"{args.kind}: {elapsed:.2f} ms a request in-process (profiled, so slower)")
+        if args.dump:
+            profiler.dump_stats(args.dump)
         stats = pstats.Stats(profiler)
         stats.sort_stats(args.sort).print_stats(*([args.only] if args.only else []), args.lines)
     return 0

@@ -100,10 +100,26 @@ def board_for(
     return board
 
 
+def players_of(match: Match) -> list[Player]:
+    """The match's players in seat order at the version it was read at (a renaming bumps it),
+    read once per version and kept: every page and form of a match needs them. Their names and
+    seats, that is: `table_place` changes without a new version (cetele.tables reads it from
+    the database)."""
+    # created_at too: a key must never name another match (a database restored from a backup
+    # reuses ids; so does every test, whose transaction is rolled back).
+    key = f"players:{match.pk}:{match.created_at.timestamp()}:{match.version}"
+    cache = caches[SHEETS]
+    players = cache.get(key)
+    if players is None:
+        players = list(match.players.all())
+        cache.set(key, players)
+    return players
+
+
 def draw(match: Match, links: dict, saved_number: int | None, players: list | None) -> Board:
     """Read the players and hands and render the sheet: what a miss costs."""
     if players is None:
-        players = list(match.players.all())
+        players = players_of(match)
     hands = list(match.hands.all())
     sheet = tally([hand.scores for hand in hands], len(players), match.teams)
     hand_url = reverse(links["urls"]["hand"], args=[links["token"], 1])

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from cetele.board import blank_hand_fields, board_for
+from cetele.board import blank_hand_fields, board_for, players_of
 from cetele.forms import MatchForm, PlayerNamesForm
 from cetele.hand_form import HandEntry
 from cetele.live import live_context
@@ -150,7 +150,7 @@ def hand_detail(request: HttpRequest, token: str, number: int) -> TemplateRespon
     """One hand: every score with how it was computed, and the form to correct it."""
     match = editable_match(token)
     hand = get_hand(match, number)
-    players = list(match.players.all())
+    players = players_of(match)
     entry = HandEntry(match, players, position=hand_position(match, hand), hand=hand)
     return render_hand_form(request, match, entry)
 
@@ -171,7 +171,7 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
     of a correction sends the phone back to the sheet. Anything else re-renders the form with
     its preview (or, while typing, the preview alone).
     """
-    players = list(match.players.all())
+    players = players_of(match)
     action = request.POST.get("action", "preview")
     if hand is None:
         position = request_position(request)
@@ -333,7 +333,7 @@ def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
         match.delete_hand(number)
         messages.success(request, _("El silindi. Yanlışlıkla sildiyseniz “Geri al”a dokunun."))
         return redirect(match_url(match))
-    players = list(match.players.all())
+    players = players_of(match)
     context = {
         "match": match,
         "hand": hand,
@@ -364,7 +364,7 @@ def match_undo(request: HttpRequest, token: str) -> HttpResponseRedirect:
 def match_history(request: HttpRequest, token: str) -> TemplateResponse:
     """Every change to the match: when, what, old and new scores."""
     match = editable_match(token)
-    players = list(match.players.all())
+    players = players_of(match)
     changes = list(match.changes.select_related("undoes"))
     return TemplateResponse(
         request,
@@ -378,7 +378,7 @@ def match_history(request: HttpRequest, token: str) -> TemplateResponse:
 def match_players(request: HttpRequest, token: str) -> HttpResponse:
     """Rename the players."""
     match = editable_match(token)
-    players = list(match.players.all())
+    players = players_of(match)
     form = PlayerNamesForm(request.POST or None, players=players)
     if request.method == "POST" and form.is_valid():
         match.rename_players(form.names())

@@ -17,6 +17,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from cetele.board import players_of
 from cetele.exports import match_csv, match_json
 from cetele.forms import RotateLinkForm
 from cetele.live import current_version
@@ -51,7 +52,7 @@ def qr_svg(url: str) -> str:
 def match_share(request: HttpRequest, token: str) -> TemplateResponse:
     """Both links with copy and share buttons, the QR code, the standings as a message."""
     match = match_by_token(EDIT, token)
-    players = list(match.players.all())
+    players = players_of(match)
     hands = list(match.hands.all())
     sheet = tally([hand.scores for hand in hands], len(players), match.teams)
     view_url = request.build_absolute_uri(reverse("view_match", args=[match.view_token]))
@@ -154,7 +155,7 @@ def view_hand(request: HttpRequest, token: str, number: int) -> TemplateResponse
     """One hand's scores with how each was computed, read-only."""
     match = match_by_token(VIEW, token)
     hand = get_hand(match, number)
-    players = list(match.players.all())
+    players = players_of(match)
     context = {**hand_context(match, hand, players, entry=None), **link_context(match, VIEW)}
     return TemplateResponse(request, "cetele/hand_view.html", context)
 
@@ -170,7 +171,7 @@ def view_rules(request: HttpRequest, token: str) -> TemplateResponse:
 
 def export_parts(token: str) -> tuple[Match, list, list, object]:
     match = match_by_token(VIEW, token)
-    players = list(match.players.all())
+    players = players_of(match)
     hands = list(match.hands.all())
     return match, players, hands, tally([hand.scores for hand in hands], len(players), match.teams)
 

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cetele.board import players_of
 from cetele.forms import RotateLinkForm
 from cetele.sharing import EDIT, VIEW, house_keys_guarded, match_by_token, secret_link
 from cetele.table_forms import TableForm, TableMatchForm, TableNameForm, TablePlayersForm
@@ -62,7 +63,7 @@ def match_table(request: HttpRequest, token: str) -> HttpResponse:
     match = match_by_token(EDIT, token)
     if match.table_id is not None:
         return redirect(table_url(match.table))
-    players = list(match.players.all())
+    players = players_of(match)
     default = ", ".join(player.name for player in players)[:60]
     form = TableNameForm(request.POST or None, initial={"name": default})
     if request.method == "POST" and form.is_valid():
