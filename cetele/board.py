@@ -1,4 +1,5 @@
-"""The live sheet (match.html#sheet) drawn once per version of a match, then kept.
+"""What every phone of a match sees the same, drawn once and kept: the live sheet, the players,
+the next hand's empty form.
 
 Nearly every page a table asks for is the çetele: the scorer's page after each save, and each
 watching phone when its poll hears of the change. Until the match changes again all of them show
@@ -6,7 +7,7 @@ the same thing, and every change to what the sheet shows (a hand added, correcte
 undone, a renaming) bumps `Match.version` in the transaction that makes it. So the inside of the
 sheet is rendered once per (match, version, link, language) and kept in this process's memory
 (the "sheets" cache, cetele.settings.CACHES); the next phone gets it for one cache lookup instead
-of two queries and the template engine, which were most of a page's time (bench/profile.py).
+of three queries and the template engine, which were most of a page's time (bench/profile.py).
 
 Why memory is enough, and correct behind a load balancer: a key is never written twice with
 different contents (its version is read from the database by the request that uses it), so
@@ -15,7 +16,11 @@ once. What the sheet shows beside its version is in the key: the link (its token
 rotating a link changes every URL in the sheet), the language, and the row to mark as just
 saved. Nothing inside varies with the request: no CSRF token (the sheet has no form; "Rövanş"
 is with the hand form, match.html#hand_form), no clock (how long the match has been quiet is an
-attribute of the <section> around it, written per request).
+attribute of the <section> around it, written per request). A request that reads the version
+just before another phone's save may draw the newer hands under the older version: its phones
+then ask again at once (their poll names the older version), and never see older hands than
+the version says. A database restored from a backup while the app runs may reach a version
+number again with other contents: keys name the moment of the change too (`stamp`).
 """
 
 import hashlib
@@ -83,6 +88,16 @@ def sheet_lines(hands: list[Hand], rows: list, hand_url: str) -> list[SheetLine]
     return lines
 
 
+def stamp(match: Match) -> str:
+    """What names one state of one match in a key: its id and creation time (an id alone may
+    name another match in a database restored from a backup, and in every test, whose
+    transaction is rolled back), its version, and the moment of the change that made it (a
+    restored database reaches a version number again with other contents, never at the same
+    moment; `touched_at` is also moved by a day's first visit, which costs one drawing)."""
+    created, changed = match.created_at.timestamp(), match.touched_at.timestamp()
+    return f"{match.pk}:{created}:{match.version}:{changed}"
+
+
 def board_for(
     match: Match, links: dict, saved_number: int | None = None, players: list | None = None
 ) -> Board:
@@ -90,8 +105,7 @@ def board_for(
     (cetele.sharing.link_context), drawn now or taken from memory; `players` if the caller
     has read them already."""
     token_digest = hashlib.sha256(links["token"].encode()).hexdigest()[:32]
-    key = f"{match.pk}:{match.version}:{links['role']}:{token_digest}:{get_language()}"
-    key += f":{saved_number or ''}"
+    key = f"{stamp(match)}:{links['role']}:{token_digest}:{get_language()}:{saved_number or ''}"
     cache = caches[SHEETS]
     board = cache.get(key)
     if board is None:
@@ -105,9 +119,7 @@ def players_of(match: Match) -> list[Player]:
     read once per version and kept: every page and form of a match needs them. Their names and
     seats, that is: `table_place` changes without a new version (cetele.tables reads it from
     the database)."""
-    # created_at too: a key must never name another match (a database restored from a backup
-    # reuses ids; so does every test, whose transaction is rolled back).
-    key = f"players:{match.pk}:{match.created_at.timestamp()}:{match.version}"
+    key = f"players:{stamp(match)}"
     cache = caches[SHEETS]
     players = cache.get(key)
     if players is None:

@@ -198,7 +198,7 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
             )
     except AlreadySaved:
         # A double tap or a retried request: its change is already on the sheet.
-        return hand_saved(request, match, players, None, entry)
+        return hand_saved(request, match, None, entry)
     except HandTaken as taken:
         entry.taken = [(hand_position(match, h), h) for h in taken.hands]
         entry.notices.append(
@@ -223,10 +223,10 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
         response.status_code = status
         response["HX-Trigger"] = "cetele:save-failed"  # a phone's outbox tries again later
         return response
-    return hand_saved(request, match, players, saved, entry)
+    return hand_saved(request, match, saved, entry)
 
 
-def hand_saved(request, match, players, saved: Hand | None, entry: HandEntry) -> HttpResponse:
+def hand_saved(request, match, saved: Hand | None, entry: HandEntry) -> HttpResponse:
     """After a save: say which hand was saved, with "Geri al" right there. `saved` is None
     when the same form had already been saved (a double tap, a retried request)."""
     if saved is None:
@@ -244,9 +244,11 @@ def hand_saved(request, match, players, saved: Hand | None, entry: HandEntry) ->
         return redirect(match_url(match))
     if saved is None:  # nothing saved by this request: read where the match is now
         match.refresh_from_db(fields=["version", "touched_at"])
-    context = sheet_context(match, players, saved_number=saved.number if saved else None)
+    # Not the players read before the save: a renaming may have come between, and the sheet is
+    # kept under the version the save made (cetele.board).
+    context = sheet_context(match, saved_number=saved.number if saved else None)
     if not context["finished"]:
-        context.update(next_hand(match, players, context["played"]))
+        context.update(next_hand(match, list(context["board"].players), context["played"]))
     context["saved_note"] = note
     response = TemplateResponse(request, "cetele/match.html#hand_saved", context)
     # Names the hand for a phone's outbox, which sent it without hearing back or while offline

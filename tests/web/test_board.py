@@ -2,14 +2,16 @@
 gets the same sheet for one query, and no change, link or language ever gets a stale one."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from cetele.board import SHEETS
-from cetele.models import Match
+from cetele.models import Hand, Match
 from tests.factories import add_hand, form_data, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db
@@ -196,3 +198,25 @@ def test_the_empty_form_follows_the_language(client):
 
     html = edit(client, match)
     assert "Save hand" in html and "Eli kaydet" not in html
+
+
+def test_a_database_restored_under_a_running_server_never_shows_the_kept_sheet_of_another_past(
+    client,
+):
+    """`manage.py restore` may run while gunicorn does: the match goes back to an earlier
+    version, then reaches the same version number again with other hands."""
+    match = make_match(hands=2)
+    before_restore = sheet_of(view(client, match))  # kept at version 2
+    Hand.objects.filter(match=match, number=2).delete()
+    Match.objects.filter(pk=match.pk).update(
+        version=1, touched_at=timezone.now() - timedelta(hours=1)
+    )  # what a backup taken after the first hand holds
+    match.refresh_from_db()
+
+    add_hand(match, sample_inputs(finisher=3, remaining=77))  # version 2 again, another hand
+
+    match.refresh_from_db()
+    assert match.version == 2
+    after = sheet_of(view(client, match))
+    assert after != before_restore
+    assert ">77<" in after or "77</a>" in after

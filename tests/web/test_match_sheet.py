@@ -512,10 +512,10 @@ def test_hand_save_queries_do_not_grow_with_hands(client, django_assert_num_quer
     match = make_match(hands=hands, planned_hands=250)
     data = form_data(sample_inputs(), position=hands + 1)  # the form sends the hand's place
 
-    # 10 queries and the savepoint pair of the test's transaction: the match, its players; the
+    # 11 queries and the savepoint pair of the test's transaction: the match, its players; the
     # lock, the request token, the hands' count, the hand, the version, the change; the sheet
-    # drawn at the new version (its hands, what "Geri al" would undo).
-    with django_assert_num_queries(12):
+    # drawn at the new version (its players, its hands, what "Geri al" would undo).
+    with django_assert_num_queries(13):
         response = client.post(url("hand_create", match), data, headers=HTMX)
 
     assert response.status_code == 200
