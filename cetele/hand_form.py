@@ -50,9 +50,10 @@ PENALTY_FIELDS = {
 class ConstantChoices:
     """A choice field whose choices are copied, not deep-copied, for each form. Django deep-copies
     every choice field's choices whenever a form is made (so that a form may change them in
-    place); the hand form makes 13 forms a request and that was a fifth of a preview's time
-    (bench/profile.py). Ours are lists of constant pairs, and a form that needs other choices
-    assigns a new list (HandLevelForm.finisher, PenaltyForm.kind and .by)."""
+    place); the hand form makes a form per player and one for the hand at each request, and
+    that was a fifth of a preview's time (bench/profile.py). Ours are lists of constant pairs,
+    and a form that needs other choices assigns a new list (HandLevelForm.finisher,
+    PenaltyForm.kind and .by)."""
 
     def __deepcopy__(self, memo):
         result = forms.Field.__deepcopy__(self, memo)

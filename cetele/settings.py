@@ -154,9 +154,10 @@ def cache_settings(url: str) -> dict:
     return {"default": {**backend, "KEY_PREFIX": "cetele"}, "sheets": SHEETS_CACHE}
 
 
-# Drawn sheets (cetele/board.py): keyed by the match's version, so never stale and never shared;
-# this process's memory is the fastest place for them. At most this many, the oldest third
-# dropped when full: a 13-hand sheet is about 12 KB, so a few tens of MB per worker at most.
+# What cetele/board.py draws once and keeps (sheets, players, empty hand forms, a link's
+# navigation): keyed by the match's state, so never stale and never shared; this process's
+# memory is the fastest place for them. At most this many entries, the least used third dropped
+# when full: a 13-hand sheet is about 15 KB, so some 30 MB per worker for ordinary matches.
 SHEETS_CACHE = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
     "LOCATION": "cetele-sheets",
