@@ -47,26 +47,36 @@ PENALTY_FIELDS = {
 }
 
 
-class ConstantChoices:
-    """A choice field whose choices are copied, not deep-copied, for each form. Django deep-copies
-    every choice field's choices whenever a form is made (so that a form may change them in
-    place); the hand form makes a form per player and one for the hand at each request, and
-    that was a fifth of a preview's time (bench/profile.py). Ours are lists of constant pairs,
-    and a form that needs other choices assigns a new list (HandLevelForm.finisher,
-    PenaltyForm.kind and .by)."""
+def copy_field(field: forms.Field) -> forms.Field:
+    """One form's own copy of a declared field: what Django's deep copy gives (its own widget,
+    widget attributes, error messages, validators and choice lists; the rest is shared and never
+    changed in place), made without the copy module, whose machinery was two thirds of making
+    the hand form (a form per player and one for the hand, at every preview and save)."""
+    new = object.__new__(type(field))
+    new.__dict__.update(field.__dict__)
+    new.error_messages = field.error_messages.copy()
+    new.validators = field.validators[:]
+    widget = field.widget
+    new.widget = object.__new__(type(widget))
+    new.widget.__dict__.update(widget.__dict__)
+    new.widget.attrs = widget.attrs.copy()
+    for owner, copied in ((field, new), (widget, new.widget)):
+        if "_choices" in owner.__dict__:
+            copied._choices = copy.copy(owner._choices)
+    return new
 
-    def __deepcopy__(self, memo):
-        result = forms.Field.__deepcopy__(self, memo)
-        result._choices = copy.copy(self._choices)
-        return result
+
+class FieldsCopiedQuickly(dict):
+    """A form class's declared fields, which Django deep-copies for every form it makes."""
+
+    def __deepcopy__(self, memo) -> dict:
+        return {name: copy_field(field) for name, field in self.items()}
 
 
-class ChoiceField(ConstantChoices, forms.ChoiceField):
-    pass
-
-
-class TypedChoiceField(ConstantChoices, forms.TypedChoiceField):
-    pass
+def copied_quickly(form_class):
+    """Class decorator: each form of this class gets its fields by `copy_field`."""
+    form_class.base_fields = FieldsCopiedQuickly(form_class.base_fields)
+    return form_class
 
 
 def penalty_label(kind: str) -> str:
@@ -114,17 +124,18 @@ def new_request_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+@copied_quickly
 class HandLevelForm(forms.Form):
     # Required, with "nobody" as an explicit choice: a forgotten tap must not save a hand
     # as "kimse bitmedi".
-    finisher = TypedChoiceField(
+    finisher = forms.TypedChoiceField(
         label=_("Kim bitirdi?"),
         coerce=lambda value: None if value == NOBODY else int(value),
         widget=forms.RadioSelect,
     )
     okey_finish = forms.BooleanField(label=_("Okeyle bitti"), required=False)
     kafa = forms.BooleanField(label=_("Kafa (elden bitti)"), required=False)
-    okey_number = TypedChoiceField(
+    okey_number = forms.TypedChoiceField(
         label=_("Okey kaç?"),
         help_text=_("Yalnızca elde okey ya da sahte okey kaldıysa gerekir."),
         choices=TILE_CHOICES,
@@ -135,7 +146,7 @@ class HandLevelForm(forms.Form):
     riziko = forms.BooleanField(
         label=_("Riziko"), help_text=_("Gösterge sahte okeydi"), required=False
     )
-    colour = ChoiceField(
+    colour = forms.ChoiceField(
         label=_("Göstergenin rengi"),
         choices=COLOUR_CHOICES,
         widget=forms.RadioSelect,
@@ -162,8 +173,9 @@ class HandLevelForm(forms.Form):
             del self.fields["colour"]
 
 
+@copied_quickly
 class SeatForm(forms.Form):
-    opened = ChoiceField(
+    opened = forms.ChoiceField(
         label=_("Açılış"), choices=OPENED_CHOICES, initial="no", widget=forms.RadioSelect
     )
     remaining = forms.IntegerField(
@@ -172,14 +184,14 @@ class SeatForm(forms.Form):
         required=False,
         widget=forms.NumberInput(attrs={**NUMERIC, "class": "num", "placeholder": "—"}),
     )
-    okeys = TypedChoiceField(
+    okeys = forms.TypedChoiceField(
         label=_("Elde kalan okey"),
         choices=COUNT_CHOICES,
         coerce=int,
         initial=0,
         widget=forms.RadioSelect,
     )
-    fake_okeys = TypedChoiceField(
+    fake_okeys = forms.TypedChoiceField(
         label=_("Elde kalan sahte okey"),
         choices=COUNT_CHOICES,
         coerce=int,
@@ -226,14 +238,15 @@ class SeatForm(forms.Form):
         )
 
 
+@copied_quickly
 class PenaltyForm(forms.Form):
-    kind = ChoiceField(label=_("Ceza"))
+    kind = forms.ChoiceField(label=_("Ceza"))
     taken = forms.BooleanField(label=_("Sonraki oyuncu aldı"), required=False)
-    tile = TypedChoiceField(
+    tile = forms.TypedChoiceField(
         label=_("Taş"), choices=TILE_CHOICES, coerce=int, empty_value=None, required=False
     )
-    by = TypedChoiceField(label=_("Kim aldı?"), coerce=int, empty_value=None, required=False)
-    used_for = ChoiceField(
+    by = forms.TypedChoiceField(label=_("Kim aldı?"), coerce=int, empty_value=None, required=False)
+    used_for = forms.ChoiceField(
         label=_("Nerede kullanıldı?"),
         choices=[("series", _("Seride")), ("pairs", _("Çiftte"))],
         initial="series",

@@ -40,6 +40,19 @@ def field_errors(field, oob: bool = False) -> str:
     )
 
 
+@register.simple_tag
+def every_field_errors(entry) -> str:
+    """Every visible field's error container of a hand form, out of band (`field_errors`): one
+    loop here rather than two in the template, which were two thirds of drawing a preview."""
+    return mark_safe(
+        "".join(
+            field_errors(field, oob=True)
+            for form in entry.forms()
+            for field in form.visible_fields()
+        )
+    )
+
+
 @register.filter
 def breakdown(steps) -> str:
     """The engine's steps as one sentence: "107 × 2 (çift açtı) × 2 (okeyle bitiş) + 101 = 529"."""

@@ -356,9 +356,10 @@ def test_an_htmx_retry_of_a_saved_hand_answers_with_the_sheet_not_a_redirect(cli
     assert match.hands.count() == 1
 
 
-def test_a_form_changing_its_choices_in_place_changes_no_other_form():
-    """Choice fields copy their choices for each form instead of deep-copying them (a fifth of
-    a preview's time): a change to one form's list must still stay in that form."""
+def test_a_form_changing_its_fields_in_place_changes_no_other_form():
+    """Each form's fields are copied without the copy module (hand_form.copy_field, two thirds
+    of making the hand form): a change to one form's choices, widget attributes or messages
+    must still stay in that form, as with Django's deep copy."""
     from cetele.hand_form import SeatForm
 
     match = make_match()
@@ -371,3 +372,18 @@ def test_a_form_changing_its_choices_in_place_changes_no_other_form():
     assert ("odd", "odd") not in two.seat_forms[0].fields["opened"].choices
     assert ("odd", "odd") not in SeatForm.base_fields["opened"].choices
     assert ("odd", "odd") not in two.hand_form.fields["finisher"].choices
+    one.seat_forms[0].fields["okeys"].widget.choices.append(("odd", "odd"))
+    assert ("odd", "odd") not in two.seat_forms[0].fields["okeys"].widget.choices
+    # Each player's sum box and messages name that player, and only in that player's form.
+    labels = [form.fields["remaining"].widget.attrs["aria-label"] for form in one.seat_forms]
+    assert labels == [
+        f"{name}: eldeki taşların toplamı" for name in ("Ali", "Ayşe", "Can", "Deniz")
+    ]
+    assert "aria-label" not in SeatForm.base_fields["remaining"].widget.attrs
+    required = [form.fields["opened"].error_messages["required"] for form in one.seat_forms]
+    assert required[0].startswith("Ali:") and required[1].startswith("Ayşe:")
+    assert "Ali" not in SeatForm.base_fields["opened"].error_messages["required"]
+    one.seat_forms[0].fields["remaining"].validators.append(lambda value: None)
+    assert len(two.seat_forms[0].fields["remaining"].validators) == len(
+        SeatForm.base_fields["remaining"].validators
+    )
