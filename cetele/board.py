@@ -45,14 +45,10 @@ class Board:
     """The sheet as drawn, with what the page around it needs from the same reading."""
 
     html: SafeString  # the inside of <section id="sheet">
-    players: tuple[Player, ...]  # in seat order, as read for this version (the next hand's form)
+    title: str  # the players in seat order, "Ali, Ayşe, Can, Deniz" (the page's title)
     played: int
     finished: bool
     last_change: str  # what "Geri al" would undo (the edit link only), "" when nothing
-
-    @property
-    def title(self) -> str:
-        return ", ".join(player.name for player in self.players)
 
 
 @dataclass(frozen=True)
@@ -98,18 +94,15 @@ def stamp(match: Match) -> str:
     return f"{match.pk}:{created}:{match.version}:{changed}"
 
 
-def board_for(
-    match: Match, links: dict, saved_number: int | None = None, players: list | None = None
-) -> Board:
+def board_for(match: Match, links: dict, saved_number: int | None = None) -> Board:
     """The sheet of `match` at the version it was read at, as the link in `links` shows it
-    (cetele.sharing.link_context), drawn now or taken from memory; `players` if the caller
-    has read them already."""
+    (cetele.sharing.link_context), drawn now or taken from memory."""
     token_digest = hashlib.sha256(links["token"].encode()).hexdigest()[:32]
     key = f"{stamp(match)}:{links['role']}:{token_digest}:{get_language()}:{saved_number or ''}"
     cache = caches[SHEETS]
     board = cache.get(key)
     if board is None:
-        board = draw(match, links, saved_number, players)
+        board = draw(match, links, saved_number)
         cache.set(key, board)
     return board
 
@@ -128,10 +121,9 @@ def players_of(match: Match) -> list[Player]:
     return players
 
 
-def draw(match: Match, links: dict, saved_number: int | None, players: list | None) -> Board:
-    """Read the players and hands and render the sheet: what a miss costs."""
-    if players is None:
-        players = players_of(match)
+def draw(match: Match, links: dict, saved_number: int | None) -> Board:
+    """Read the hands (and, if not kept, the players) and render the sheet: what a miss costs."""
+    players = players_of(match)
     hands = list(match.hands.all())
     sheet = tally([hand.scores for hand in hands], len(players), match.teams)
     hand_url = reverse(links["urls"]["hand"], args=[links["token"], 1])
@@ -150,7 +142,7 @@ def draw(match: Match, links: dict, saved_number: int | None, players: list | No
     last = match.last_undoable_change() if links["role"] == EDIT else None
     return Board(
         html=mark_safe(render_to_string("cetele/_sheet.html", context)),
-        players=tuple(players),
+        title=", ".join(player.name for player in players),
         played=len(hands),
         finished=finished,
         last_change=str(last.get_action_display()) if last else "",

@@ -60,19 +60,12 @@ def editable_match(token: str) -> Match:
     return match_by_token(EDIT, token)
 
 
-def sheet_context(
-    match: Match,
-    players: list | None = None,
-    *,
-    role: str = EDIT,
-    saved_number: int | None = None,
-) -> dict:
+def sheet_context(match: Match, *, role: str = EDIT, saved_number: int | None = None) -> dict:
     """Everything the page around the çetele needs: the sheet as drawn for this version
     (cetele.board), how many hands were played, whether the match is over; `role` (edit or
-    view) decides where its links lead. `players`, when the caller has them already, saves
-    drawing the sheet a query."""
+    view) decides where its links lead."""
     links = link_context(match, role)
-    board = board_for(match, links, saved_number, players)
+    board = board_for(match, links, saved_number)
     return {
         "match": match,
         "board": board,
@@ -125,8 +118,7 @@ def match_detail(request: HttpRequest, token: str) -> TemplateResponse:
     match = editable_match(token)
     context = sheet_context(match)
     if not context["finished"]:  # a finished match takes no more hands: no form to build
-        players = list(context["board"].players)  # as read for this version, kept with it
-        context.update(next_hand(match, players, context["played"]))
+        context.update(next_hand(match, players_of(match), context["played"]))
     return TemplateResponse(request, "cetele/match.html", context)
 
 
@@ -244,11 +236,11 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry) -> HttpResp
         return redirect(match_url(match))
     if saved is None:  # nothing saved by this request: read where the match is now
         match.refresh_from_db(fields=["version", "touched_at"])
-    # Not the players read before the save: a renaming may have come between, and the sheet is
-    # kept under the version the save made (cetele.board).
+    # At the version the save made (players_of reads the players of that version: a renaming
+    # may have come between this request's first look and its save).
     context = sheet_context(match, saved_number=saved.number if saved else None)
     if not context["finished"]:
-        context.update(next_hand(match, list(context["board"].players), context["played"]))
+        context.update(next_hand(match, players_of(match), context["played"]))
     context["saved_note"] = note
     response = TemplateResponse(request, "cetele/match.html#hand_saved", context)
     # Names the hand for a phone's outbox, which sent it without hearing back or while offline
@@ -300,7 +292,7 @@ def render_hand_form(request: HttpRequest, match: Match, entry: HandEntry) -> Te
             "played": entry.position - 1,
         }
         return TemplateResponse(request, "cetele/match.html#hand_form", context)
-    context = sheet_context(match, entry.players)
+    context = sheet_context(match)
     context["entry"] = entry
     return TemplateResponse(request, "cetele/match.html", context)
 

@@ -65,6 +65,14 @@ def sums(inputs: dict) -> list:
     return [p.get("remaining") if p.get("remaining") is not None else 0 for p in inputs["players"]]
 
 
+def a_match_kept_for_offline(page) -> Match:
+    """A five-hand match started on this phone, its page kept by the worker."""
+    start_match(page, NAMES, hands=5)
+    match = Match.objects.get()
+    kept_for_offline(page)
+    return match
+
+
 def saved_sums(match: Match) -> list[list]:
     return [[s or 0 for s in row] for row in remaining(match)]
 
@@ -113,12 +121,10 @@ def test_a_hand_entered_offline_is_saved_once_when_the_connection_returns_even_a
 
 def test_a_hand_kept_in_a_closed_tab_is_sent_from_the_next_page_opened(phone):
     page, _ = phone
-    start_match(page, NAMES, hands=5)
-    match = Match.objects.get()
-    kept_for_offline(page)
+    match = a_match_kept_for_offline(page)
     context = page.context
     context.set_offline(True)
-    enter_hand(page, NAMES, HANDS[0])
+    enter_hand(page, NAMES, HANDS[0])  # kept in the outbox
     expect(page.locator("[data-outbox]")).to_contain_text(WAITING)
     page.close()
 
@@ -131,12 +137,10 @@ def test_a_hand_kept_in_a_closed_tab_is_sent_from_the_next_page_opened(phone):
 
 def test_the_worker_sends_a_kept_hand_by_background_sync_with_every_tab_closed(phone, live_server):
     page, _ = phone
-    start_match(page, NAMES, hands=5)
-    match = Match.objects.get()
-    kept_for_offline(page)
+    match = a_match_kept_for_offline(page)
     context = page.context
     context.set_offline(True)
-    enter_hand(page, NAMES, HANDS[0])
+    enter_hand(page, NAMES, HANDS[0])  # kept in the outbox
     page.wait_for_function(
         """async () => {
             const copy = await (await caches.open("cetele-outbox")).match("/outbox.json");
@@ -191,9 +195,7 @@ def test_the_worker_sends_a_kept_hand_by_background_sync_with_every_tab_closed(p
 
 def test_a_save_whose_answer_was_lost_is_not_saved_twice_when_sent_again(phone):
     page, _ = phone
-    start_match(page, NAMES, hands=5)
-    match = Match.objects.get()
-    kept_for_offline(page)
+    match = a_match_kept_for_offline(page)
     lost = []
 
     def lose_the_answer(route):
@@ -223,9 +225,7 @@ def test_a_save_whose_answer_was_lost_is_not_saved_twice_when_sent_again(phone):
 
 def test_a_save_left_hanging_is_kept_and_sent_again(phone):
     page, _ = phone
-    start_match(page, NAMES, hands=5)
-    match = Match.objects.get()
-    kept_for_offline(page)
+    match = a_match_kept_for_offline(page)
     hanging = []
 
     def hang_the_first_save(route):
@@ -253,9 +253,7 @@ def test_a_save_left_hanging_is_kept_and_sent_again(phone):
 def test_a_place_taken_meanwhile_is_asked_about_as_with_two_phones(phone, second_phone):
     page, _ = phone
     other, _ = second_phone
-    start_match(page, NAMES, hands=5)
-    match = Match.objects.get()
-    kept_for_offline(page)
+    match = a_match_kept_for_offline(page)
     other.goto(page.url)
 
     page.context.set_offline(True)
@@ -286,9 +284,7 @@ def test_an_answer_given_offline_to_the_servers_question_replaces_the_waiting_ha
 ):
     page, _ = phone
     other, _ = second_phone
-    start_match(page, NAMES, hands=5)
-    match = Match.objects.get()
-    kept_for_offline(page)
+    match = a_match_kept_for_offline(page)
     other.goto(page.url)
     page.context.set_offline(True)
     enter_hand(page, NAMES, HANDS[0])

@@ -57,7 +57,7 @@ def test_the_scorer_s_page_at_a_kept_version_is_one_query_with_its_form(
     match = make_match(hands=5)
     edit(client, match)
 
-    with django_assert_num_queries(1):  # the players come with the kept sheet
+    with django_assert_num_queries(1):  # the players are kept per version too (players_of)
         html = edit(Client(), match)
 
     assert 'id="hand-form"' in html and "6. el" in html
