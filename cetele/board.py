@@ -24,15 +24,22 @@ number again with other contents: keys name the moment of the change too (`stamp
 """
 
 import hashlib
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.contrib.messages import get_messages
 from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from cetele.hand_form import new_request_token
 from cetele.models import Hand, Match, Player
 from cetele.sharing import EDIT
 from scoring.sheet import tally
@@ -94,11 +101,17 @@ def stamp(match: Match) -> str:
     return f"{match.pk}:{created}:{match.version}:{changed}"
 
 
+def board_key(match: Match, links: dict, saved_number: int | None = None) -> str:
+    """What names one drawing of the sheet: the match's state, the link (a digest of its token)
+    and its role, the language, the row marked as just saved."""
+    token_digest = hashlib.sha256(links["token"].encode()).hexdigest()[:32]
+    return f"{stamp(match)}:{links['role']}:{token_digest}:{get_language()}:{saved_number or ''}"
+
+
 def board_for(match: Match, links: dict, saved_number: int | None = None) -> Board:
     """The sheet of `match` at the version it was read at, as the link in `links` shows it
     (cetele.sharing.link_context), drawn now or taken from memory."""
-    token_digest = hashlib.sha256(links["token"].encode()).hexdigest()[:32]
-    key = f"{stamp(match)}:{links['role']}:{token_digest}:{get_language()}:{saved_number or ''}"
+    key = board_key(match, links, saved_number)
     cache = caches[SHEETS]
     board = cache.get(key)
     if board is None:
@@ -168,3 +181,53 @@ def blank_hand_fields(match: Match, entry) -> SafeString:
         html = render_to_string("cetele/_hand_fields.html", {"entry": entry, "form_url": form_url})
         cache.set(key, html)
     return mark_safe(html)
+
+
+# --- Whole pages --------------------------------------------------------------------------------
+# The sheet's page (the scorer's, with the next hand's form, and the view link's) is the same for
+# every phone at a version but for a few values of each request: the CSRF token, the form's
+# one-time token, the page's own address (where the language buttons lead back), how long the
+# match has been quiet. So it is drawn once per version with a mark in place of each of them, kept,
+# and each request gets a copy with its values written over the marks: the template engine's
+# walk of base.html and the page, most of what was left of a page's time, is done once.
+# The marks are random for each process, so no name or note a player types can hold one.
+HOLE = f"cetele-{secrets.token_hex(16)}-"
+PER_REQUEST = ("csrf", "next", "quiet", "request_token")
+
+
+def hole(name: str) -> str:
+    """The mark a kept page holds where this request's value of `name` goes (PER_REQUEST)."""
+    return f"{HOLE}{name}"
+
+
+def kept_page(
+    request: HttpRequest,
+    template_name: str,
+    key: str,
+    context: Callable[[dict], dict],
+    *,
+    quiet: int,
+) -> HttpResponse:
+    """`template_name` drawn with `context(values)`, once per `key` (which names everything the
+    page shows but the PER_REQUEST values, given to `context` as their marks) and kept; each
+    request gets it with its own values. A request with flash messages to show is drawn as it is:
+    they are its own (and showing them uses them up)."""
+    values = {
+        "csrf": get_token(request),  # as {% csrf_token %} asks for it: the cookie is sent too
+        "next": request.get_full_path(),
+        "quiet": str(quiet),
+        "request_token": new_request_token(),
+    }
+    if get_messages(request):
+        return TemplateResponse(request, template_name, context(values))
+    cache = caches[SHEETS]
+    key = f"page:{template_name}:{key}"
+    html = cache.get(key)
+    if html is None:
+        holes = {name: hole(name) for name in PER_REQUEST}
+        kept = {**context(holes), "csrf_token": holes["csrf"], "language_next": holes["next"]}
+        html = render_to_string(template_name, kept, request)
+        cache.set(key, html)
+    for name, value in values.items():
+        html = html.replace(hole(name), escape(value))
+    return HttpResponse(html)

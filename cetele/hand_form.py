@@ -338,7 +338,9 @@ class HandEntry:
     corrected, None for the next hand.
     """
 
-    def __init__(self, match, players, data=None, *, position: int, hand=None, action=""):
+    def __init__(
+        self, match, players, data=None, *, position: int, hand=None, action="", request_token=""
+    ):
         self.match = match
         self.players = list(players)
         self.rules = match.rules
@@ -352,7 +354,7 @@ class HandEntry:
         data = add_penalty_row(data, len(self.players), action)
         initial = initial_from_inputs(hand.inputs) if hand is not None else {}
         hand_initial = {
-            "request_token": new_request_token(),
+            "request_token": request_token or new_request_token(),
             "version": hand.version if hand is not None else None,
             "position": position,
             **initial.get("hand", {}),

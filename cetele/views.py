@@ -20,10 +20,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from cetele.board import blank_hand_fields, board_for, players_of
+from cetele.board import blank_hand_fields, board_for, board_key, kept_page, players_of
 from cetele.forms import MatchForm, PlayerNamesForm
 from cetele.hand_form import HandEntry
-from cetele.live import live_context
+from cetele.live import live_context, quiet_seconds
 from cetele.models import (
     AlreadySaved,
     Change,
@@ -113,18 +113,32 @@ def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirec
 
 @require_safe
 @secret_link(role=EDIT)
-def match_detail(request: HttpRequest, token: str) -> TemplateResponse:
+def match_detail(request: HttpRequest, token: str) -> HttpResponse:
     """The çetele with the form for the next hand."""
-    match = editable_match(token)
-    context = sheet_context(match)
-    if not context["finished"]:  # a finished match takes no more hands: no form to build
-        context.update(next_hand(match, players_of(match), context["played"]))
-    return TemplateResponse(request, "cetele/match.html", context)
+    return sheet_page(request, editable_match(token), "cetele/match.html", role=EDIT)
 
 
-def next_hand(match: Match, players: list, played: int) -> dict:
+def sheet_page(request: HttpRequest, match: Match, template_name: str, role: str) -> HttpResponse:
+    """The sheet's page for this link (the scorer's with the next hand's form, or the view
+    link's), drawn once per version and kept whole: cetele.board.kept_page."""
+
+    def context(values: dict) -> dict:  # this request's own values, or the marks for them
+        context = sheet_context(match, role=role)
+        context["quiet"] = values["quiet"]
+        if role == EDIT and not context["finished"]:  # a finished match takes no more hands
+            players = players_of(match)
+            played = context["played"]
+            context.update(next_hand(match, players, played, values["request_token"]))
+        return context
+
+    key = board_key(match, link_context(match, role))
+    quiet = quiet_seconds(match.touched_at)
+    return kept_page(request, template_name, key, context, quiet=quiet)
+
+
+def next_hand(match: Match, players: list, played: int, request_token: str = "") -> dict:
     """The empty form for the next hand, its fields as drawn for this match (cetele.board)."""
-    entry = HandEntry(match, players, position=played + 1)
+    entry = HandEntry(match, players, position=played + 1, request_token=request_token)
     return {"entry": entry, "blank_fields": blank_hand_fields(match, entry)}
 
 

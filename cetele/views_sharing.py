@@ -32,7 +32,7 @@ from cetele.sharing import (
     secret_link,
     standings_message,
 )
-from cetele.views import get_hand, hand_context, sheet_context
+from cetele.views import get_hand, hand_context, sheet_context, sheet_page
 from scoring.sheet import tally
 
 # --- The editor's share page ----------------------------------------------------------------
@@ -143,10 +143,9 @@ def view_poll(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_safe
 @secret_link(role=VIEW)
-def view_match(request: HttpRequest, token: str) -> TemplateResponse:
+def view_match(request: HttpRequest, token: str) -> HttpResponse:
     """The çetele, read-only, updating itself while the page is visible."""
-    match = match_by_token(VIEW, token)
-    return TemplateResponse(request, "cetele/match_view.html", sheet_context(match, role=VIEW))
+    return sheet_page(request, match_by_token(VIEW, token), "cetele/match_view.html", role=VIEW)
 
 
 @require_safe

@@ -220,3 +220,119 @@ def test_a_database_restored_under_a_running_server_never_shows_the_kept_sheet_o
     after = sheet_of(view(client, match))
     assert after != before_restore
     assert ">77<" in after or "77</a>" in after
+
+
+# --- Whole pages kept (cetele.board.kept_page) ------------------------------------------------
+
+PAGES = {"edit": ("match_detail", "edit_token"), "view": ("view_match", "view_token")}
+
+
+def page_url(match: Match, role: str) -> str:
+    name, token = PAGES[role]
+    return reverse(name, args=[getattr(match, token)])
+
+
+def per_request_parts_written_over(html: str) -> str:
+    """A page with what is each request's own replaced by its name: the CSRF token (a new mask
+    at every asking), the form's one-time token, how many seconds the match has been quiet."""
+    html = re.sub(r'(name="csrfmiddlewaretoken" value=")[^"]+', r"\1CSRF", html)
+    html = re.sub(r'("x-csrftoken": ")[^"]+', r"\1CSRF", html)
+    html = re.sub(r'(name="request_token" value=")[^"]+', r"\1TOKEN", html)
+    return re.sub(r'(data-quiet=")\d+', r"\1QUIET", html)
+
+
+def drawn_for_this_request(monkeypatch, client, url: str) -> str:
+    """The page as Django draws it when nothing is kept: through the path a request with flash
+    messages takes (it is never kept), with no message in it."""
+    import cetele.board
+
+    monkeypatch.setattr(cetele.board, "get_messages", lambda request: True)
+    try:
+        response = client.get(url)
+    finally:
+        monkeypatch.undo()
+    assert response.templates, "this page was drawn"
+    return response.content.decode()
+
+
+@pytest.mark.parametrize("role", ["edit", "view"])
+@pytest.mark.parametrize("played", [5, 13])  # in play (with the next hand's form), and finished
+@pytest.mark.parametrize("language", ["tr", "en"])
+def test_a_kept_page_is_the_page_drawn_for_that_request(monkeypatch, role, played, language):
+    match = make_match(hands=played)
+    match.undo()  # "Geri al: …" beside the sheet
+    add_hand(match, sample_inputs())
+    url = page_url(match, role)
+    phone = Client(headers={"Accept-Language": language})
+    phone.cookies["django_language"] = language
+    first = phone.get(url)
+
+    kept = phone.get(url)
+
+    assert first.templates and not kept.templates  # drawn for the first phone only
+    drawn = drawn_for_this_request(monkeypatch, phone, url)
+    assert per_request_parts_written_over(kept.content.decode()) == per_request_parts_written_over(
+        drawn
+    )
+    assert f'<html lang="{language}">' in drawn
+    has_form = role == "edit" and played < 13
+    assert ('class="hand-form"' in drawn) == has_form
+
+
+def test_each_request_gets_its_own_values_in_a_kept_page(client):
+    match = make_match(hands=3)
+    url = page_url(match, "edit")
+    client.get(url)
+    other = Client()
+
+    pages = [phone.get(f"{url}?from=qr&x=<b>").content.decode() for phone in (client, other)]
+
+    from cetele.board import HOLE
+
+    for html in pages:
+        assert HOLE not in html
+        assert f'name="next" value="{url}?from=qr&amp;x=%3Cb%3E"' in html
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        assert f'"x-csrftoken": "{token}"' in html and len(token) == 64
+        assert int(re.search(r'data-quiet="(\d+)"', html).group(1)) < 60
+    assert request_token_of(pages[0]) != request_token_of(pages[1])
+    # Each phone's CSRF token is its own cookie's: a form posted from the kept page is accepted.
+    strict = Client(enforce_csrf_checks=True)
+    html = strict.get(url).content.decode()
+    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    undo_url = reverse("match_undo", args=[match.edit_token])
+    undo = strict.post(undo_url, {"csrfmiddlewaretoken": csrf})
+    assert undo.status_code == 302
+
+
+def test_a_flash_message_is_shown_once_and_never_kept(client):
+    match = make_match(hands=3)
+    url = page_url(match, "edit")
+    client.get(url)  # the page at this version is kept
+
+    client.post(reverse("match_undo", args=[match.edit_token]))  # "Geri alındı: …"
+    shown = client.get(url).content.decode()
+    again = client.get(url).content.decode()
+
+    assert "Geri alındı" in shown
+    assert "Geri alındı" not in again and "Geri alındı" not in Client().get(url).content.decode()
+
+
+def test_the_quiet_time_on_a_kept_page_is_counted_at_each_request(client):
+    match = make_match(hands=3)
+    url = page_url(match, "view")
+    client.get(url)
+    Match.objects.filter(pk=match.pk).update(touched_at=timezone.now() - timedelta(minutes=10))
+    match.refresh_from_db()
+    client.get(url)  # kept at this moment of change
+
+    later = timezone.now() + timedelta(minutes=5)
+    import cetele.live
+
+    real_now = cetele.live.timezone.now
+    try:
+        cetele.live.timezone.now = lambda: later
+        html = client.get(url).content.decode()
+    finally:
+        cetele.live.timezone.now = real_now
+    assert 899 <= int(re.search(r'data-quiet="(\d+)"', html).group(1)) <= 905
