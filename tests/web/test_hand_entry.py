@@ -387,3 +387,28 @@ def test_a_form_changing_its_fields_in_place_changes_no_other_form():
     assert len(two.seat_forms[0].fields["remaining"].validators) == len(
         SeatForm.base_fields["remaining"].validators
     )
+
+
+@pytest.mark.parametrize("rules", ["cetele-standart", "om-zorlu", "house"])
+def test_the_preview_s_error_containers_are_each_visible_field_s_own(rules):
+    """every_field_errors writes the containers without making a bound field per field: the same
+    ids and errors as field_errors() of each visible bound field (om-zorlu has the opening and
+    "çifte devam" fields, the house rules riziko and the indicator's colour)."""
+    from cetele.board import players_of
+    from cetele.templatetags.cetele import every_field_errors, field_errors
+
+    match = house_rules_match() if rules == "house" else make_match(preset=rules)
+    inputs = sample_inputs(finisher=0)
+    del inputs["players"][1]["remaining"]
+    data = QueryDict(mutable=True)
+    data.update(form_data(inputs, action="preview"))
+    data.update({"p2-okeys": "7", "p3-pen-TOTAL_FORMS": "1", "p3-pen-0-kind": "custom"})
+    entry = HandEntry(match, players_of(match), data, position=1, action="preview")
+    assert not entry.is_valid()
+
+    expected = "".join(
+        field_errors(field, oob=True) for form in entry.forms() for field in form.visible_fields()
+    )
+
+    assert every_field_errors(entry) == expected
+    assert expected.count("<li>") >= 2  # a count out of its choices, a penalty without points
