@@ -1,5 +1,6 @@
 """What every phone of a match sees the same, drawn once and kept: the live sheet, the players,
-the next hand's empty form.
+the next hand's empty form, and the sheet's whole pages (with each request's own values written
+in: `kept_page`).
 
 Nearly every page a table asks for is the çetele: the scorer's page after each save, and each
 watching phone when its poll hears of the change. Until the match changes again all of them show
@@ -40,8 +41,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from cetele.hand_form import new_request_token
-from cetele.models import Hand, Match, Player
+from cetele.models import Match, Player
 from cetele.sharing import EDIT
+from cetele.tables import played_hand
 from scoring.sheet import tally
 
 SHEETS = "sheets"  # the cache alias: this process's memory (see settings)
@@ -70,13 +72,14 @@ class SheetLine:
     cells: SafeString  # a <td> per player (the score, linking to its reason), then per team
 
 
-def sheet_lines(hands: list[Hand], rows: list, hand_url: str) -> list[SheetLine]:
-    """The rows of the sheet; `hand_url` is the first hand's link, of which each row's differs
-    only by its number (tests/web/test_match_sheet.py checks every link against reverse())."""
+def sheet_lines(numbers: list[int], rows: list, hand_url: str) -> list[SheetLine]:
+    """The rows of the sheet, for the hands of these `numbers` in order; `hand_url` is the first
+    hand's link, of which each row's differs only by its number (tests/web/test_match_sheet.py
+    checks every link against reverse())."""
     prefix = hand_url.removesuffix("1/")
     lines = []
-    for position, (hand, row) in enumerate(zip(hands, rows, strict=True), start=1):
-        url = f"{prefix}{hand.number}/"
+    for position, (number, row) in enumerate(zip(numbers, rows, strict=True), start=1):
+        url = f"{prefix}{number}/"
         href = escape(url)
         # Safe as written: an escaped URL of our own, and integers (int() would refuse anything
         # else). format_html per cell cost more than the rest of the row.
@@ -87,7 +90,7 @@ def sheet_lines(hands: list[Hand], rows: list, hand_url: str) -> list[SheetLine]
             )
             + "".join(f'<td class="team">{int(score)}</td>' for score in row.team_scores or ())
         )
-        lines.append(SheetLine(hand.number, str(position), url, cells))
+        lines.append(SheetLine(number, str(position), url, cells))
     return lines
 
 
@@ -129,36 +132,44 @@ def players_of(match: Match) -> list[Player]:
     cache = caches[SHEETS]
     players = cache.get(key)
     if players is None:
-        players = list(match.players.all())
+        players = list(Player.objects.raw(PLAYERS_QUERY, [match.pk]))
         cache.set(key, players)
     return players
+
+
+# match.players.all(), written out (as cetele.sharing.MATCH_QUERY): every save reads them anew,
+# and the ORM took three times as long to build the query as the rest of reading them.
+PLAYERS_QUERY = (
+    f"SELECT * FROM {Player._meta.db_table} WHERE match_id = %s"
+    f" ORDER BY {Player._meta.get_field('seat').column}"
+)
 
 
 def draw(match: Match, links: dict, saved_number: int | None) -> Board:
     """Read the hands (and, if not kept, the players) and render the sheet: what a miss costs."""
     players = players_of(match)
-    hands = list(match.hands.all())
-    sheet = tally([hand.scores for hand in hands], len(players), match.teams)
+    hands = match.sheet_hands()
+    sheet = tally([scores for _, scores, _, _ in hands], len(players), match.teams)
     hand_url = reverse(links["urls"]["hand"], args=[links["token"], 1])
     finished = len(hands) >= match.planned_hands
     context = {
         "match": match,
         "players": players,
-        "rows": list(zip(hands, sheet.rows, strict=True)),
-        "lines": sheet_lines(hands, sheet.rows, hand_url),
+        # As the chart and the summary read them (cetele/templatetags/pictures.py).
+        "hands": [played_hand(scores, finisher, finish) for _, scores, finisher, finish in hands],
+        "lines": sheet_lines([number for number, *_ in hands], sheet.rows, hand_url),
         "sheet": sheet,
         "played": len(hands),
         "finished": finished,
         "saved_number": saved_number,
         **links,
     }
-    last = match.last_undoable_change() if links["role"] == EDIT else None
     return Board(
         html=mark_safe(render_to_string("cetele/_sheet.html", context)),
         title=", ".join(player.name for player in players),
         played=len(hands),
         finished=finished,
-        last_change=str(last.get_action_display()) if last else "",
+        last_change=match.last_undoable_action() if links["role"] == EDIT else "",
     )
 
 

@@ -10,7 +10,7 @@ import hashlib
 import secrets
 from datetime import timedelta
 
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import F, Max
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
@@ -289,12 +289,31 @@ class Match(Forgettable):
             Player.objects.bulk_update(players, ["name"])
             self._record(Change.Action.RENAME, before={"names": before}, after={"names": names})
 
-    def last_undoable_change(self) -> "Change | None":
+    def _undoable_changes(self):
         return (
             self.changes.exclude(action=Change.Action.UNDO)
             .filter(undone_by__isnull=True)
             .order_by("-pk")
-            .first()
+        )
+
+    def last_undoable_change(self) -> "Change | None":
+        return self._undoable_changes().first()
+
+    def last_undoable_action(self) -> str:
+        """What "Geri al" would undo, by name ("El eklendi"), "" when nothing: the sheet shows it
+        at every version. The same change as last_undoable_change(), by a written query: the
+        ORM took 0.6 ms to build what the database answers in 0.02 (bench/profile.py)."""
+        with connection.cursor() as cursor:
+            cursor.execute(LAST_UNDOABLE_ACTION, [self.pk, Change.Action.UNDO])
+            row = cursor.fetchone()
+        return str(Change.Action(row[0]).label) if row else ""
+
+    def sheet_hands(self) -> list[tuple[int, list[int], int | None, str]]:
+        """(number, scores, finisher, finish) of every hand, in order: all that the sheet, its
+        chart and its summary read of a hand, without its inputs and breakdowns (most of its
+        data) and without making a model object per hand."""
+        return list(
+            self.hands.values_list("number", "result__scores", "inputs__finisher", "result__finish")
         )
 
     def undo(self) -> "Change":
@@ -413,6 +432,15 @@ class Change(models.Model):
 
 # A match form (and Match.preset_slug) names a house preset "house:<view token>".
 HOUSE_PREFIX = "house:"
+
+
+# Match.last_undoable_action(): the latest change that is not an undo and was not undone.
+LAST_UNDOABLE_ACTION = (
+    f"SELECT c.action FROM {Change._meta.db_table} c"
+    " WHERE c.match_id = %s AND c.action <> %s"
+    f" AND NOT EXISTS (SELECT 1 FROM {Change._meta.db_table} u WHERE u.undoes_id = c.id)"
+    " ORDER BY c.id DESC LIMIT 1"
+)
 
 
 class HousePreset(Forgettable):

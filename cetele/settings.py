@@ -154,10 +154,11 @@ def cache_settings(url: str) -> dict:
     return {"default": {**backend, "KEY_PREFIX": "cetele"}, "sheets": SHEETS_CACHE}
 
 
-# What cetele/board.py draws once and keeps (sheets, players, empty hand forms, a link's
-# navigation): keyed by the match's state, so never stale and never shared; this process's
-# memory is the fastest place for them. At most this many entries, the least used third dropped
-# when full: a 13-hand sheet is about 15 KB, so some 30 MB per worker for ordinary matches.
+# What cetele/board.py draws once and keeps (sheets, whole pages, players, empty hand forms, a
+# link's navigation): keyed by the match's state, so never stale and never shared; this
+# process's memory is the fastest place for them. At most this many entries, a third dropped
+# when full: a 13-hand sheet is about 15 KB and its pages 10-35 KB, so at most some 50 MB per
+# worker for ordinary matches (a change makes new entries; the phones ask within seconds).
 SHEETS_CACHE = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
     "LOCATION": "cetele-sheets",

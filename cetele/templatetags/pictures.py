@@ -1,7 +1,7 @@
 """The match as a picture and as a summary, for the sheet (match.html#sheet) to show.
 
-Both tags read what the sheet's context already holds (`rows`: hands with their sheet rows,
-`sheet`: scoring.sheet.tally's totals), so they cost no query and follow every live update of
+Both tags read what the sheet's context already holds (`hands`: cetele.tables.PlayedHand in
+order, `sheet`: scoring.sheet.tally's totals), so they cost no query and follow every live update of
 the sheet. The figures come from cetele.charts and cetele.stats; nothing is computed here.
 """
 
@@ -12,7 +12,6 @@ from django import template
 from cetele.charts import Series, chart_svg, match_chart
 from cetele.language import engine_lang
 from cetele.stats import match_summary, side_names
-from cetele.tables import played_hands
 from scoring import labels
 
 register = template.Library()
@@ -20,8 +19,7 @@ register = template.Library()
 
 def _parts(context) -> tuple[list[str], bool, list]:
     names = [player.name for player in context["players"]]
-    hands = played_hands([hand for hand, _row in context["rows"]])
-    return names, context["match"].teams, hands
+    return names, context["match"].teams, context["hands"]
 
 
 @dataclass(frozen=True)

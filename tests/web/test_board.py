@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cetele.board import SHEETS
-from cetele.models import Hand, Match
+from cetele.models import Hand, Match, NothingToUndo
 from tests.factories import add_hand, form_data, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db
@@ -336,3 +336,38 @@ def test_the_quiet_time_on_a_kept_page_is_counted_at_each_request(client):
     finally:
         cetele.live.timezone.now = real_now
     assert 899 <= int(re.search(r'data-quiet="(\d+)"', html).group(1)) <= 905
+
+
+def test_the_last_undoable_action_is_the_change_geri_al_undoes():
+    """Match.last_undoable_action() (a written query, for the sheet) names the change
+    last_undoable_change() (the ORM's, which undo() uses) finds, through every kind of change."""
+    match = make_match(hands=0)
+
+    def agree():
+        change = match.last_undoable_change()
+        assert match.last_undoable_action() == (str(change.get_action_display()) if change else "")
+
+    agree()
+    steps = [
+        lambda: add_hand(match, sample_inputs()),
+        lambda: add_hand(match, sample_inputs(finisher=2)),
+        lambda: match.edit_hand(1, sample_inputs(finisher=3), 1),
+        match.undo,
+        match.undo,  # the first undo is not itself undone: the one before it is
+        lambda: match.rename_players(["Ali", "Ayşe", "Cem", "Deniz"]),
+        lambda: match.delete_hand(1),
+        match.undo,
+        match.undo,
+        match.undo,
+    ]
+    seen = set()
+    for step in steps:
+        step()
+        agree()
+        seen.add(match.last_undoable_action())
+    assert len(seen) >= 3  # more than one kind of change was named
+    with pytest.raises(NothingToUndo):
+        while True:
+            match.undo()
+    agree()
+    assert match.last_undoable_action() == ""

@@ -504,7 +504,7 @@ def test_match_page_queries_do_not_grow_with_hands(client, django_assert_num_que
         response = client.get(url("match_detail", match))
 
     assert response.status_code == 200
-    assert len(response.context["rows"]) == hands
+    assert len(response.context["hands"]) == len(response.context["lines"]) == hands
 
 
 @pytest.mark.parametrize("hands", [1, 13, 200])
