@@ -14,10 +14,11 @@ Why memory is enough, and correct behind a load balancer: a key is never written
 different contents (its version is read from the database by the request that uses it), so
 there is nothing to invalidate and nothing to share; each app server draws a version at most
 once. What the sheet shows beside its version is in the key: the link (its token, as a digest:
-rotating a link changes every URL in the sheet), the language, and the row to mark as just
-saved. Nothing inside varies with the request: no CSRF token (the sheet has no form; "Rövanş"
-is with the hand form, match.html#hand_form), no clock (how long the match has been quiet is an
-attribute of the <section> around it, written per request). A request that reads the version
+rotating a link changes every URL in the sheet) and the language; the row a save marks as just
+saved is drawn for that save's answer only. Nothing inside varies with the request: no CSRF
+token (the sheet has no form; "Rövanş" is with the hand form, match.html#hand_form), no clock
+(how long the match has been quiet is an attribute of the <section> around it, written per
+request). A request that reads the version
 just before another phone's save may draw the newer hands under the older version: its phones
 then ask again at once (their poll names the older version), and never see older hands than
 the version says. A database restored from a backup while the app runs may reach a version
@@ -104,17 +105,21 @@ def stamp(match: Match) -> str:
     return f"{match.pk}:{created}:{match.version}:{changed}"
 
 
-def board_key(match: Match, links: dict, saved_number: int | None = None) -> str:
+def board_key(match: Match, links: dict) -> str:
     """What names one drawing of the sheet: the match's state, the link (a digest of its token)
-    and its role, the language, the row marked as just saved."""
+    and its role, the language."""
     token_digest = hashlib.sha256(links["token"].encode()).hexdigest()[:32]
-    return f"{stamp(match)}:{links['role']}:{token_digest}:{get_language()}:{saved_number or ''}"
+    return f"{stamp(match)}:{links['role']}:{token_digest}:{get_language()}"
 
 
 def board_for(match: Match, links: dict, saved_number: int | None = None) -> Board:
     """The sheet of `match` at the version it was read at, as the link in `links` shows it
-    (cetele.sharing.link_context), drawn now or taken from memory."""
-    key = board_key(match, links, saved_number)
+    (cetele.sharing.link_context), drawn now or taken from memory. The sheet that marks the row
+    just saved is drawn for that save's answer alone and not kept: nobody asks for it again,
+    and keeping it would only push out of memory what other phones will ask for."""
+    if saved_number is not None:
+        return draw(match, links, saved_number)
+    key = board_key(match, links)
     cache = caches[SHEETS]
     board = cache.get(key)
     if board is None:

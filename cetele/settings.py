@@ -156,14 +156,16 @@ def cache_settings(url: str) -> dict:
 
 # What cetele/board.py draws once and keeps (sheets, whole pages, players, empty hand forms, a
 # link's navigation): keyed by the match's state, so never stale and never shared; this
-# process's memory is the fastest place for them. At most this many entries, a third dropped
-# when full: a 13-hand sheet is about 15 KB and its pages 10-35 KB, so at most some 50 MB per
-# worker for ordinary matches (a change makes new entries; the phones ask within seconds).
+# process's memory is the fastest place for them. At most this many entries, the least recently
+# used third dropped when full. Each save makes a few new ones, and a table's empty form is asked
+# for again only at its next save, minutes later: with 2,000 entries a worker serving thousands
+# of tables dropped it first and drew it again at every save (make loadtest: 3,500 tables
+# carried; 4,500 with 10,000 entries, each worker then holding about 100 MB).
 SHEETS_CACHE = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
     "LOCATION": "cetele-sheets",
     "TIMEOUT": 3600,
-    "OPTIONS": {"MAX_ENTRIES": 2000},
+    "OPTIONS": {"MAX_ENTRIES": 10000},
 }
 
 
