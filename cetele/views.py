@@ -123,13 +123,12 @@ def sheet_page(request: HttpRequest, match: Match, template_name: str, role: str
     link's), drawn once per version and kept whole: cetele.board.kept_page."""
 
     def context(values: dict) -> dict:  # this request's own values, or the marks for them
-        context = sheet_context(match, role=role)
-        context["quiet"] = values["quiet"]
-        if role == EDIT and not context["finished"]:  # a finished match takes no more hands
+        page = sheet_context(match, role=role)
+        page["quiet"] = values["quiet"]
+        if role == EDIT and not page["finished"]:  # a finished match takes no more hands
             players = players_of(match)
-            played = context["played"]
-            context.update(next_hand(match, players, played, values["request_token"]))
-        return context
+            page.update(next_hand(match, players, page["played"], values["request_token"]))
+        return page
 
     key = board_key(match, link_context(match, role))
     quiet = quiet_seconds(match.touched_at)
