@@ -18,11 +18,11 @@ rotating a link changes every URL in the sheet) and the language; the row a save
 saved is drawn for that save's answer only. Nothing inside varies with the request: no CSRF
 token (the sheet has no form; "Rövanş" is with the hand form, match.html#hand_form), no clock
 (how long the match has been quiet is an attribute of the <section> around it, written per
-request). A request that reads the version
-just before another phone's save may draw the newer hands under the older version: its phones
-then ask again at once (their poll names the older version), and never see older hands than
-the version says. A database restored from a backup while the app runs may reach a version
-number again with other contents: keys name the moment of the change too (`stamp`).
+request). A request that reads the version just before another phone's save may draw the newer
+hands under the older version: its phones then ask again at once (their poll names the older
+version), and never see older hands than the version says. A database restored from a backup
+while the app runs may reach a version number again with other contents: keys name the moment of
+the change too (`stamp`).
 """
 
 import hashlib
