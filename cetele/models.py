@@ -289,32 +289,30 @@ class Match(Forgettable):
             Player.objects.bulk_update(players, ["name"])
             self._record(Change.Action.RENAME, before={"names": before}, after={"names": names})
 
-    def _undoable_changes(self):
-        return (
-            self.changes.exclude(action=Change.Action.UNDO)
-            .filter(undone_by__isnull=True)
-            .order_by("-pk")
-        )
-
     def last_undoable_change(self) -> "Change | None":
-        return self._undoable_changes().first()
+        """The change "Geri al" undoes: the latest that is not an undo and was not undone."""
+        found = self._last_undoable()
+        return self.changes.get(pk=found[0]) if found else None
 
     def last_undoable_action(self) -> str:
         """What "Geri al" would undo, by name ("El eklendi"), "" when nothing: the sheet shows it
-        at every version. The same change as last_undoable_change(), by a written query: the
-        ORM took 0.6 ms to build what the database answers in 0.02 (bench/profile.py)."""
+        at every version, so without reading the change's data (a hand's inputs and scores,
+        twice)."""
+        found = self._last_undoable()
+        return str(Change.Action(found[1]).label) if found else ""
+
+    def _last_undoable(self) -> tuple[int, str] | None:
+        """(id, action) of the change "Geri al" undoes, by a written query: the ORM took 0.6 ms
+        to build what the database answers in 0.02 (bench/profile.py)."""
         with connection.cursor() as cursor:
-            cursor.execute(LAST_UNDOABLE_ACTION, [self.pk, Change.Action.UNDO])
-            row = cursor.fetchone()
-        return str(Change.Action(row[0]).label) if row else ""
+            cursor.execute(LAST_UNDOABLE, [self.pk, Change.Action.UNDO])
+            return cursor.fetchone()
 
     def sheet_hands(self) -> list[tuple[int, list[int], int | None, str]]:
         """(number, scores, finisher, finish) of every hand, in order: all that the sheet, its
         chart and its summary read of a hand, without its inputs and breakdowns (most of its
         data) and without making a model object per hand."""
-        return list(
-            self.hands.values_list("number", "result__scores", "inputs__finisher", "result__finish")
-        )
+        return list(self.hands.values_list("number", *Hand.PLAYED))
 
     def undo(self) -> "Change":
         """Reverse the latest change not yet undone; the undo is itself kept in the history."""
@@ -388,6 +386,10 @@ class Hand(models.Model):
     def __str__(self) -> str:
         return f"Hand {self.number} of match {self.match_id}"
 
+    # What the sheet and the statistics read of a hand (scores, who finished, how), as
+    # values_list() paths: not its inputs and breakdowns, most of its data.
+    PLAYED = ("result__scores", "inputs__finisher", "result__finish")
+
     @property
     def scores(self) -> list[int]:
         return self.result["scores"]
@@ -434,9 +436,9 @@ class Change(models.Model):
 HOUSE_PREFIX = "house:"
 
 
-# Match.last_undoable_action(): the latest change that is not an undo and was not undone.
-LAST_UNDOABLE_ACTION = (
-    f"SELECT c.action FROM {Change._meta.db_table} c"
+# Match._last_undoable(): the latest change that is not an undo and was not undone.
+LAST_UNDOABLE = (
+    f"SELECT c.id, c.action FROM {Change._meta.db_table} c"
     " WHERE c.match_id = %s AND c.action <> %s"
     f" AND NOT EXISTS (SELECT 1 FROM {Change._meta.db_table} u WHERE u.undoes_id = c.id)"
     " ORDER BY c.id DESC LIMIT 1"

@@ -49,14 +49,6 @@ def played_hand(scores, finisher, finish) -> PlayedHand:
     return PlayedHand(tuple(scores), finisher, finish)
 
 
-def played_hands(hands: list[Hand]) -> list[PlayedHand]:
-    """A match's stored hands as the statistics read them."""
-    return [
-        played_hand(hand.result["scores"], hand.inputs.get("finisher"), hand.result["finish"])
-        for hand in hands
-    ]
-
-
 @dataclass(frozen=True)
 class TableMatch:
     """One match of a table, as its page lists it."""
@@ -132,7 +124,7 @@ def load_table(table: Table, season: int | None = None) -> TableRecord:
     for match_id, scores, finisher, finish in (
         Hand.objects.filter(**of_matches)
         .order_by("match_id", "number")
-        .values_list("match_id", "result__scores", "inputs__finisher", "result__finish")
+        .values_list("match_id", *Hand.PLAYED)
     ):
         hands[match_id].append(played_hand(scores, finisher, finish))
     listed = [

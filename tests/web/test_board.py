@@ -343,36 +343,32 @@ def test_the_quiet_time_on_a_kept_page_is_counted_at_each_request(client):
     assert 899 <= int(re.search(r'data-quiet="(\d+)"', html).group(1)) <= 905
 
 
-def test_the_last_undoable_action_is_the_change_geri_al_undoes():
-    """Match.last_undoable_action() (a written query, for the sheet) names the change
-    last_undoable_change() (the ORM's, which undo() uses) finds, through every kind of change."""
+def test_geri_al_names_and_undoes_the_latest_change_not_undone_through_every_kind():
+    """The one rule (Match._last_undoable, a written query) behind "Geri al: …" on the sheet and
+    behind undo(): the latest change that is not an undo and was not undone."""
     match = make_match(hands=0)
-
-    def agree():
-        change = match.last_undoable_change()
-        assert match.last_undoable_action() == (str(change.get_action_display()) if change else "")
-
-    agree()
-    steps = [
-        lambda: add_hand(match, sample_inputs()),
-        lambda: add_hand(match, sample_inputs(finisher=2)),
-        lambda: match.edit_hand(1, sample_inputs(finisher=3), 1),
-        match.undo,
-        match.undo,  # the first undo is not itself undone: the one before it is
-        lambda: match.rename_players(["Ali", "Ayşe", "Cem", "Deniz"]),
-        lambda: match.delete_hand(1),
-        match.undo,
-        match.undo,
-        match.undo,
+    steps = [  # (a change, the action "Geri al" then names)
+        (lambda: add_hand(match, sample_inputs()), "create"),
+        (lambda: add_hand(match, sample_inputs(finisher=2)), "create"),
+        (lambda: match.edit_hand(1, sample_inputs(finisher=3), 1), "edit"),
+        (match.undo, "create"),  # the correction undone: the second hand's adding is next
+        (match.undo, "create"),  # an undo is never itself undone: the first hand's adding
+        (lambda: match.rename_players(["Ali", "Ayşe", "Cem", "Deniz"]), "rename"),
+        (lambda: match.delete_hand(1), "delete"),
+        (match.undo, "rename"),
+        (match.undo, "create"),
+        (match.undo, None),
     ]
-    seen = set()
-    for step in steps:
-        step()
-        agree()
-        seen.add(match.last_undoable_action())
-    assert len(seen) >= 3  # more than one kind of change was named
+    assert match.last_undoable_action() == "" and match.last_undoable_change() is None
+    for change, expected in steps:
+        change()
+        last = match.last_undoable_change()
+        if expected is None:
+            assert last is None and match.last_undoable_action() == ""
+            continue
+        assert last.action == expected
+        assert match.last_undoable_action() == str(last.get_action_display())
     with pytest.raises(NothingToUndo):
-        while True:
-            match.undo()
-    agree()
-    assert match.last_undoable_action() == ""
+        match.undo()
+    assert not match.hands.exists()
+    assert [p.name for p in match.players.all()] == ["Ali", "Ayşe", "Can", "Deniz"]
