@@ -55,7 +55,6 @@ bench:
 loadtest:
 	@scripts/setup.sh dev
 	@scripts/system-deps.sh
-	$(BIN)/pip install --quiet -r requirements-bench.txt
 	$(BIN)/python -m bench.loadtest --database sqlite $(LOADTEST_ARGS)
 	scripts/with-postgres.sh $(BIN)/python -m bench.loadtest --database postgres \
 		--servers 1,2 --balancer --cache redis $(LOADTEST_ARGS)

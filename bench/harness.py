@@ -64,6 +64,8 @@ def prepare(env: dict[str, str], static: bool = True) -> None:
 class Gunicorn:
     """`gunicorn cetele.wsgi` on 127.0.0.1 with the given workers."""
 
+    ready = ("/bench/minimal/", 200)  # asked until it answers so: the server is up
+
     def __init__(
         self,
         env: dict[str, str],
@@ -110,8 +112,8 @@ class Gunicorn:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gunicorn exited with {self.process.returncode}")
             try:
-                status, _, _ = Client(self.port).get("/bench/minimal/")
-                if status == 200:
+                status, _, _ = Client(self.port).get(self.ready[0])
+                if status == self.ready[1]:
                     return self
             except (OSError, http.client.HTTPException):  # still starting
                 pass
@@ -143,6 +145,37 @@ class Gunicorn:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+class EventServer(Gunicorn):
+    """bench/events.py (server-sent events) under uvicorn on 127.0.0.1: `workers` processes,
+    each an asyncio loop holding its share of the phones' connections."""
+
+    ready = ("/events/m/not-a-link/", 400)
+
+    def __init__(self, env: dict[str, str], workers: int = 2, log: Path | None = None) -> None:
+        super().__init__(env, log=log)
+        self.args = [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "bench.events:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--workers",
+            str(workers),
+            "--loop",
+            "uvloop",
+            "--http",
+            "httptools",
+            "--backlog",
+            "4096",
+            "--no-access-log",
+            "--log-level",
+            "warning",
+        ]
 
 
 class RedisServer:

@@ -55,6 +55,7 @@ from urllib.parse import urlencode
 
 from bench.harness import (
     Client,
+    EventServer,
     Gunicorn,
     Nginx,
     RedisServer,
@@ -70,6 +71,10 @@ HOST = "127.0.0.1"
 REQUEST_TIMEOUT = 10.0
 MAX_IN_FLIGHT = 4000
 NEW_VERSION = re.compile(rb"poll/\?v=(\d+)")
+# Each phone first asks within a poll interval (16 s at most while a table plays): figures "once
+# arrived" leave out the step's first seconds, where every phone of every table arrives at once.
+ARRIVED = 20.0
+MAX_STREAMS = 18_000  # one process may hold 20,000 files here (ulimit -Hn): the client's streams
 
 
 @dataclass
@@ -103,6 +108,9 @@ class Step:
     database_cpu: float = 0.0
     by_second: dict[int, list[float]] = field(default_factory=dict)  # latencies by start second
     client_cpu: float = 0.0
+    arrived_at: float = 0.0  # monotonic time, ARRIVED s into the step
+    arrived_cpu: dict[int, float] = field(default_factory=dict)  # the server's CPU then
+    arrived_cpu_used: float = 0.0  # ... and used from then to the step's end
 
     def record(self, kind: str, ms: float) -> None:
         self.latencies.setdefault(kind, []).append(ms)
@@ -154,8 +162,11 @@ def percentile(values: list[float], fraction: float) -> float:
 class Load:
     """The phones of every active table, firing on their own clocks."""
 
-    def __init__(self, port: int, csrf: str, args: argparse.Namespace) -> None:
+    def __init__(
+        self, port: int, csrf: str, args: argparse.Namespace, events_port: int = 0
+    ) -> None:
         self.port = port
+        self.events_port = events_port  # --live sse: bench/events.py
         self.csrf = csrf
         self.args = args
         self.in_flight = 0
@@ -163,6 +174,7 @@ class Load:
         self.acknowledged: list[str] = []  # ... and of those the server said it saved
         self.tasks: set[asyncio.Task] = set()
         self.steps: list[Step] = []
+        self.server_pids: list[int] = []  # whose CPU is read once the phones have arrived
 
     def interval(self, quiet: float) -> float:
         """Seconds to the next poll: app.js's schedule, or a fixed --poll-every."""
@@ -285,6 +297,57 @@ class Load:
                 self.fire(step, self.poll(step, table, role, due, phone))
                 next_poll = due + self.interval(due - phone.changed_at)
 
+    async def listener(self, step: Step, table: Table, role: str, end: float, seed: int) -> None:
+        """One phone on server-sent events (--live sse): it holds a stream from bench/events.py
+        and, at each new version, fetches the sheet as a poll that found news does; the editor's
+        phone also saves every `save_every` s. It never polls otherwise."""
+        rng = random.Random(seed)
+        phone = Phone(table.version, table.changed_at)
+        saves = None
+        if role == "m":
+            saves = asyncio.create_task(self.saver(step, table, end, phone, rng))
+        # Each phone opens its stream when it would first have polled: the same arrivals as
+        # --live poll, each catching up with the sheet if it changed since the phone drew it.
+        await asyncio.sleep(rng.uniform(0, self.interval(time.monotonic() - phone.changed_at)))
+        token = table.edit_token if role == "m" else table.view_token
+        request = self.get(f"/events/{role}/{token}/?v={phone.known}", table.cookies[role])
+        started = time.monotonic()
+        writer = None
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(HOST, self.events_port), REQUEST_TIMEOUT
+            )
+            writer.write(request.replace(b"Connection: close\r\n", b""))
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), REQUEST_TIMEOUT)
+            if head[9:12] != b"200":
+                step.error(f"events: HTTP {head[9:12].decode()}")
+                return
+            step.record("events stream opened", (time.monotonic() - started) * 1000)
+            while (left := end - time.monotonic()) > 0:
+                try:
+                    line = await asyncio.wait_for(reader.readline(), left)
+                except TimeoutError:
+                    break
+                if not line:
+                    step.error("events: stream closed by the server")
+                    break
+                if line.startswith(b"data: ") and int(line[6:]) > phone.known:
+                    self.fire(step, self.poll(step, table, role, time.monotonic(), phone))
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as error:
+            step.error(f"events: {type(error).__name__}")
+        finally:
+            if writer is not None:
+                writer.close()
+            if saves is not None:
+                await saves
+
+    async def saver(self, step: Step, table: Table, end: float, phone: Phone, rng) -> None:
+        next_save = table.changed_at + self.args.save_every
+        while next_save < end:
+            await asyncio.sleep(max(0.0, next_save - time.monotonic()))
+            self.fire(step, self.save(step, table, next_save, phone, rng))
+            next_save += self.args.save_every
+
     async def run(self, step: Step, tables: list[Table]) -> None:
         start = time.monotonic()
         end = start + step.seconds
@@ -294,12 +357,19 @@ class Load:
             # Tables started at different times: each is somewhere in its current hand.
             table.changed_at = start - rng.uniform(0, self.args.save_every)
             table.saves = []
-            phones.append(self.phone(step, table, "m", end, index * 10))
+            phone = self.listener if self.args.live == "sse" else self.phone
+            phones.append(phone(step, table, "m", end, index * 10))
             for viewer in range(self.args.viewers):
-                phones.append(self.phone(step, table, "v", end, index * 10 + viewer + 1))
+                phones.append(phone(step, table, "v", end, index * 10 + viewer + 1))
+        arrived = asyncio.create_task(self.arrived(step, start + ARRIVED))
         await asyncio.gather(*phones)
+        await arrived
         while self.tasks:  # let the last requests finish (each is bounded by its timeout)
             await asyncio.gather(*list(self.tasks), return_exceptions=True)
+
+    async def arrived(self, step: Step, at: float) -> None:
+        await asyncio.sleep(max(0.0, at - time.monotonic()))
+        step.arrived_at, step.arrived_cpu = time.monotonic(), cpu_seconds(self.server_pids)
 
 
 def seen_cookie(token: str) -> str:
@@ -399,6 +469,18 @@ def report(step: Step, p95_limit: float) -> bool:
                 if step.database_cpu
                 else ""
             )
+        )
+    arrived = [
+        ms
+        for second, values in step.by_second.items()
+        if second >= step.arrived_at
+        for ms in values
+    ]
+    if arrived and step.seconds > ARRIVED:
+        print(
+            f"{'':>14}once every phone has arrived (from {ARRIVED:g} s in): p95 "
+            f"{percentile(arrived, 0.95):.1f} ms over {len(arrived)} requests, server CPU "
+            f"{step.arrived_cpu_used / (step.seconds - ARRIVED):.2f} cores"
         )
     if len(step.by_second) > 1:
         second, values = max(step.by_second.items(), key=lambda item: percentile(item[1], 0.95))
@@ -535,6 +617,9 @@ def check_across_servers(stack: Stack, table: Table, load: Load) -> list[str]:
 def run_stack(args, env, tables, servers: int, directory: Path) -> dict:
     """One stack's steps; returns what it carried and measured."""
     stack = Stack(env, args, servers, args.balancer, directory).start()
+    events = None
+    if args.live == "sse":
+        events = EventServer(env, workers=args.workers, log=directory / "events.log").start()
     try:
         client = Client(stack.port)
         client.get(f"/m/{tables[0].edit_token}/")
@@ -548,12 +633,17 @@ def run_stack(args, env, tables, servers: int, directory: Path) -> dict:
             runner = uvloop.run
         except ImportError:
             runner = asyncio.run
-        load = Load(stack.port, client.csrf, args)
+        load = Load(stack.port, client.csrf, args, events.port if events else 0)
         polling = (
             f"polling every {args.poll_every:g} s"
             if args.poll_every
             else "polling on app.js's schedule"
         )
+        if events:
+            polling = (
+                f"on server-sent events (bench/events.py, uvicorn -w {args.workers}), "
+                "fetching the sheet at each new version"
+            )
         front = f"{servers} app server(s) behind nginx" if args.balancer else "one app server"
         print(
             f"\n{args.database}, {front}, each gunicorn -w {args.workers} {args.worker_class}"
@@ -574,11 +664,15 @@ def run_stack(args, env, tables, servers: int, directory: Path) -> dict:
             step = Step(count, args.step_seconds)
             load.steps.append(step)
             side = others + (stack.nginx.pids() if stack.nginx else []) + args.side_pids
-            server_before = cpu_seconds(stack.app_pids())
+            app_pids = stack.app_pids() + (server_pids(events) if events else [])
+            server_before = cpu_seconds(app_pids)
             side_before = cpu_seconds(side)
             client_before = time.process_time()
+            load.server_pids = app_pids
             runner(load.run(step, tables))
-            step.server_cpu = cpu_used(server_before, cpu_seconds(stack.app_pids()))
+            server_after = cpu_seconds(app_pids)
+            step.server_cpu = cpu_used(server_before, server_after)
+            step.arrived_cpu_used = cpu_used(step.arrived_cpu, server_after)
             step.client_cpu = time.process_time() - client_before
             step.database_cpu = cpu_used(side_before, cpu_seconds(side))
             passed = report(step, args.p95_ms)
@@ -595,7 +689,9 @@ def run_stack(args, env, tables, servers: int, directory: Path) -> dict:
         failures = check_across_servers(stack, tables[-1], load) if args.balancer else []
     finally:
         stack.stop()
-    log = stack.logs()
+        if events:
+            events.stop()
+    log = stack.logs() + ((directory / "events.log").read_text(errors="replace") if events else "")
     if "Traceback" in log:
         print("the server logged errors:\n" + log[-3000:])
         failures.append("the server logged a traceback")
@@ -628,6 +724,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--servers", default="1", help="app servers, e.g. 1,2 (one stack each)")
     parser.add_argument("--balancer", action="store_true", help="nginx in front of the servers")
     parser.add_argument("--cache", choices=["db", "redis", "locmem"], default="db")
+    parser.add_argument(
+        "--live",
+        choices=["poll", "sse"],
+        default="poll",
+        help="how phones learn of a save: polling (the app's way) or server-sent events",
+    )
     args = parser.parse_args(argv)
     args.step_list = [int(n) for n in args.steps.split(",")]
     stacks = [int(n) for n in args.servers.split(",")]
@@ -635,6 +737,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("steps must be 1..20000 tables and at most 120 s each")
     if not all(1 <= n <= 4 for n in stacks) or (max(stacks) > 1 and not args.balancer):
         parser.error("--servers: 1 to 4, and more than one needs --balancer")
+    phones = max(args.step_list) * (args.viewers + 1)
+    if args.live == "sse" and (args.balancer or phones > MAX_STREAMS):
+        parser.error(
+            f"--live sse: one app server, and at most {MAX_STREAMS:,} phones "
+            "(the client holds a connection for each)"
+        )
 
     with tempfile.TemporaryDirectory(prefix="cetele-load-") as tmp:
         if args.database == "postgres":

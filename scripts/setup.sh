@@ -13,7 +13,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 req=requirements.txt
 [ "$kind" = dev ] && req=requirements-dev.txt
-stamp=".venv/.installed-$kind-$(cat requirements.txt requirements-dev.txt | sha1sum | cut -c1-12)"
+stamp=".venv/.installed-$kind-$(cat requirements*.txt | sha1sum | cut -c1-12)"
 if [ ! -f "$stamp" ]; then
   echo "== installing $req"
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$req" 2>&1 \
