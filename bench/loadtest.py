@@ -27,6 +27,11 @@ and on each server directly: a save sent to one server and retried on the other 
 two corrections of one hand version on two servers: the second gets the conflict; 20 misses from
 one address, answered by both servers, then 429.
 
+`--live sse` measures server-sent events beside polling (issue 17): bench/events.py under uvicorn
+beside the same app server, each phone holding a stream from it, arriving when it would first
+have polled and fetching the sheet at each new version; the CPU of both servers is counted.
+Each step also prints its p95 and the server's CPU from ARRIVED s in, once every phone is there.
+
 The client is a few lines of asyncio over raw sockets (one connection per request: a phone that
 asks every few seconds has let its keep-alive lapse), with uvloop when installed: it runs on the
 same 2 cores as the server, so it must cost little. Only 127.0.0.1 (and 127.0.0.2, a second
@@ -35,6 +40,7 @@ client address) is ever contacted; every run is bounded in time.
     python -m bench.loadtest [--database sqlite|postgres] [--workers 2] [--worker-class gthread]
                              [--threads 4] [--steps 500,1000,1500,2000,3000,4000,5000,6000]
                              [--step-seconds 30] [--servers 1,2 --balancer --cache redis]
+                             [--live poll|sse]
 """
 
 from __future__ import annotations
