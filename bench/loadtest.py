@@ -284,34 +284,23 @@ class Load:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def phone(self, step: Step, table: Table, role: str, end: float, seed: int) -> None:
-        """One phone: polls on the schedule; the editor's also saves every `save_every` s."""
-        rng = random.Random(seed)
-        phone = Phone(table.version, table.changed_at)
+    async def phone(
+        self, step: Step, table: Table, role: str, end: float, phone: Phone, rng
+    ) -> None:
+        """One phone polling on the schedule (--live poll, the app's way)."""
         now = time.monotonic()
-        next_poll = now + rng.uniform(0, self.interval(now - phone.changed_at))
-        next_save = table.changed_at + self.args.save_every if role == "m" else end
-        while True:
-            due = min(next_poll, next_save)
-            if due >= end:
-                return
+        due = now + rng.uniform(0, self.interval(now - phone.changed_at))
+        while due < end:
             await asyncio.sleep(max(0.0, due - time.monotonic()))
-            if due == next_save:
-                self.fire(step, self.save(step, table, due, phone, rng))
-                next_save += self.args.save_every
-            else:
-                self.fire(step, self.poll(step, table, role, due, phone))
-                next_poll = due + self.interval(due - phone.changed_at)
+            self.fire(step, self.poll(step, table, role, due, phone))
+            due += self.interval(due - phone.changed_at)
 
-    async def listener(self, step: Step, table: Table, role: str, end: float, seed: int) -> None:
+    async def listener(
+        self, step: Step, table: Table, role: str, end: float, phone: Phone, rng
+    ) -> None:
         """One phone on server-sent events (--live sse): it holds a stream from bench/events.py
-        and, at each new version, fetches the sheet as a poll that found news does; the editor's
-        phone also saves every `save_every` s. It never polls otherwise."""
-        rng = random.Random(seed)
-        phone = Phone(table.version, table.changed_at)
-        saves = None
-        if role == "m":
-            saves = asyncio.create_task(self.saver(step, table, end, phone, rng))
+        and, at each new version, fetches the sheet as a poll that found news does. It never
+        polls otherwise."""
         # Each phone opens its stream when it would first have polled: the same arrivals as
         # --live poll, each catching up with the sheet if it changed since the phone drew it.
         await asyncio.sleep(rng.uniform(0, self.interval(time.monotonic() - phone.changed_at)))
@@ -344,10 +333,9 @@ class Load:
         finally:
             if writer is not None:
                 writer.close()
-            if saves is not None:
-                await saves
 
     async def saver(self, step: Step, table: Table, end: float, phone: Phone, rng) -> None:
+        """The editor's phone saves a hand every `save_every` s, however it learns of news."""
         next_save = table.changed_at + self.args.save_every
         while next_save < end:
             await asyncio.sleep(max(0.0, next_save - time.monotonic()))
@@ -359,14 +347,16 @@ class Load:
         end = start + step.seconds
         phones = []
         rng = random.Random(step.tables)
+        watch = self.listener if self.args.live == "sse" else self.phone
         for index, table in enumerate(tables[: step.tables]):
             # Tables started at different times: each is somewhere in its current hand.
             table.changed_at = start - rng.uniform(0, self.args.save_every)
             table.saves = []
-            phone = self.listener if self.args.live == "sse" else self.phone
-            phones.append(phone(step, table, "m", end, index * 10))
-            for viewer in range(self.args.viewers):
-                phones.append(phone(step, table, "v", end, index * 10 + viewer + 1))
+            for n, role in enumerate(["m"] + ["v"] * self.args.viewers):
+                phone = Phone(table.version, table.changed_at)
+                phones.append(watch(step, table, role, end, phone, random.Random(index * 10 + n)))
+                if role == "m":
+                    phones.append(self.saver(step, table, end, phone, random.Random(-index - 1)))
         arrived = asyncio.create_task(self.arrived(step, start + ARRIVED))
         await asyncio.gather(*phones)
         await arrived
