@@ -14,6 +14,7 @@ from functools import lru_cache, wraps
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import connections, router
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers, patch_cache_control
@@ -51,10 +52,12 @@ class BadLink(Http404):
 
 
 # The lookup every keyed page starts with, written out: building it through the ORM took longer
-# than running it (bench/profile.py). The column is ours, never the request's; the token is a
-# parameter; raw() still turns the row into a Match with every field converted.
+# than running it, and raw() took longer again to turn the row into a Match (bench/profile.py).
+# The column is ours, never the request's; the token is a parameter.
+MATCH_FIELDS = Match._meta.concrete_fields
 MATCH_QUERY = {
-    role: f"SELECT * FROM {Match._meta.db_table} WHERE {field} = %s"
+    role: f"SELECT {', '.join(f.column for f in MATCH_FIELDS)} FROM {Match._meta.db_table} "
+    f"WHERE {field} = %s"
     for role, field in TOKEN_FIELDS.items()
 }
 
@@ -62,12 +65,27 @@ MATCH_QUERY = {
 def match_by_token(role: str, token: str) -> Match:
     """The match this edit or view link opens, or BadLink. Opening it counts as using it (at
     most one write a day): `forget_unused` never deletes a match people still look at."""
-    found = list(Match.objects.raw(MATCH_QUERY[role], [token]))
-    if not found:
+    alias = router.db_for_read(Match)
+    connection = connections[alias]
+    with connection.cursor() as cursor:
+        cursor.execute(MATCH_QUERY[role], [token])
+        row = cursor.fetchone()
+    if row is None:
         raise BadLink()
-    match = found[0]
+    compiler, converters = match_converters(connection)
+    (values,) = compiler.apply_converters([row], converters)
+    match = Match.from_db(alias, [f.attname for f in MATCH_FIELDS], values)
     match.touch()
     return match
+
+
+@lru_cache(maxsize=64)
+def match_converters(connection) -> tuple:
+    """How this database connection's values become a Match's (a JSON string a dict, SQLite's
+    text a datetime): what the ORM works out for every query, worked out once per connection."""
+    compiler = Match.objects.none().query.get_compiler(connection=connection)
+    columns = [field.get_col(Match._meta.db_table) for field in MATCH_FIELDS]
+    return compiler, compiler.get_converters(columns)
 
 
 def link_context(match: Match, role: str) -> dict:

@@ -1,9 +1,11 @@
 """Template filters that show what the scoring engine computed, in the page's language."""
 
 import functools
+import html
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.formats import localize
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -65,6 +67,30 @@ def every_field_errors(entry) -> str:
 
 
 EMPTY_ERRORS_OOB = '<div id="{}-errors" class="field-errors" hx-swap-oob="true"></div>'
+
+
+@register.simple_tag
+def preview_scores(entry) -> str:
+    """The preview of a hand that scores: how it ended, each player's score, and how each was
+    made. Written out here, every value escaped, as every_field_errors is, because it is drawn
+    at every tap while a hand is typed: the template's two loops over the players were most of
+    drawing it, and format_html_join half of what was left."""
+    result = entry.result
+    lang = engine_lang()
+    names = [html.escape(player.name) for player in entry.players]
+    scores = " · ".join(
+        f'<span class="nowrap">{name} <strong>{html.escape(localize(score))}</strong></span>'
+        for name, score in zip(names, result["scores"], strict=True)
+    )
+    steps = "".join(
+        f"<li>{name}: {html.escape(labels.format_breakdown(breakdown, lang))}</li>"
+        for name, breakdown in zip(names, result["breakdown"], strict=True)
+    )
+    finish = html.escape(labels.finish_name(result["finish"], lang))
+    return mark_safe(
+        f'<details><summary><span class="finish">{finish}:</span> {scores}</summary>'
+        f'<ul class="breakdown small">{steps}</ul></details>'
+    )
 
 
 @register.filter

@@ -356,37 +356,81 @@ def test_an_htmx_retry_of_a_saved_hand_answers_with_the_sheet_not_a_redirect(cli
     assert match.hands.count() == 1
 
 
-def test_a_form_changing_its_fields_in_place_changes_no_other_form():
-    """Each form's fields are copied without the copy module (hand_form.copy_field, two thirds
-    of making the hand form): a change to one form's choices, widget attributes or messages
-    must still stay in that form, as with Django's deep copy."""
-    from cetele.hand_form import SeatForm
+def fields_as_drawn(entry: HandEntry) -> list:
+    """Everything a form could change in place on its fields: choices (the field's and the
+    widget's), widget attributes, messages and validators."""
+    drawn = []
+    for form in (entry.hand_form, *entry.seat_forms):
+        for name, field in form.fields.items():
+            widget = field.widget
+            drawn.append(
+                (
+                    form.prefix,
+                    name,
+                    list(getattr(field, "choices", [])),
+                    list(getattr(widget, "choices", [])),
+                    dict(widget.attrs),
+                    {key: str(text) for key, text in field.error_messages.items()},
+                    list(field.validators),
+                    field.required,
+                )
+            )
+    return drawn
+
+
+def test_the_fields_a_form_shares_name_its_player_and_nothing_changes_them(client):
+    """A player's fields are built once per name, language and rules and shared by every form
+    that shows them (hand_form.SharedFields): each names its own player, the declared fields
+    name nobody, and nothing a table does (previews with errors and without, a save, a refused
+    hand, the sheet, a correction) changes them afterwards."""
+    from cetele.hand_form import HandLevelForm, SeatForm
 
     match = make_match()
     players = list(match.players.all())
-    one, two = (HandEntry(match, players, position=1) for _ in range(2))
+    entry = HandEntry(match, players, position=1)
+    before = fields_as_drawn(entry)
 
-    one.seat_forms[0].fields["opened"].choices.append(("odd", "odd"))
-    one.hand_form.fields["finisher"].choices.append(("odd", "odd"))
-
-    assert ("odd", "odd") not in two.seat_forms[0].fields["opened"].choices
-    assert ("odd", "odd") not in SeatForm.base_fields["opened"].choices
-    assert ("odd", "odd") not in two.hand_form.fields["finisher"].choices
-    one.seat_forms[0].fields["okeys"].widget.choices.append(("odd", "odd"))
-    assert ("odd", "odd") not in two.seat_forms[0].fields["okeys"].widget.choices
-    # Each player's sum box and messages name that player, and only in that player's form.
-    labels = [form.fields["remaining"].widget.attrs["aria-label"] for form in one.seat_forms]
+    labels = [form.fields["remaining"].widget.attrs["aria-label"] for form in entry.seat_forms]
     assert labels == [
         f"{name}: eldeki taşların toplamı" for name in ("Ali", "Ayşe", "Can", "Deniz")
     ]
-    assert "aria-label" not in SeatForm.base_fields["remaining"].widget.attrs
-    required = [form.fields["opened"].error_messages["required"] for form in one.seat_forms]
+    required = [form.fields["opened"].error_messages["required"] for form in entry.seat_forms]
     assert required[0].startswith("Ali:") and required[1].startswith("Ayşe:")
+    assert "aria-label" not in SeatForm.base_fields["remaining"].widget.attrs
     assert "Ali" not in SeatForm.base_fields["opened"].error_messages["required"]
-    one.seat_forms[0].fields["remaining"].validators.append(lambda value: None)
-    assert len(two.seat_forms[0].fields["remaining"].validators) == len(
-        SeatForm.base_fields["remaining"].validators
-    )
+    assert "Ali" not in str(HandLevelForm.base_fields["finisher"].error_messages["required"])
+    # Each form has its own dict of them: a form that drops a field drops it from itself only.
+    del entry.seat_forms[0].fields["okeys"]
+    assert "okeys" in HandEntry(match, players, position=1).seat_forms[0].fields
+
+    missing = form_data(sample_inputs(finisher=0), action="preview")
+    del missing["p1-remaining"]
+    too_many = form_data(sample_inputs(finisher=0), action="preview")
+    too_many["p1-remaining"] = "300"
+    scores = form_data(sample_inputs(finisher=1), action="preview")
+    for data in (missing, too_many, scores):  # previewed while typed, and without JavaScript
+        client.post(url("hand_create", match), data, headers=HTMX | {"HX-Target": "hand-preview"})
+        client.post(url("hand_create", match), data)
+    client.post(url("hand_create", match), form_data(sample_inputs(finisher=2), position=1))
+    client.get(url("match_detail", match))
+    client.get(url("hand_detail", match, match.hands.get().number))
+
+    assert match.hands.count() == 1
+    assert fields_as_drawn(HandEntry(match, players, position=2)) == before
+
+
+def test_the_shared_fields_are_each_language_s_own():
+    from django.utils import translation
+
+    match = make_match()
+    players = list(match.players.all())
+    turkish = HandEntry(match, players, position=1).seat_forms[1].fields["remaining"]
+    with translation.override("en"):
+        english = HandEntry(match, players, position=1).seat_forms[1].fields["remaining"]
+
+    assert turkish.widget.attrs["aria-label"] == "Ayşe: eldeki taşların toplamı"
+    assert english.widget.attrs["aria-label"].startswith("Ayşe")
+    assert english.widget.attrs["aria-label"] != turkish.widget.attrs["aria-label"]
 
 
 @pytest.mark.parametrize("rules", ["cetele-standart", "om-zorlu", "house"])

@@ -714,6 +714,20 @@ def test_a_script_in_a_player_name_is_escaped_on_every_page_and_fragment(client)
         f"/m/{match.edit_token}/el/", form_data(sample_inputs()), headers=HTMX
     ).content.decode()
     assert "<script>alert" not in htmx_save and "&lt;script&gt;" in htmx_save
+    # The preview while typing, written out in Python (preview_scores, every_field_errors): a
+    # hand that scores, and one with an error naming the player.
+    typing = HTMX | {"HX-Target": "hand-preview"}
+    scores = form_data(sample_inputs(), action="preview")
+    wrong = form_data(sample_inputs(finisher=1), action="preview")
+    wrong["p0-remaining"] = "300"
+    previews = [
+        client.post(f"/m/{match.edit_token}/el/", data, headers=typing).content.decode()
+        for data in (scores, wrong)
+    ]
+    for body in previews:
+        assert "<script>alert" not in body and "&lt;script&gt;alert(1)&lt;/script&gt;" in body
+    assert "<strong>" in previews[0] and "&quot;&lt;script&gt;" in previews[0]  # every name
+    assert "errorlist" in previews[1]
 
 
 def test_a_script_in_a_player_name_stays_inert_in_the_exports(client):
