@@ -30,6 +30,7 @@ from bench.harness import (
     ROOT,
     Client,
     Gunicorn,
+    encode_form,
     hand_form_data,
     prepare,
     sample_hand,
@@ -68,9 +69,15 @@ def seed(hand_counts: dict[str, int], save_matches: int) -> dict:
     return made
 
 
-def timed(call: Callable[[], tuple[int, dict, bytes]], expect: set[int]) -> float:
+Send = Callable[[], tuple[int, dict, bytes]]
+
+
+def timed(ready: Callable[[], Send], expect: set[int]) -> float:
+    """One request's time, from sending it to its last byte. Its form is made and encoded
+    before the clock starts: that is the client's work, not the server's."""
+    send = ready()
     start = time.perf_counter()
-    status, _, body = call()
+    status, _, body = send()
     elapsed = time.perf_counter() - start
     if status not in expect:
         raise RuntimeError(f"unexpected status {status}: {body[:300]!r}")
@@ -101,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
             view13 = f"/v/{matches['13'].view_token}/"
             # The form carries the hand's place ("6. el"), as the page writes it.
             preview_data = hand_form_data(sample_hand(rng)) | {"action": "preview", "position": "6"}
+            preview_body = encode_form(preview_data)
             preview_headers = {"HX-Target": "hand-preview"}
             poll_url = f"/v/{matches['13'].view_token}/poll/?v={matches['13'].version}"
             has_poll = client.get(poll_url)[0] in (200, 204)
@@ -108,54 +116,43 @@ def main(argv: list[str] | None = None) -> int:
             saves = iter(range(10**9))
             played = dict.fromkeys(save_urls, 13)
 
-            def save() -> tuple[int, dict, bytes]:
+            def save() -> Send:  # the next hand of the next match, sent when the clock starts
                 url = save_urls[next(saves) % len(save_urls)]
-                form = hand_form_data(sample_hand(rng)) | {"position": str(played[url] + 1)}
-                answer = client.post(url, form, htmx=True)
                 played[url] += 1
-                return answer
+                form = hand_form_data(sample_hand(rng)) | {"position": str(played[url])}
+                body = encode_form(form)
+                return lambda: client.post(url, body, htmx=True)
 
-            endpoints: dict[str, tuple[Callable, set[int], str]] = {
-                "minimal view GET": (lambda: client.get("/bench/minimal/"), {200}, ""),
-                "minimal view POST": (
-                    lambda: client.post("/bench/minimal/", {"a": "b"}),
-                    {200},
-                    "",
-                ),
-                "minimal view, 1 row committed": (
-                    lambda: client.post("/bench/minimal-write/", {"a": "b"}),
-                    {200},
-                    "",
-                ),
-                "match page, 13 hands": (lambda: client.get(page13), {200}, "minimal view GET"),
-                "view page, 13 hands": (lambda: client.get(view13), {200}, "minimal view GET"),
-                "match page, 200 hands": (
-                    lambda: client.get(page200),
-                    {200},
-                    "minimal view GET",
-                ),
+            def get(path: str) -> Callable[[], Send]:
+                return lambda: lambda: client.get(path)
+
+            def post(path: str, body: bytes, **options) -> Callable[[], Send]:
+                return lambda: lambda: client.post(path, body, **options)
+
+            small = encode_form({"a": "b"})
+            endpoints: dict[str, tuple[Callable[[], Send], set[int], str]] = {
+                "minimal view GET": (get("/bench/minimal/"), {200}, ""),
+                "minimal view POST": (post("/bench/minimal/", small), {200}, ""),
+                "minimal view, 1 row committed": (post("/bench/minimal-write/", small), {200}, ""),
+                "match page, 13 hands": (get(page13), {200}, "minimal view GET"),
+                "view page, 13 hands": (get(view13), {200}, "minimal view GET"),
+                "match page, 200 hands": (get(page200), {200}, "minimal view GET"),
                 "hand preview (HTMX)": (
-                    lambda: client.post(
-                        preview_url, preview_data, htmx=True, headers=preview_headers
-                    ),
+                    post(preview_url, preview_body, htmx=True, headers=preview_headers),
                     {200},
                     "minimal view POST",
                 ),
                 "hand save (HTMX)": (save, {200}, "minimal view POST"),
             }
             if has_poll:
-                endpoints["poll, nothing changed"] = (
-                    lambda: client.get(poll_url),
-                    {204},
-                    "minimal view GET",
-                )
-            for call, expect, _ in endpoints.values():  # warm up every worker
+                endpoints["poll, nothing changed"] = (get(poll_url), {204}, "minimal view GET")
+            for ready, expect, _ in endpoints.values():  # warm up every worker
                 for _ in range(10):
-                    timed(call, expect)
+                    timed(ready, expect)
             samples: dict[str, list[float]] = {name: [] for name in endpoints}
             for _ in range(args.rounds):
-                for name, (call, expect, _) in endpoints.items():
-                    samples[name].append(timed(call, expect))
+                for name, (ready, expect, _) in endpoints.items():
+                    samples[name].append(timed(ready, expect))
 
         medians = {name: statistics.median(values) for name, values in samples.items()}
         print()

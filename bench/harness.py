@@ -380,12 +380,18 @@ class Client:
         return self.request("GET", path, headers=headers)
 
     def post(
-        self, path: str, data: dict, htmx: bool = False, headers: dict | None = None
+        self, path: str, data: dict | bytes, htmx: bool = False, headers: dict | None = None
     ) -> tuple[int, dict[str, str], bytes]:
+        """POST a form: a dict, or its body already encoded (`encode_form`)."""
         headers = {"Content-Type": "application/x-www-form-urlencoded", **(headers or {})}
         if htmx:
             headers["HX-Request"] = "true"
-        return self.request("POST", path, urlencode(data).encode(), headers)
+        body = data if isinstance(data, bytes) else encode_form(data)
+        return self.request("POST", path, body, headers)
+
+
+def encode_form(data: dict) -> bytes:
+    return urlencode(data).encode()
 
     def start_match(self, names: tuple[str, ...] = ("Ayşe", "Bora", "Cem", "Deniz")) -> str:
         """Start a match through the form, as a phone does; returns its edit path /m/<token>/."""

@@ -2,6 +2,7 @@
 ignored, no hand saved twice from two phones, and a hand's inputs survive the form both ways."""
 
 import pytest
+from django.forms import FileField
 from django.http import QueryDict
 from django.urls import reverse
 
@@ -456,3 +457,58 @@ def test_the_preview_s_error_containers_are_each_visible_field_s_own(rules):
 
     assert every_field_errors(entry) == expected
     assert expected.count("<li>") >= 2  # a count out of its choices, a penalty without points
+
+
+def django_cleaned(form_class):
+    """The same form class, cleaned by Django's own BaseForm._clean_fields."""
+    from django import forms
+
+    return type(
+        f"Django{form_class.__name__}",
+        (form_class,),
+        {"_clean_fields": forms.BaseForm._clean_fields},
+    )
+
+
+WRONG = {
+    "finisher": ["", "9", "x", "none", "2"],
+    "okey_number": ["", "0", "14", "x", "7"],
+    "version": ["", "-1", "x", "3"],
+    "position": ["", "0", "x", "5"],
+    "request_token": ["", "t" * 65, "ok"],
+    "p1-opened": ["", "odd", "pairs"],
+    "p1-remaining": ["", " 12 ", "1.0", "x", "-3", "99999999999999999999"],
+    "p1-okeys": ["", "3", "x", "1"],
+    "p1-fake_okeys": ["", "-1", "2"],
+}
+
+
+@pytest.mark.parametrize("field", WRONG)
+def test_the_hand_form_cleans_as_django_does_right_and_wrong_input(field):
+    """hand_form.CleanedWithoutBoundFields against Django's own field cleaning: the same
+    cleaned values and the same messages, for every value tried in every field."""
+    from cetele.hand_form import HandLevelForm, SeatForm
+
+    match = make_match()
+    players = list(match.players.all())
+    base = form_data(sample_inputs(finisher=0), action="preview", position=1)
+    for value in WRONG[field]:
+        data = QueryDict(mutable=True)
+        data.update(base | {field: value})
+        ours = [
+            HandLevelForm(data, players=players, rules=match.rules),
+            SeatForm(data, rules=match.rules, player=players[1], prefix="p1"),
+        ]
+        django_s = [
+            django_cleaned(HandLevelForm)(data, players=players, rules=match.rules),
+            django_cleaned(SeatForm)(data, rules=match.rules, player=players[1], prefix="p1"),
+        ]
+        for mine, theirs in zip(ours, django_s, strict=True):
+            assert mine.is_valid() == theirs.is_valid(), (field, value)
+            assert mine.cleaned_data == theirs.cleaned_data, (field, value)
+            assert mine.errors.get_json_data() == theirs.errors.get_json_data(), (field, value)
+    # What makes the two the same: no field of the hand form is disabled or a file, and no
+    # form has a clean_<field> method.
+    for form in ours:
+        assert not any(f.disabled or isinstance(f, FileField) for f in form.fields.values())
+        assert not any(hasattr(form, f"clean_{name}") for name in form.fields)
