@@ -389,10 +389,6 @@ class Client:
         body = data if isinstance(data, bytes) else encode_form(data)
         return self.request("POST", path, body, headers)
 
-
-def encode_form(data: dict) -> bytes:
-    return urlencode(data).encode()
-
     def start_match(self, names: tuple[str, ...] = ("Ayşe", "Bora", "Cem", "Deniz")) -> str:
         """Start a match through the form, as a phone does; returns its edit path /m/<token>/."""
         self.get("/yeni/")
@@ -404,6 +400,11 @@ def encode_form(data: dict) -> bytes:
         path = headers["location"]
         self.get(path)  # sets the CSRF cookie, as opening the page does
         return path
+
+
+def encode_form(data: dict) -> bytes:
+    """A form's body as a browser sends it (application/x-www-form-urlencoded)."""
+    return urlencode(data).encode()
 
 
 def sample_hand(rng: random.Random, seats: int = SEATS) -> dict:

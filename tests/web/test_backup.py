@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 
 from bench.harness import ROOT, Client, Gunicorn, hand_form_data, prepare, sample_hand, server_env
 
@@ -65,11 +66,18 @@ def test_a_backup_taken_during_saves_is_consistent_and_restores(tmp_path):
         tables = [threading.Thread(target=table, args=(seed,)) for seed in range(3)]
         for thread in tables:
             thread.start()
-        while len(saved) < 20:
-            stop.wait(0.05)
+
+        def wait_for(count: int) -> None:
+            """Until `count` hands are saved; a table that stopped fails the test, not hangs it."""
+            deadline = time.monotonic() + 60
+            while len(saved) < count:
+                assert all(thread.is_alive() for thread in tables), "a table stopped saving"
+                assert time.monotonic() < deadline, f"{len(saved)} hands saved in 60 s"
+                stop.wait(0.05)
+
+        wait_for(20)
         backed_up = manage(env, "backup", str(copy))
-        while len(saved) < 40:
-            stop.wait(0.05)
+        wait_for(40)
         stop.set()
         for thread in tables:
             thread.join()
