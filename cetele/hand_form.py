@@ -52,7 +52,8 @@ def copy_field(field: forms.Field) -> forms.Field:
     """One form's own copy of a declared field: what Django's deep copy gives (its own widget,
     widget attributes, error messages, validators and choice lists; the rest is shared and never
     changed in place), made without the copy module, whose machinery was two thirds of making
-    the hand form (a form per player and one for the hand, at every preview and save)."""
+    the hand form. A penalty row's form copies its fields so; a player's shared fields
+    (`build_fields`) are copied so once, from the declared ones."""
     new = object.__new__(type(field))
     new.__dict__.update(field.__dict__)
     new.error_messages = field.error_messages.copy()
@@ -101,12 +102,8 @@ TABLE_FIELD_SETS = PLAYER_FIELD_SETS // 4
 
 
 def build_fields(form_class, drop: tuple[str, ...]) -> dict:
-    """Fresh copies of a form class's declared fields, without the ones in `drop`."""
-    return {
-        name: copy_field(field)
-        for name, field in form_class.base_fields.items()
-        if name not in drop
-    }
+    """Fresh copies (`copy_field`) of a form class's declared fields, without those in `drop`."""
+    return {name: copy_field(f) for name, f in form_class.base_fields.items() if name not in drop}
 
 
 def penalty_label(kind: str) -> str:

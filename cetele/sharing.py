@@ -55,6 +55,7 @@ class BadLink(Http404):
 # than running it, and raw() took longer again to turn the row into a Match (bench/profile.py).
 # The column is ours, never the request's; the token is a parameter.
 MATCH_FIELDS = Match._meta.concrete_fields
+MATCH_ATTNAMES = [field.attname for field in MATCH_FIELDS]
 MATCH_QUERY = {
     role: f"SELECT {', '.join(f.column for f in MATCH_FIELDS)} FROM {Match._meta.db_table} "
     f"WHERE {field} = %s"
@@ -74,7 +75,7 @@ def match_by_token(role: str, token: str) -> Match:
         raise BadLink()
     compiler, converters = match_converters(connection)
     (values,) = compiler.apply_converters([row], converters)
-    match = Match.from_db(alias, [f.attname for f in MATCH_FIELDS], values)
+    match = Match.from_db(alias, MATCH_ATTNAMES, values)
     match.touch()
     return match
 

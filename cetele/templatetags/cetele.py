@@ -32,7 +32,8 @@ def _page_assets() -> str:
 @register.simple_tag
 def field_errors(field, oob: bool = False) -> str:
     """A field's errors, in a container the live preview refreshes out of band (by its id): a
-    preview sends one for every field, empty or not, so that a fixed error disappears. (An
+    preview with an error sends one for every field, empty or not, so that a fixed error
+    disappears; one that scores empties them all at once (_hand_fields.html#hand_preview). (An
     included template did the same at a tenth of the speed, some 40 times a form.)"""
     return error_container(field.auto_id, field.errors, oob)
 
@@ -49,9 +50,10 @@ def error_container(html_id: str, errors, oob: bool) -> str:
 @register.simple_tag
 def every_field_errors(entry) -> str:
     """Every visible field's error container of a hand form, out of band (`field_errors`), as
-    one string: a preview sends some forty, nearly all empty, and making a bound field for each
-    (for its id and its errors) was a fifth of a preview's time. The id is the bound field's
-    (BoundField.auto_id: the form's auto_id, "id_%s", filled with the prefixed name)."""
+    one string: a preview with an error sends some forty, nearly all empty, and making a bound
+    field for each (for its id and its errors) was a fifth of a preview's time. The id is the
+    bound field's (BoundField.auto_id: the form's auto_id, "id_%s", filled with the prefixed
+    name)."""
     parts = []
     for form in entry.forms():
         errors = form.errors

@@ -420,6 +420,37 @@ def test_the_fields_a_form_shares_name_its_player_and_nothing_changes_them(clien
     assert fields_as_drawn(HandEntry(match, players, position=2)) == before
 
 
+def test_a_penalty_row_changing_its_fields_in_place_changes_no_other_row():
+    """A penalty row's form copies its fields without the copy module (hand_form.copy_field,
+    which also builds the players' shared fields from the declared ones): a change to one
+    row's choices, widget attributes, messages or validators stays in that row, as with
+    Django's deep copy, and the declared fields stay as declared."""
+    from cetele.hand_form import PenaltyForm
+
+    match = make_match()
+    ali, ayse, *others = list(match.players.all())
+    kinds = ["custom"]
+    one = PenaltyForm(kinds=kinds, others=[ayse, *others], player=ali)
+    two = PenaltyForm(kinds=kinds, others=[ali, *others], player=ayse)
+
+    one.fields["kind"].choices.append(("odd", "odd"))
+    one.fields["tile"].widget.choices.append(("odd", "odd"))
+    one.fields["points"].widget.attrs["data-odd"] = "1"
+    one.fields["points"].error_messages["invalid"] = "odd"
+    one.fields["points"].validators.append(lambda value: None)
+
+    for form in (two, PenaltyForm):
+        fields = form.base_fields if form is PenaltyForm else form.fields
+        assert ("odd", "odd") not in fields["kind"].choices
+        assert ("odd", "odd") not in fields["tile"].widget.choices
+        assert "data-odd" not in fields["points"].widget.attrs
+        assert fields["points"].error_messages["invalid"] != "odd"
+        assert len(fields["points"].validators) == len(PenaltyForm.base_fields["points"].validators)
+    # Each row's messages and "Kim aldı?" are its own player's.
+    assert two.fields["points"].error_messages["invalid"].startswith("Ayşe:")
+    assert [label for _, label in two.fields["by"].choices][1] == "Ali"
+
+
 def test_the_shared_fields_are_each_language_s_own():
     from django.utils import translation
 
