@@ -61,38 +61,35 @@ class Board:
     last_change: str  # what "Geri al" would undo (the edit link only), "" when nothing
 
 
-@dataclass(frozen=True)
-class SheetLine:
-    """One row of the çetele as the template writes it: its link and its scores as text, made
-    once here. Reversing a URL and localising a number for every cell was most of the page's
-    time; an integer's text is the same either way (no thousands separator is used)."""
+def sheet_rows(
+    numbers: list[int], rows: list, hand_url: str, saved_number: int | None
+) -> SafeString:
+    """The rows of the sheet (the inside of its <tbody>), for the hands of these `numbers` in
+    order: each row's place linking to the hand, then a cell per player (the score, linking to
+    its reason) and per team; the row of `saved_number` marked as just saved. `hand_url` is the
+    first hand's link, of which each row's differs only by its number
+    (tests/web/test_match_sheet.py checks every link against reverse()).
 
-    number: int  # the hand's identity (hands keep it when one is deleted)
-    position: str  # its place on the sheet, "1" for the first row
-    url: str
-    cells: SafeString  # a <td> per player (the score, linking to its reason), then per team
-
-
-def sheet_lines(numbers: list[int], rows: list, hand_url: str) -> list[SheetLine]:
-    """The rows of the sheet, for the hands of these `numbers` in order; `hand_url` is the first
-    hand's link, of which each row's differs only by its number (tests/web/test_match_sheet.py
-    checks every link against reverse())."""
-    prefix = hand_url.removesuffix("1/")
-    lines = []
+    Written here, not in the template: reversing a URL and localising a number for every cell,
+    then walking the template's loop for every row, were most of a drawing's time, and an
+    integer's text is the same either way (no thousands separator is used)."""
+    prefix = escape(hand_url.removesuffix("1/"))
+    html = []
     for position, (number, row) in enumerate(zip(numbers, rows, strict=True), start=1):
-        url = f"{prefix}{number}/"
-        href = escape(url)
         # Safe as written: an escaped URL of our own, and integers (int() would refuse anything
         # else). format_html per cell cost more than the rest of the row.
-        cells = mark_safe(
-            "".join(
-                f'<td><a class="score-link" href="{href}#score-{seat}">{int(score)}</a></td>'
-                for seat, score in enumerate(row.scores)
-            )
-            + "".join(f'<td class="team">{int(score)}</td>' for score in row.team_scores or ())
+        href = f"{prefix}{int(number)}/"
+        marked = ' class="just-saved"' if number == saved_number else ""
+        html.append(
+            f'<tr{marked}><th scope="row"><a class="score-link" href="{href}">{position}</a></th>'
         )
-        lines.append(SheetLine(number, str(position), url, cells))
-    return lines
+        html.extend(
+            f'<td><a class="score-link" href="{href}#score-{seat}">{int(score)}</a></td>'
+            for seat, score in enumerate(row.scores)
+        )
+        html.extend(f'<td class="team">{int(score)}</td>' for score in row.team_scores or ())
+        html.append("</tr>\n")
+    return mark_safe("".join(html))
 
 
 def stamp(match: Match) -> str:
@@ -162,11 +159,10 @@ def draw(match: Match, links: dict, saved_number: int | None) -> Board:
         "players": players,
         # As the chart and the summary read them (cetele/templatetags/pictures.py).
         "hands": [played_hand(scores, finisher, finish) for _, scores, finisher, finish in hands],
-        "lines": sheet_lines([number for number, *_ in hands], sheet.rows, hand_url),
+        "rows": sheet_rows([n for n, *_ in hands], sheet.rows, hand_url, saved_number),
         "sheet": sheet,
         "played": len(hands),
         "finished": finished,
-        "saved_number": saved_number,
         **links,
     }
     return Board(

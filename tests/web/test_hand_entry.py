@@ -2,13 +2,15 @@
 ignored, no hand saved twice from two phones, and a hand's inputs survive the form both ways."""
 
 import pytest
+from django.db import connection
 from django.forms import FileField
 from django.http import QueryDict
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 import scoring
 from cetele.hand_form import HandEntry
-from cetele.models import Hand, Match
+from cetele.models import AlreadySaved, Hand, HandTaken, Match, MatchFinished
 from tests.factories import add_hand, form_data, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db
@@ -127,6 +129,45 @@ def test_match_add_hand_scores_the_hand_itself():
     with pytest.raises(scoring.InvalidHand):
         match.add_hand({"finisher": 9, "players": inputs["players"]}, "token-2")
     assert match.hands.count() == 1
+
+
+def test_a_new_hand_is_checked_against_the_match_as_it_is_under_the_lock():
+    """Match._lock_for_new_hand reads the match, its hands and the request token in one query:
+    each check it feeds still refuses what it refused as separate queries."""
+    match = make_match(planned_hands=4)
+    match.add_hand(sample_inputs(finisher=0), "token-1", position=1)
+
+    with pytest.raises(AlreadySaved):  # the same form again (a double tap, a retry)
+        match.add_hand(sample_inputs(finisher=1), "token-1", position=2)
+    with pytest.raises(HandTaken) as taken:  # place 1 was saved by another phone meanwhile
+        match.add_hand(sample_inputs(finisher=1), "token-2", position=1)
+    assert [hand.number for hand in taken.value.hands] == [1]
+    match.undo()  # an undo is recorded with a blank request token ...
+    match.add_hand(sample_inputs(finisher=1), "", position=1)  # ... which a blank one is not
+    assert match.changes.filter(request_token="").count() == 2
+    match.add_hand(sample_inputs(finisher=2), None)
+    match.add_hand(sample_inputs(finisher=3), "token-3")
+    match.delete_hand(1)  # hands keep their numbers: the next is after the last, not the count
+    fourth = match.add_hand(sample_inputs(finisher=0), "token-4")
+    assert (fourth.number, fourth.position) == (4, 3)
+    match.add_hand(sample_inputs(finisher=1), "token-5")
+    with pytest.raises(MatchFinished):
+        match.add_hand(sample_inputs(finisher=2), "token-6")
+    assert list(match.hands.values_list("number", flat=True)) == [2, 3, 4, 5]
+    match.refresh_from_db()
+    assert match.version == 8  # six hands added, one undone, one deleted: each bumped it once
+
+
+def test_the_locking_read_locks_the_match_row_where_the_database_can():
+    match = make_match()
+
+    with CaptureQueriesContext(connection) as queries:
+        match.add_hand(sample_inputs(), "token-1")
+
+    (read,) = [query["sql"] for query in queries if "m.planned_hands" in query["sql"]]
+    # PostgreSQL: two phones' saves of one match wait for each other here; SQLite's IMMEDIATE
+    # transaction already makes every writer wait (and it has no FOR UPDATE).
+    assert read.rstrip().endswith("FOR UPDATE") == connection.features.has_select_for_update
 
 
 def test_the_correction_page_previews_the_stored_hands_scores(client):
