@@ -87,7 +87,7 @@ MAX_STREAMS = 18_000  # one process may hold 20,000 files here (ulimit -Hn): the
 class Table:
     edit_token: str
     view_token: str
-    version: int
+    version: int  # the match's version as its last acknowledged save left it
     cookies: dict[str, str] = field(default_factory=dict)  # per role: the phone's cetele_links
     changed_at: float = 0.0  # monotonic time of its last change
     saves: list[tuple[int, float]] = field(default_factory=list)  # (version, acknowledged at)
@@ -269,6 +269,7 @@ class Load:
             self.acknowledged.append(form["request_token"])
             now = time.monotonic()
             table.saves.append((int(found[1]), now))
+            table.version = max(table.version, int(found[1]))
             table.changed_at = phone.changed_at = now
             phone.known = max(phone.known, int(found[1]))  # the editor's sheet is swapped
         else:
@@ -353,6 +354,9 @@ class Load:
             table.changed_at = start - rng.uniform(0, self.args.save_every)
             table.saves = []
             for n, role in enumerate(["m"] + ["v"] * self.args.viewers):
+                # Each step is tables already live: their phones show the sheet as it is. (They
+                # started at the version seeded, so the tables of an earlier step had every
+                # phone fetch the sheet again in a step's first seconds, and the first step none.)
                 phone = Phone(table.version, table.changed_at)
                 phones.append(watch(step, table, role, end, phone, random.Random(index * 10 + n)))
                 if role == "m":
