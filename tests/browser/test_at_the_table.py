@@ -217,8 +217,12 @@ def test_the_preview_never_covers_the_input_being_typed_at_320_px(browser, live_
         page.locator("#seat-0 .finish").click()
         for seat in (1, 2, 3):
             page.click(f"#id_p{seat}-remaining")
-            page.keyboard.type("12")
+            # Measured once this seat's preview is in: the previous seat's was still there (with
+            # its details) when the swap came, and a box measured mid-swap is None.
+            with page.expect_response(lambda r: r.request.method == "POST" and "/el/" in r.url):
+                page.keyboard.type("12")
             page.wait_for_selector("#hand-preview details")
+            expect(page.locator(".htmx-swapping, .htmx-settling")).to_have_count(0)
             field = page.locator(f"#id_p{seat}-remaining").bounding_box()
             preview = page.locator("#hand-preview").bounding_box()
             assert field["y"] + field["height"] <= preview["y"], f"seat {seat} is covered"
