@@ -210,7 +210,7 @@ class Match(Forgettable):
     def _lock_for_new_hand(self, request_token: str | None) -> tuple[int, int, int, int | None]:
         """Lock the match and read what a new hand is checked against, in one written query:
         (planned hands, version, hands played, the last hand's number). AlreadySaved when this
-        request token has already made a change. As four ORM queries (_lock,
+        request token has already made a change. As three ORM queries (_lock,
         _check_fresh_request and an aggregate) this took 1 ms to build on every save, for
         what the database answers in 0.05 (bench/profile.py)."""
         features = connection.features
