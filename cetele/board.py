@@ -61,27 +61,26 @@ class Board:
     last_change: str  # what "Geri al" would undo (the edit link only), "" when nothing
 
 
-def sheet_rows(
-    numbers: list[int], rows: list, hand_url: str, saved_number: int | None
-) -> SafeString:
+def sheet_rows(numbers: list[int], rows: list, hand_url: str) -> SafeString:
     """The rows of the sheet (the inside of its <tbody>), for the hands of these `numbers` in
-    order: each row's place linking to the hand, then a cell per player (the score, linking to
-    its reason) and per team; the row of `saved_number` marked as just saved. `hand_url` is the
-    first hand's link, of which each row's differs only by its number
-    (tests/web/test_match_sheet.py checks every link against reverse()).
+        order: each row's place linking to the hand, then a cell per player (the score, linking to
+        its reason) and per team. Each row says its hand's number (data-hand): the scorer's page
+    marks the row of the hand it has just saved (static/cetele/app.js). `hand_url` is the
+        first hand's link, of which each row's differs only by its number
+        (tests/web/test_match_sheet.py checks every link against reverse()).
 
-    Written here, not in the template: reversing a URL and localising a number for every cell,
-    then walking the template's loop for every row, were most of a drawing's time, and an
-    integer's text is the same either way (no thousands separator is used)."""
+        Written here, not in the template: reversing a URL and localising a number for every cell,
+        then walking the template's loop for every row, were most of a drawing's time, and an
+        integer's text is the same either way (no thousands separator is used)."""
     prefix = escape(hand_url.removesuffix("1/"))
     html = []
     for position, (number, row) in enumerate(zip(numbers, rows, strict=True), start=1):
         # Safe as written: an escaped URL of our own, and integers (int() would refuse anything
         # else). format_html per cell cost more than the rest of the row.
         href = f"{prefix}{int(number)}/"
-        marked = ' class="just-saved"' if number == saved_number else ""
         html.append(
-            f'<tr{marked}><th scope="row"><a class="score-link" href="{href}">{position}</a></th>'
+            f'<tr data-hand="{int(number)}"><th scope="row">'
+            f'<a class="score-link" href="{href}">{position}</a></th>'
         )
         html.extend(
             f'<td><a class="score-link" href="{href}#score-{seat}">{int(score)}</a></td>'
@@ -109,18 +108,14 @@ def board_key(match: Match, links: dict) -> str:
     return f"{stamp(match)}:{links['role']}:{token_digest}:{get_language()}"
 
 
-def board_for(match: Match, links: dict, saved_number: int | None = None) -> Board:
+def board_for(match: Match, links: dict) -> Board:
     """The sheet of `match` at the version it was read at, as the link in `links` shows it
-    (cetele.sharing.link_context), drawn now or taken from memory. The sheet that marks the row
-    just saved is drawn for that save's answer alone and not kept: nobody asks for it again,
-    and keeping it would only push out of memory what other phones will ask for."""
-    if saved_number is not None:
-        return draw(match, links, saved_number)
+    (cetele.sharing.link_context), drawn now or taken from memory."""
     key = board_key(match, links)
     cache = caches[SHEETS]
     board = cache.get(key)
     if board is None:
-        board = draw(match, links, saved_number)
+        board = draw(match, links)
         cache.set(key, board)
     return board
 
@@ -130,13 +125,23 @@ def players_of(match: Match) -> list[Player]:
     read once per version and kept: every page and form of a match needs them. Their names and
     seats, that is: `table_place` changes without a new version (cetele.tables reads it from
     the database)."""
-    key = f"players:{stamp(match)}"
     cache = caches[SHEETS]
-    players = cache.get(key)
+    players = cache.get(players_key(match))
     if players is None:
         players = list(Player.objects.raw(PLAYERS_QUERY, [match.pk]))
-        cache.set(key, players)
+        cache.set(players_key(match), players)
     return players
+
+
+def keep_players(match: Match, players: list[Player]) -> None:
+    """Keep `players` as the match's at the version it is now at: a new hand's save, when no
+    change came between the request's first look and its own, carries them to the version it
+    made, for its answer's form and for every phone that then asks for the sheet."""
+    caches[SHEETS].set(players_key(match), players)
+
+
+def players_key(match: Match) -> str:
+    return f"players:{stamp(match)}"
 
 
 # match.players.all(), written out (as cetele.sharing.MATCH_QUERY): every save reads them anew,
@@ -147,7 +152,7 @@ PLAYERS_QUERY = (
 )
 
 
-def draw(match: Match, links: dict, saved_number: int | None) -> Board:
+def draw(match: Match, links: dict) -> Board:
     """Read the hands (and, if not kept, the players) and render the sheet: what a miss costs."""
     players = players_of(match)
     hands = match.sheet_hands()
@@ -159,7 +164,7 @@ def draw(match: Match, links: dict, saved_number: int | None) -> Board:
         "players": players,
         # As the chart and the summary read them (cetele/templatetags/pictures.py).
         "hands": [played_hand(scores, finisher, finish) for _, scores, finisher, finish in hands],
-        "rows": sheet_rows([n for n, *_ in hands], sheet.rows, hand_url, saved_number),
+        "rows": sheet_rows([n for n, *_ in hands], sheet.rows, hand_url),
         "sheet": sheet,
         "played": len(hands),
         "finished": finished,

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from cetele.language import preset_name
-from cetele.prepared import prepared
+from cetele.prepared import insert_row, prepared
 
 TOKEN_BYTES = 32  # 256 bits from `secrets`: match links are the keys, treat them like passwords
 
@@ -193,15 +193,29 @@ class Match(Forgettable):
             Match.objects.select_for_update().only("id", "planned_hands", "version").get(pk=self.pk)
         )
 
-    def _record(self, action: str, locked_version: int | None = None, **fields) -> "Change":
-        """Bump the version and keep the change; with the version read under the lock in this
-        transaction, this object is left at the new version too (the answer to a save needs no
-        re-read)."""
+    def _record(self, action: str, **fields) -> "Change":
+        """Bump the version and keep the change."""
         now = timezone.now()
         Match.objects.filter(pk=self.pk).update(version=F("version") + 1, touched_at=now)
-        if locked_version is not None:
-            self.version, self.touched_at = locked_version + 1, now
         return Change.objects.create(match_id=self.pk, action=action, **fields)
+
+    def _record_new_hand(self, locked_version: int, hand_number: int, **fields) -> None:
+        """_record for a new hand, written out as its locking read is, with the version read
+        under the lock in this transaction; this object is left at the new version too (the
+        answer to a save needs no re-read). Through the ORM, the update alone took 0.25 ms to
+        build, eight times as long as running it (bench/profile.py)."""
+        now = timezone.now()
+        touched_at = Match._meta.get_field("touched_at").get_db_prep_save(now, connection)
+        with connection.cursor() as cursor:
+            cursor.execute(BUMP_VERSION, [locked_version + 1, touched_at, self.pk])
+        self.version, self.touched_at = locked_version + 1, now
+        insert_row(
+            Change,
+            match_id=self.pk,
+            action=Change.Action.CREATE,
+            hand_number=hand_number,
+            **fields,
+        )
 
     def _check_fresh_request(self, request_token: str | None) -> None:
         if request_token and self.changes.filter(request_token=request_token).exists():
@@ -239,14 +253,13 @@ class Match(Forgettable):
                     raise HandTaken(self.hands.all()[position - 1 : played])
                 if played >= planned:
                     raise MatchFinished()
-                hand = Hand.objects.create(
-                    match_id=self.pk, number=(last or 0) + 1, inputs=inputs, result=result
-                )
+                # Written out with its change, as the locking read is (cetele.prepared).
+                new = {"match_id": self.pk, "number": (last or 0) + 1, "inputs": inputs}
+                hand = Hand(pk=insert_row(Hand, **new, result=result), **new, result=result)
                 hand.position = played + 1  # its place on the sheet ("5. el")
-                self._record(
-                    Change.Action.CREATE,
+                self._record_new_hand(
                     version,
-                    hand_number=hand.number,
+                    hand.number,
                     after={"inputs": inputs, "result": result},
                     request_token=request_token or "",
                 )
@@ -469,6 +482,10 @@ NEW_HAND_CHECKS = (
     "  WHERE c.match_id = m.id AND c.request_token = %s)"
     f" FROM {Match._meta.db_table} m WHERE m.id = %s "
 )
+
+
+# Match._record_new_hand(): the version read under the lock, and the moment of the change.
+BUMP_VERSION = f"UPDATE {Match._meta.db_table} SET version = %s, touched_at = %s WHERE id = %s"
 
 
 # Match._last_undoable(): the latest change that is not an undo and was not undone.

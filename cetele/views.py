@@ -20,7 +20,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from cetele.board import blank_hand_fields, board_for, board_key, kept_page, players_of
+from cetele.board import (
+    blank_hand_fields,
+    board_for,
+    board_key,
+    keep_players,
+    kept_page,
+    players_of,
+)
 from cetele.forms import MatchForm, PlayerNamesForm
 from cetele.hand_form import HandEntry
 from cetele.live import live_context, quiet_seconds
@@ -60,12 +67,12 @@ def editable_match(token: str) -> Match:
     return match_by_token(EDIT, token)
 
 
-def sheet_context(match: Match, *, role: str = EDIT, saved_number: int | None = None) -> dict:
+def sheet_context(match: Match, *, role: str = EDIT) -> dict:
     """Everything the page around the çetele needs: the sheet as drawn for this version
     (cetele.board), how many hands were played, whether the match is over; `role` (edit or
     view) decides where its links lead."""
     links = link_context(match, role)
-    board = board_for(match, links, saved_number)
+    board = board_for(match, links)
     return {
         "match": match,
         "board": board,
@@ -171,8 +178,8 @@ def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
 def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpResponse:
     """The one path for the next hand (`hand` None) and for a correction.
 
-    A plain POST that saves redirects to the sheet. An HTMX save of a new hand answers with the
-    updated çetele (out of band), a confirmation with "Geri al" and a fresh form; an HTMX save
+    A plain POST that saves redirects to the sheet. An HTMX save of a new hand answers with a
+    confirmation with "Geri al" and a fresh form, and the page asks for the sheet; an HTMX save
     of a correction sends the phone back to the sheet. Anything else re-renders the form with
     its preview (or, while typing, the preview alone).
     """
@@ -193,7 +200,10 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
         return render_hand_form(request, match, entry)
     try:
         if hand is None:
+            shown = match.version
             saved = match.add_hand(entry.inputs, entry.request_token, position)
+            if match.version == shown + 1:  # nothing came between: the same players
+                keep_players(match, players)
         else:
             saved = match.edit_hand(
                 hand.number,
@@ -247,30 +257,42 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry) -> HttpResp
             response["HX-Redirect"] = match_url(match)
             return response
         return redirect(match_url(match))
-    if saved is None:  # nothing saved by this request: read where the match is now
-        match.refresh_from_db(fields=["version", "touched_at"])
-    # At the version the save made (players_of reads the players of that version: a renaming
-    # may have come between this request's first look and its save).
-    context = sheet_context(match, saved_number=saved.number if saved else None)
-    if not context["finished"]:
-        context.update(next_hand(match, players_of(match), context["played"]))
-    context["saved_note"] = note
+    # The answer says which hand was saved and gives the next hand's form; the sheet is not in
+    # it. The phone asks for the sheet at once (HX-Trigger below; static/cetele/app.js), as
+    # every phone watching the match does, and they all get the one drawing of this version
+    # (cetele.board.kept_page). Drawn here, with the saved row marked, it was the larger part
+    # of a save's time, and drawn again for everyone else.
+    played = saved.position if saved else match.hands.count()
+    context = {
+        "match": match,
+        "played": played,
+        "finished": played >= match.planned_hands,
+        "saved_note": note,
+    }
+    if not context["finished"]:  # the players at the version the save made (enter_hand)
+        context.update(next_hand(match, players_of(match), played))
     response = TemplateResponse(request, "cetele/match.html#hand_saved", context)
     # Names the hand for a phone's outbox, which sent it without hearing back or while offline
-    # (static/cetele/offline.js): by its request token, with the place it took.
-    event = {"token": entry.request_token, "position": saved_position(match, saved, entry)}
-    response["HX-Trigger"] = json.dumps({"cetele:hand-saved": event})
+    # (static/cetele/offline.js), and for the page, which asks for the sheet and marks the
+    # hand's row in it (app.js).
+    response["HX-Trigger"] = json.dumps({"cetele:hand-saved": saved_event(match, saved, entry)})
     return response
 
 
-def saved_position(match: Match, saved: Hand | None, entry: HandEntry) -> int | None:
-    """The place of the hand just saved, or of the one this request token saved before (None
-    if it is gone since)."""
-    if saved is not None:
-        return saved.position
-    change = match.changes.filter(request_token=entry.request_token).first()
-    hand = change and match.hands.filter(number=change.hand_number).first()
-    return hand_position(match, hand) if hand else None
+def saved_event(match: Match, saved: Hand | None, entry: HandEntry) -> dict:
+    """The hand just saved, or the one this request token saved before, as the page and a
+    phone's outbox are told of it: the token, the hand's place and its number (both None if
+    that hand is gone since)."""
+    if saved is None:
+        change = match.changes.filter(request_token=entry.request_token).first()
+        saved = change and match.hands.filter(number=change.hand_number).first()
+        if saved:
+            saved.position = hand_position(match, saved)
+    return {
+        "token": entry.request_token,
+        "position": saved.position if saved else None,
+        "number": saved.number if saved else None,
+    }
 
 
 def request_position(request: HttpRequest) -> int | None:

@@ -141,7 +141,10 @@
     if (root.matches && root.matches("[data-poll]")) drawnAt(root);
     root.querySelectorAll("[data-poll]").forEach(drawnAt);
   }
-  document.addEventListener("htmx:load", function (event) { markDrawn(event.detail.elt); });
+  document.addEventListener("htmx:load", function (event) {
+    markDrawn(event.detail.elt);
+    markSaved(event.detail.elt);
+  });
   document.addEventListener("htmx:beforeRequest", function (event) {
     const el = event.detail.elt;
     if (!el.matches || !el.matches("[data-poll]")) return;
@@ -167,6 +170,21 @@
   document.addEventListener("cetele:poll-now", function () {
     if (window.htmx) document.querySelectorAll("[data-poll]").forEach(pollNow);
   });
+  // A hand saved from this page: the answer (cetele/views.py hand_saved) has the note and the
+  // next hand's form but not the sheet, which every phone of the match is given from one
+  // drawing. Ask for it now, and mark the saved hand's row when it comes.
+  let justSaved = null;
+  document.addEventListener("cetele:hand-saved", function (event) {
+    justSaved = event.detail && event.detail.number;
+    if (window.htmx) document.querySelectorAll("[data-poll]").forEach(pollNow);
+  });
+  function markSaved(root) {
+    if (!justSaved || !root || !root.querySelector) return;
+    const row = root.querySelector('tr[data-hand="' + Number(justSaved) + '"]');
+    if (!row) return;
+    row.classList.add("just-saved");
+    justSaved = null;
+  }
   function linkGone(el) {
     if (el && el.dataset) el.dataset.pollStopped = "1";
     document.querySelectorAll("[data-link-gone]").forEach(function (note) {

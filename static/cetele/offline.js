@@ -244,9 +244,9 @@
   }
   function showSaved(html, saved) {
     const doc = parse(html);
-    put(doc.getElementById("sheet"));
     put(doc.getElementById("saved-note"));
     setLive(true);
+    pollNow(); // the answer has no sheet: ask for it, as a tapped save does (app.js)
     const fresh = doc.querySelector('#hand-form input[name="position"]');
     placeForm(fresh ? Number(fresh.value) : saved.position + 1);
   }

@@ -5,6 +5,8 @@ returns how many taps it took (every click, every field focused to type into, a 
 and an option chosen), the digits typed aside.
 """
 
+from playwright.sync_api import expect
+
 OPENED_LABELS = {"no": "Açmadı", "series": "Seri", "pairs": "Çift"}
 COLOUR_LABELS = {"red": "Kırmızı", "blue": "Mavi", "black": "Siyah", "yellow": "Sarı (yeşil)"}
 
@@ -106,3 +108,15 @@ def enter_hand(page, names: list[str], inputs: dict, *, save_label: str = "Eli k
 
 def totals(page) -> list[str]:
     return page.locator("table.sheet tfoot td").all_inner_texts()
+
+
+def sheet_shows(page, hands: int) -> None:
+    """Wait until the sheet has the rows of `hands` hands. A save's answer has the next form but
+    not the sheet, which the page then asks for (static/cetele/app.js)."""
+    expect(page.locator("table.sheet tbody tr")).to_have_count(hands)
+
+
+def wait_for_hand(page, number: int) -> None:
+    """Wait until the form is for hand `number` and the sheet shows the hands before it."""
+    page.wait_for_selector(f"#entry-title:text('{number}. el')")
+    sheet_shows(page, number - 1)

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 import scoring
 from cetele.models import Hand, HousePreset, Match
-from tests.browser.sheet import enter_hand, start_match, totals
+from tests.browser.sheet import enter_hand, sheet_shows, start_match, totals, wait_for_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,10 +24,6 @@ def engine_totals(match: Match) -> list[int]:
             a + b for a, b in zip(columns, scoring.score_json(request)["scores"], strict=True)
         ]
     return columns
-
-
-def wait_for_hand(page, number: int) -> None:
-    page.wait_for_selector(f"#entry-title:text('{number}. el')")
 
 
 TYPICAL_HANDS = {
@@ -419,6 +415,7 @@ def test_an_eleven_hand_team_match_through_the_new_form(phone):
         if number < len(ELEVEN_HANDS):
             wait_for_hand(page, number + 1)
     page.wait_for_selector("#entry-title:text('Maç bitti')")
+    sheet_shows(page, 11)
 
     print(f"\n11-hand team match: taps per hand {taps}, median {statistics.median(taps)}")
     assert Hand.objects.count() == 11

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 import scoring
 from cetele.models import Hand, HousePreset, Match
 from scoring import parameters
-from tests.browser.sheet import enter_hand, start_match, totals
+from tests.browser.sheet import enter_hand, start_match, totals, wait_for_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,7 +83,7 @@ def test_build_a_house_preset_start_a_match_with_it_and_see_the_changed_scores(p
 
     # A hand with an okey finish, entered on the hand form: the sheet shows the new scores.
     enter_hand(page, NAMES, OKEY_HAND)
-    page.wait_for_selector("#entry-title:text('2. el')")
+    wait_for_hand(page, 2)
     expected = scoring.score_json({"rules": house.rules, "hand": Hand.objects.get().inputs})
     assert expected["scores"][0] == -303
     assert expected["scores"][1] == 23 * 3

@@ -6,7 +6,7 @@ import pytest
 
 import scoring
 from cetele.models import Hand, Match
-from tests.browser.sheet import enter_hand, start_match, totals
+from tests.browser.sheet import enter_hand, start_match, totals, wait_for_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,7 +62,7 @@ def test_a_match_played_through_on_a_phone(phone):
 
     for number, inputs in enumerate(HANDS, start=1):
         enter_hand(page, NAMES, inputs)
-        page.wait_for_selector(f"#entry-title:text('{number + 1}. el')")
+        wait_for_hand(page, number + 1)
 
     assert Hand.objects.count() == 3
     assert totals(page) == [str(total) for total in engine_totals(match)]

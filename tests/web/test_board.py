@@ -1,6 +1,7 @@
 """The live sheet drawn once per version and kept (cetele/board.py): every phone at a version
 gets the same sheet for one query, and no change, link or language ever gets a stale one."""
 
+import json
 import re
 from datetime import timedelta
 
@@ -10,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from cetele.board import SHEETS
+from cetele.board import SHEETS, players_key
 from cetele.models import Hand, Match, NothingToUndo
 from tests.factories import add_hand, form_data, make_match, sample_inputs
 
@@ -147,20 +148,31 @@ def test_the_view_link_s_sheet_never_holds_the_edit_token(client):
     assert match.edit_token not in sheet and match.view_token in sheet
 
 
-def test_the_just_saved_row_is_marked_only_in_the_save_s_answer(client):
+def test_a_save_answers_without_the_sheet_and_the_scorer_s_poll_is_given_the_kept_one(
+    client, django_assert_num_queries
+):
+    """The save's answer names the hand; the page then asks for the sheet as every phone does
+    (static/cetele/app.js), and one drawing of the new version serves them all."""
     match = make_match(hands=1)
-    saved = client.post(
+    shown = match.version
+    answer = client.post(
         reverse("hand_create", args=[match.edit_token]),
         form_data(sample_inputs(), position=2),
         headers={"HX-Request": "true"},
-    ).content.decode()
-    assert 'class="just-saved"' in saved
+    )
+    assert 'id="sheet"' not in answer.content.decode()
+    saved = json.loads(answer["HX-Trigger"])["cetele:hand-saved"]
+    hand = match.hands.get(number=saved["number"])
+    assert saved["position"] == 2 and hand.number == match.hands.count() == 2
 
-    assert 'class="just-saved"' not in edit(client, match)
-    # Drawn for the save's answer only: nothing kept holds the mark (it would only take the
-    # place of what other phones ask for). LocMemCache keeps pickled values in `_cache`.
-    kept = caches[SHEETS]._cache.values()
-    assert kept and not any(b"just-saved" in value for value in kept)
+    poll = reverse("match_poll", args=[match.edit_token]) + f"?v={shown}"
+    polled = sheet_of(client.get(poll, headers={"HX-Request": "true"}).content.decode())
+    # Every row names its hand, for the page to mark the one it saved; nothing drawn is marked.
+    assert re.findall(r'<tr data-hand="(\d+)">', polled) == [str(n) for n in (1, 2)]
+    assert "just-saved" not in polled
+    with django_assert_num_queries(1):  # the match by its link: the sheet is the one drawn
+        other = edit(Client(), match)
+    assert sheet_of(other) == polled
 
 
 def test_the_sheets_cache_is_bounded():
@@ -193,6 +205,41 @@ def test_a_renamed_player_is_on_the_next_empty_form(client):
 
     form = edit(client, match).split('id="hand-form"')[1]
     assert "Cem" in form and "Can" not in form
+
+
+def test_a_save_keeps_its_players_for_the_version_it_made(client):
+    match = make_match(hands=1)
+
+    save(client, match, position=2)
+
+    match.refresh_from_db()
+    kept = caches[SHEETS].get(players_key(match))  # for the next form and the sheet's drawing
+    assert [player.name for player in kept] == ["Ali", "Ayşe", "Can", "Deniz"]
+
+
+def test_a_renaming_just_before_a_save_is_on_its_answer_s_form_and_sheet(client, monkeypatch):
+    match = make_match(hands=1)
+    shown = match.version
+    saving = Match.add_hand
+
+    def renamed_first(self, *args, **kwargs):  # another phone renames, then this save writes
+        Match.objects.get(pk=self.pk).rename_players(["Ali", "Ayşe", "Cem", "Deniz"])
+        return saving(self, *args, **kwargs)
+
+    monkeypatch.setattr(Match, "add_hand", renamed_first)
+    answer = save(client, match, position=2).content.decode()
+
+    form = answer.split('id="hand-form"')[1]
+    assert "Cem" in form and "Can" not in form
+    poll = reverse("match_poll", args=[match.edit_token]) + f"?v={shown}"
+    sheet = sheet_of(client.get(poll, headers={"HX-Request": "true"}).content.decode())
+    assert "Cem" in sheet and "Can" not in sheet
+
+
+def save(client, match: Match, position: int):
+    data = form_data(sample_inputs(), position=position)
+    url = reverse("hand_create", args=[match.edit_token])
+    return client.post(url, data, headers={"HX-Request": "true"})
 
 
 def test_the_empty_form_follows_the_language(client):

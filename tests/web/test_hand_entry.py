@@ -1,6 +1,8 @@
 """The hand form never saves what the table did not mean: no empty sum read as 0, no typed sum
 ignored, no hand saved twice from two phones, and a hand's inputs survive the form both ways."""
 
+import json
+
 import pytest
 from django.db import connection
 from django.forms import FileField
@@ -114,7 +116,7 @@ def test_a_new_hand_at_its_place_saves_and_says_which_hand_it_was(client):
     html = response.content.decode()
     assert "3. el kaydedildi" in html
     assert "Geri al" in html
-    assert 'class="just-saved"' in html  # the new row is marked in the sheet
+    assert json.loads(response["HX-Trigger"])["cetele:hand-saved"]["position"] == 3
     assert "4. el" in html  # the next hand's form
 
 
@@ -385,7 +387,7 @@ def test_players_whose_penalty_rows_were_not_sent_have_no_penalty(client):
     assert players[1]["penalties"] == [{"kind": "custom", "points": 50}]
 
 
-def test_an_htmx_retry_of_a_saved_hand_answers_with_the_sheet_not_a_redirect(client):
+def test_an_htmx_retry_of_a_saved_hand_names_the_hand_not_a_redirect(client):
     match = make_match()
     data = form_data(sample_inputs(), token="retried", position=1)
     client.post(url("hand_create", match), data, headers=HTMX)
@@ -394,7 +396,10 @@ def test_an_htmx_retry_of_a_saved_hand_answers_with_the_sheet_not_a_redirect(cli
 
     html = retried.content.decode()
     assert retried.status_code == 200
-    assert "Bu el zaten kaydedildi." in html and 'id="sheet"' in html
+    assert "Bu el zaten kaydedildi." in html
+    # The page asks for the sheet and marks the hand's row (static/cetele/app.js).
+    saved = json.loads(retried["HX-Trigger"])["cetele:hand-saved"]
+    assert saved == {"token": "retried", "position": 1, "number": match.hands.get().number}
     assert match.hands.count() == 1
 
 

@@ -146,7 +146,9 @@ def test_a_save_names_its_token_and_place_for_the_outbox(client):
     response = client.post(f"/m/{match.edit_token}/el/", data, headers=HTMX)
 
     assert response.status_code == 200
-    assert event(response, "cetele:hand-saved") == {"token": "offline-token-1", "position": 3}
+    number = match.hands.order_by("number").last().number  # for the page to mark its row
+    saved = {"token": "offline-token-1", "position": 3, "number": number}
+    assert event(response, "cetele:hand-saved") == saved
 
 
 def test_a_resent_hand_whose_answer_was_lost_is_saved_once_and_named_again(client):
@@ -159,7 +161,9 @@ def test_a_resent_hand_whose_answer_was_lost_is_saved_once_and_named_again(clien
 
     assert resent.status_code == 200
     assert "Bu el zaten kaydedildi." in resent.content.decode()
-    assert event(resent, "cetele:hand-saved") == {"token": "answer-lost", "position": 3}
+    number = match.hands.order_by("number")[2].number
+    saved = {"token": "answer-lost", "position": 3, "number": number}
+    assert event(resent, "cetele:hand-saved") == saved
     assert match.hands.count() == 4
 
 

@@ -251,15 +251,17 @@ def test_the_pages_poll_with_the_version_they_show(client):
     assert "[" not in re.search(r'hx-trigger="([^"]*every[^"]*)"', editor)[1]
 
 
-def test_an_editor_save_carries_the_new_version_in_the_out_of_band_sheet(client):
+def test_the_sheet_an_editor_asks_for_after_a_save_polls_from_the_new_version(client):
     match = make_match()
+    shown = match.version
 
     response = client.post(edit_url("hand_create", match), form_data(sample_inputs()), headers=HTMX)
 
+    assert "cetele:hand-saved" in response["HX-Trigger"]  # the page asks for the sheet now
+    polled = client.get(edit_url("match_poll", match) + f"?v={shown}", headers=HTMX)
     match.refresh_from_db()
-    html = response.content.decode()
-    assert 'hx-swap-oob="true"' in html
-    assert f"poll/?v={match.version}" in html
+    assert polled.status_code == 200
+    assert f"poll/?v={match.version}" in polled.content.decode()
 
 
 # --- The share page ---------------------------------------------------------------------------
