@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from django.contrib.messages import get_messages
 from django.core.cache import caches
+from django.db import connections, router
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -124,20 +125,25 @@ def players_of(match: Match) -> list[Player]:
     """The match's players in seat order at the version it was read at (a renaming bumps it),
     read once per version and kept: every page and form of a match needs them. Their names and
     seats, that is: `table_place` changes without a new version (cetele.tables reads it from
-    the database)."""
+    the database). Kept as their rows, not as objects: pickling four model objects in and
+    out of the cache took longer than reading them."""
     cache = caches[SHEETS]
-    players = cache.get(players_key(match))
-    if players is None:
-        players = list(Player.objects.raw(PLAYERS_QUERY, [match.pk]))
-        cache.set(players_key(match), players)
-    return players
+    rows = cache.get(players_key(match))
+    alias = router.db_for_read(Player)
+    if rows is None:
+        with connections[alias].cursor() as cursor:
+            cursor.execute(PLAYERS_QUERY, [match.pk])
+            rows = cursor.fetchall()
+        cache.set(players_key(match), rows)
+    return [Player.from_db(alias, PLAYER_ATTNAMES, row) for row in rows]
 
 
 def keep_players(match: Match, players: list[Player]) -> None:
     """Keep `players` as the match's at the version it is now at: a new hand's save, when no
     change came between the request's first look and its own, carries them to the version it
-    made, for its answer's form and for every phone that then asks for the sheet."""
-    caches[SHEETS].set(players_key(match), players)
+    made, for every phone that then asks for the sheet."""
+    rows = [tuple(getattr(player, name) for name in PLAYER_ATTNAMES) for player in players]
+    caches[SHEETS].set(players_key(match), rows)
 
 
 def players_key(match: Match) -> str:
@@ -146,8 +152,10 @@ def players_key(match: Match) -> str:
 
 # match.players.all(), written out (as cetele.sharing.MATCH_QUERY): every save reads them anew,
 # and the ORM took three times as long to build the query as the rest of reading them.
+PLAYER_ATTNAMES = [field.attname for field in Player._meta.concrete_fields]
 PLAYERS_QUERY = (
-    f"SELECT * FROM {Player._meta.db_table} WHERE match_id = %s"
+    f"SELECT {', '.join(field.column for field in Player._meta.concrete_fields)}"
+    f" FROM {Player._meta.db_table} WHERE match_id = %s"
     f" ORDER BY {Player._meta.get_field('seat').column}"
 )
 
@@ -200,21 +208,53 @@ def blank_hand_fields(match: Match, entry) -> SafeString:
     return mark_safe(html)
 
 
+def answer_key(match: Match, players: list[Player]) -> str:
+    """What names a save's kept answer (cetele/views.py saved_answer), but for the hand's
+    place: the match (not its version), its edit link, the language and the players' names."""
+    names = "\x1f".join(player.name for player in players)
+    created = match.created_at.timestamp()
+    identity = f"{match.pk}:{created}\x1e{match.edit_token}\x1e{get_language()}\x1e{names}"
+    return "answer:" + hashlib.sha256(identity.encode()).hexdigest()
+
+
 # --- Whole pages --------------------------------------------------------------------------------
 # The sheet's page (the scorer's, with the next hand's form, and the view link's) is the same for
 # every phone at a version but for a few values of each request: the CSRF token, the form's
 # one-time token, the page's own address (where the language buttons lead back), how long the
 # match has been quiet. So it is drawn once per version with a mark in place of each of them, kept,
 # and each request gets a copy with its values written over the marks: the template engine's
-# walk of base.html and the page, most of what was left of a page's time, is done once.
+# walk of base.html and the page, most of what was left of a page's time, is done once. A save's
+# answer is kept the same way (cetele/views.py saved_answer).
 # The marks are random for each process, so no name or note a player types can hold one.
 HOLE = f"cetele-{secrets.token_hex(16)}-"
-PER_REQUEST = ("csrf", "next", "quiet", "request_token")
 
 
 def hole(name: str) -> str:
-    """The mark a kept page holds where this request's value of `name` goes (PER_REQUEST)."""
+    """The mark a kept drawing holds where this request's value of `name` goes."""
     return f"{HOLE}{name}"
+
+
+def kept_drawing(
+    request: HttpRequest,
+    template_name: str,
+    key: str,
+    context: Callable[[dict], dict],
+    values: dict[str, str],
+) -> str:
+    """`template_name` drawn with `context(marks)`, where `marks` holds a mark for each of
+    `values`' names, once per `key` (which names everything else it shows) and kept; returned
+    with `values` (the CSRF token under "csrf") written, escaped, over the marks."""
+    cache = caches[SHEETS]
+    key = f"kept:{template_name}:{key}"
+    html = cache.get(key)
+    if html is None:
+        marks = {name: hole(name) for name in values}
+        drawn = {**context(marks), "csrf_token": marks["csrf"]}
+        html = render_to_string(template_name, drawn, request)
+        cache.set(key, html)
+    for name, value in values.items():
+        html = html.replace(hole(name), escape(value))
+    return html
 
 
 def kept_page(
@@ -226,7 +266,7 @@ def kept_page(
     quiet: int,
 ) -> HttpResponse:
     """`template_name` drawn with `context(values)`, once per `key` (which names everything the
-    page shows but the PER_REQUEST values, given to `context` as their marks) and kept; each
+    page shows but this request's values, given to `context` as their marks) and kept; each
     request gets it with its own values. A request with flash messages to show is drawn as it is:
     they are its own (and showing them uses them up)."""
     values = {
@@ -237,14 +277,8 @@ def kept_page(
     }
     if get_messages(request):
         return TemplateResponse(request, template_name, context(values))
-    cache = caches[SHEETS]
-    key = f"page:{template_name}:{key}"
-    html = cache.get(key)
-    if html is None:
-        holes = {name: hole(name) for name in PER_REQUEST}
-        kept = {**context(holes), "csrf_token": holes["csrf"], "language_next": holes["next"]}
-        html = render_to_string(template_name, kept, request)
-        cache.set(key, html)
-    for name, value in values.items():
-        html = html.replace(hole(name), escape(value))
-    return HttpResponse(html)
+
+    def page(marks: dict) -> dict:
+        return {**context(marks), "language_next": marks["next"]}
+
+    return HttpResponse(kept_drawing(request, template_name, key, page, values))

@@ -238,14 +238,22 @@ class Match(Forgettable):
         return planned, version, played, last
 
     def add_hand(
-        self, inputs: dict, request_token: str | None = None, position: int | None = None
+        self,
+        inputs: dict,
+        request_token: str | None = None,
+        position: int | None = None,
+        *,
+        result: dict | None = None,
     ) -> "Hand":
         """Score `inputs` with the match's rules and append the hand; raises InvalidHand.
 
         `position` is the place the hand was entered as ("5. el"): when another phone has saved
         that place in the meantime, HandTaken is raised instead of saving the same hand twice.
+        `result` is what self.score(inputs) gave, when the caller has already asked (the hand
+        form checks every hand with the engine): not asked again.
         """
-        result = self.score(inputs)
+        if result is None:
+            result = self.score(inputs)
         try:
             with transaction.atomic():
                 planned, version, played, last = self._lock_for_new_hand(request_token)

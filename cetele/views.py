@@ -13,6 +13,7 @@ from django.http import (
     HttpResponsePermanentRedirect,
     HttpResponseRedirect,
 )
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
@@ -21,15 +22,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from cetele.board import (
+    answer_key,
     blank_hand_fields,
     board_for,
     board_key,
     keep_players,
+    kept_drawing,
     kept_page,
     players_of,
 )
 from cetele.forms import MatchForm, PlayerNamesForm
-from cetele.hand_form import HandEntry
+from cetele.hand_form import HandEntry, new_request_token
 from cetele.live import live_context, quiet_seconds
 from cetele.models import (
     AlreadySaved,
@@ -134,7 +137,8 @@ def sheet_page(request: HttpRequest, match: Match, template_name: str, role: str
         page["quiet"] = values["quiet"]
         if role == EDIT and not page["finished"]:  # a finished match takes no more hands
             players = players_of(match)
-            page.update(next_hand(match, players, page["played"], values["request_token"]))
+            position = page["played"] + 1
+            page.update(next_hand(match, players, position, values["request_token"]))
         return page
 
     key = board_key(match, link_context(match, role))
@@ -142,9 +146,10 @@ def sheet_page(request: HttpRequest, match: Match, template_name: str, role: str
     return kept_page(request, template_name, key, context, quiet=quiet)
 
 
-def next_hand(match: Match, players: list, played: int, request_token: str = "") -> dict:
-    """The empty form for the next hand, its fields as drawn for this match (cetele.board)."""
-    entry = HandEntry(match, players, position=played + 1, request_token=request_token)
+def next_hand(match: Match, players: list, position, request_token: str = "") -> dict:
+    """The empty form for the hand at `position` (or a kept drawing's mark for it), its fields
+    as drawn for this match (cetele.board)."""
+    entry = HandEntry(match, players, position=position, request_token=request_token)
     return {"entry": entry, "blank_fields": blank_hand_fields(match, entry)}
 
 
@@ -201,9 +206,11 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
     try:
         if hand is None:
             shown = match.version
-            saved = match.add_hand(entry.inputs, entry.request_token, position)
+            saved = match.add_hand(entry.inputs, entry.request_token, position, result=entry.result)
             if match.version == shown + 1:  # nothing came between: the same players
                 keep_players(match, players)
+            else:  # a change came between (a renaming?): read them anew
+                players = players_of(match)
         else:
             saved = match.edit_hand(
                 hand.number,
@@ -213,7 +220,7 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
             )
     except AlreadySaved:
         # A double tap or a retried request: its change is already on the sheet.
-        return hand_saved(request, match, None, entry)
+        return hand_saved(request, match, None, entry, players)
     except HandTaken as taken:
         entry.taken = [(hand_position(match, h), h) for h in taken.hands]
         entry.notices.append(
@@ -238,12 +245,13 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
         response.status_code = status
         response["HX-Trigger"] = "cetele:save-failed"  # a phone's outbox tries again later
         return response
-    return hand_saved(request, match, saved, entry)
+    return hand_saved(request, match, saved, entry, players)
 
 
-def hand_saved(request, match, saved: Hand | None, entry: HandEntry) -> HttpResponse:
+def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) -> HttpResponse:
     """After a save: say which hand was saved, with "Geri al" right there. `saved` is None
-    when the same form had already been saved (a double tap, a retried request)."""
+    when the same form had already been saved (a double tap, a retried request); `players`
+    are the match's at the version it is at now."""
     if saved is None:
         note = _("Bu el zaten kaydedildi.")
     elif entry.is_correction:
@@ -263,20 +271,41 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry) -> HttpResp
     # (cetele.board.kept_page). Drawn here, with the saved row marked, it was the larger part
     # of a save's time, and drawn again for everyone else.
     played = saved.position if saved else match.hands.count()
-    context = {
-        "match": match,
-        "played": played,
-        "finished": played >= match.planned_hands,
-        "saved_note": note,
-    }
-    if not context["finished"]:  # the players at the version the save made (enter_hand)
-        context.update(next_hand(match, players_of(match), played))
-    response = TemplateResponse(request, "cetele/match.html#hand_saved", context)
+    response = HttpResponse(saved_answer(request, match, players, played, note))
     # Names the hand for a phone's outbox, which sent it without hearing back or while offline
     # (static/cetele/offline.js), and for the page, which asks for the sheet and marks the
     # hand's row in it (app.js).
     response["HX-Trigger"] = json.dumps({"cetele:hand-saved": saved_event(match, saved, entry)})
     return response
+
+
+def saved_answer(request: HttpRequest, match: Match, players: list, played: int, note: str) -> str:
+    """match.html#hand_saved: the note, with "Geri al", and the next hand's form after `played`
+    hands. The same for every save of the match but for the hand's place, the note and the
+    per-request values, so it is drawn once and kept (cetele.board.kept_drawing); the last hand's
+    form (it may say "Son el: ×10") and a finished match's answer are each drawn once with their
+    own place."""
+    position = played + 1
+    if played >= match.planned_hands:
+        state = "finished"
+    else:
+        state = "last" if position == match.planned_hands else "next"
+
+    def context(marks: dict) -> dict:
+        answer = {"match": match, "finished": state == "finished", "saved_note": marks["note"]}
+        if state != "finished":
+            shown = position if state == "last" else marks["position"]
+            answer.update(next_hand(match, players, shown, marks["request_token"]))
+        return answer
+
+    values = {
+        "csrf": get_token(request),  # as {% csrf_token %} asks for it: the cookie is sent too
+        "request_token": new_request_token(),
+        "position": str(position),
+        "note": str(note),
+    }
+    key = f"{answer_key(match, players)}:{state}"
+    return kept_drawing(request, "cetele/match.html#hand_saved", key, context, values)
 
 
 def saved_event(match: Match, saved: Hand | None, entry: HandEntry) -> dict:
@@ -324,7 +353,6 @@ def render_hand_form(request: HttpRequest, match: Match, entry: HandEntry) -> Te
             "match": match,
             "entry": entry,
             "players": entry.players,
-            "played": entry.position - 1,
         }
         return TemplateResponse(request, "cetele/match.html#hand_form", context)
     context = sheet_context(match)

@@ -11,7 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from cetele.board import SHEETS, players_key
+import scoring
+from cetele.board import HOLE, SHEETS
 from cetele.models import Hand, Match, NothingToUndo
 from tests.factories import add_hand, form_data, make_match, sample_inputs
 
@@ -207,14 +208,34 @@ def test_a_renamed_player_is_on_the_next_empty_form(client):
     assert "Cem" in form and "Can" not in form
 
 
-def test_a_save_keeps_its_players_for_the_version_it_made(client):
-    match = make_match(hands=1)
+def hand_form_of(html: str) -> str:
+    """The hand form, its one-time values (CSRF token, request token) blanked."""
+    start = html.index('<form id="hand-form"')
+    form = html[start : html.index("</form>", start)]
+    form = re.sub(r'(name="csrfmiddlewaretoken" value=")[^"]*', r"\1", form)
+    return re.sub(r'(name="request_token" value=")[^"]*', r"\1", form)
 
-    save(client, match, position=2)
 
-    match.refresh_from_db()
-    kept = caches[SHEETS].get(players_key(match))  # for the next form and the sheet's drawing
-    assert [player.name for player in kept] == ["Ali", "Ayşe", "Can", "Deniz"]
+def test_each_save_s_answer_is_the_form_the_page_shows_for_the_next_hand(client):
+    """A save's answer is drawn once for the match, with marks for the hand's place and the
+    per-request values (cetele/views.py saved_answer): at every place, the last hand's too, it
+    is the form the page draws for that hand by itself."""
+    last_hand_counts_ten = {"preset": "cetele-standart", "override": {"last_hand_multiplier": 10}}
+    rules = scoring.resolve_rules(last_hand_counts_ten)
+    match = Match.start(["Ali", "Ayşe", "Can", "Deniz"], teams=False, planned_hands=4, rules=rules)
+    tokens = set()
+    for position in (1, 2, 3):
+        answer = save(client, match, position=position).content.decode()
+
+        assert f"{position}. el kaydedildi." in answer and HOLE not in answer
+        assert hand_form_of(answer) == hand_form_of(edit(client, match))
+        assert f'name="position" value="{position + 1}"' in answer
+        assert ("Son el: ×10" in answer) == (position == 3)
+        tokens.add(re.search(r'name="request_token" value="([^"]+)"', answer)[1])
+    assert len(tokens) == 3  # a new one-time token for every form
+
+    answer = save(client, match, position=4).content.decode()
+    assert "4. el kaydedildi." in answer and "Maç bitti" in answer and HOLE not in answer
 
 
 def test_a_renaming_just_before_a_save_is_on_its_answer_s_form_and_sheet(client, monkeypatch):

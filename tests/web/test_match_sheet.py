@@ -515,8 +515,8 @@ def test_hand_save_queries_do_not_grow_with_hands(client, django_assert_num_quer
 
     # 6 queries and the savepoint pair of the test's transaction: the match, its players; the
     # locking read (the match, its hands' count, the request token: Match._lock_for_new_hand),
-    # the hand, the version, the change. The players are kept for the new version (nothing
-    # came between), and the sheet is not drawn: the page asks for it (views.hand_saved).
+    # the hand, the version, the change. The players are not read again (nothing came
+    # between), and the sheet is not drawn: the page asks for it (views.hand_saved).
     with django_assert_num_queries(8):
         response = client.post(url("hand_create", match), data, headers=HTMX)
 
