@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -186,7 +187,7 @@ class Load:
         """Seconds to the next poll: app.js's schedule, or a fixed --poll-every."""
         return self.args.poll_every or poll_every(quiet)
 
-    async def http(self, request: bytes) -> tuple[int, bytes]:
+    async def http(self, request: bytes) -> tuple[int, bytes, bytes]:
         reader, writer = await asyncio.open_connection(HOST, self.port)
         try:
             writer.write(request)
@@ -199,7 +200,7 @@ class Load:
                 body = await reader.readexactly(int(length[1]))
             else:
                 body = await reader.read()
-            return status, body
+            return status, head, body
         finally:
             writer.close()
 
@@ -223,7 +224,7 @@ class Load:
         started = time.monotonic()
         step.lags.append((started - due) * 1000)
         try:
-            status, body = await asyncio.wait_for(self.http(request), REQUEST_TIMEOUT)
+            status, head, body = await asyncio.wait_for(self.http(request), REQUEST_TIMEOUT)
         except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as error:
             step.error(f"{kind}: {type(error).__name__}")
             return None
@@ -231,21 +232,34 @@ class Load:
             self.in_flight -= 1
         elapsed = (time.monotonic() - started) * 1000
         step.by_second.setdefault(int(started), []).append(elapsed)
-        return status, body, elapsed
+        return status, head, body, elapsed
 
-    async def poll(self, step: Step, table: Table, role: str, due: float, phone: Phone) -> None:
+    async def poll(
+        self,
+        step: Step,
+        table: Table,
+        role: str,
+        due: float,
+        phone: Phone,
+        saved_at: float | None = None,
+    ) -> None:
+        """One poll; `saved_at`: asked at once after a save answered then (as app.js asks),
+        which tells the load client the version that save made."""
         token = table.edit_token if role == "m" else table.view_token
         request = self.get(f"/{role}/{token}/poll/?v={phone.known}", table.cookies[role])
         answer = await self.timed(step, "poll", request, due)
         if answer is None:
             return
-        status, body, elapsed = answer
+        status, _, body, elapsed = answer
         if status == 204:
             step.record("poll, nothing changed (204)", elapsed)
         elif status == 200:
             step.record("poll, new version (200)", elapsed)
             if found := NEW_VERSION.search(body):
                 version, now = int(found[1]), time.monotonic()
+                if saved_at is not None:
+                    table.saves.append((version, saved_at))
+                    table.version = max(table.version, version)
                 if role == "v":
                     step.delays.extend(
                         now - at for saved, at in table.saves if phone.known < saved <= version
@@ -261,17 +275,15 @@ class Load:
         answer = await self.timed(step, "save", self.post(f"/m/{table.edit_token}/el/", form), due)
         if answer is None:
             return
-        status, body, elapsed = answer
-        # A saved hand answers with a fresh form and the sheet out of band.
-        found = NEW_VERSION.search(body) if status == 200 else None
-        if found and b'hx-swap-oob="true"' in body:
+        status, head, _, elapsed = answer
+        # A saved hand answers with a fresh form and names itself (HX-Trigger); the page then
+        # asks for the sheet at once (static/cetele/app.js).
+        if status == 200 and saved_token(head) == form["request_token"]:
             step.record("hand save", elapsed)
             self.acknowledged.append(form["request_token"])
             now = time.monotonic()
-            table.saves.append((int(found[1]), now))
-            table.version = max(table.version, int(found[1]))
             table.changed_at = phone.changed_at = now
-            phone.known = max(phone.known, int(found[1]))  # the editor's sheet is swapped
+            self.fire(step, self.poll(step, table, "m", now, phone, saved_at=now))
         else:
             step.error(f"save: HTTP {status}" + (" (not saved)" if status == 200 else ""))
 
@@ -370,6 +382,15 @@ class Load:
     async def arrived(self, step: Step, at: float) -> None:
         await asyncio.sleep(max(0.0, at - time.monotonic()))
         step.arrived_at, step.arrived_cpu = time.monotonic(), cpu_seconds(self.server_pids)
+
+
+def saved_token(head: bytes) -> str | None:
+    """The request token of the hand an answer says was saved (HX-Trigger cetele:hand-saved)."""
+    found = re.search(rb"(?i)\r\nhx-trigger:\s*([^\r\n]*)", head)
+    try:
+        return json.loads(found[1])["cetele:hand-saved"]["token"] if found else None
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def seen_cookie(token: str) -> str:
@@ -565,7 +586,8 @@ def check_across_servers(stack: Stack, table: Table, load: Load) -> list[str]:
     one = first.post(edit + "el/", form, htmx=True)
     two = second.post(edit + "el/", form, htmx=True)
     after = Hand.objects.filter(match__edit_token=table.edit_token).count()
-    if not (one[0] == 200 and b'hx-swap-oob="true"' in one[2] and after == before + 1):
+    saved = "cetele:hand-saved" in one[1].get("hx-trigger", "")
+    if not (one[0] == 200 and saved and after == before + 1):
         failures.append(f"save then retry on another server: {one[0]}, {two[0]}, +{after - before}")
     if one[0] == 200:
         load.acknowledged.append(form["request_token"])

@@ -413,7 +413,8 @@ class HandEntry:
         data = add_penalty_row(data, len(self.players), action)
         initial = initial_from_inputs(hand.inputs) if hand is not None else {}
         hand_initial = {
-            "request_token": request_token or new_request_token(),
+            # A posted form brings its own; only a new one needs one made.
+            "request_token": request_token or ("" if data is not None else new_request_token()),
             "version": hand.version if hand is not None else None,
             "position": position,
             **initial.get("hand", {}),
@@ -457,8 +458,10 @@ class HandEntry:
     def is_correction(self) -> bool:
         return self.hand is not None
 
-    @property
+    @cached_property
     def request_token(self) -> str:
+        """The form's one-time token: the one posted, or the new form's (read once: a save asks
+        for it again and again, and each reading made a bound field)."""
         return self.hand_form["request_token"].value() or ""
 
     @property
