@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import scoring
-from cetele.board import HOLE, SHEETS
+from cetele.board import HOLE, SHEETS, hole
 from cetele.models import Hand, Match, NothingToUndo
 from tests.factories import add_hand, form_data, make_match, sample_inputs
 
@@ -206,6 +206,19 @@ def test_a_renamed_player_is_on_the_next_empty_form(client):
 
     form = edit(client, match).split('id="hand-form"')[1]
     assert "Cem" in form and "Can" not in form
+
+
+def test_a_kept_page_writes_each_value_once_even_one_that_holds_a_mark(client):
+    """The marks are filled in one pass: a value is written as it came (escaped), and a mark
+    inside it (here in the page's own address, which the language buttons lead back to) is
+    not filled again."""
+    match = make_match(hands=1)
+    address = reverse("match_detail", args=[match.edit_token]) + "?x=" + hole("request_token")
+
+    html = client.get(address).content.decode()
+
+    assert html.count(HOLE) == html.count(f"?x={hole('request_token')}") >= 1
+    assert re.search(r'name="csrfmiddlewaretoken" value="[A-Za-z0-9]{64}"', html)
 
 
 def hand_form_of(html: str) -> str:
