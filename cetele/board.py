@@ -65,15 +65,15 @@ class Board:
 
 def sheet_rows(numbers: list[int], rows: list, hand_url: str) -> SafeString:
     """The rows of the sheet (the inside of its <tbody>), for the hands of these `numbers` in
-        order: each row's place linking to the hand, then a cell per player (the score, linking to
-        its reason) and per team. Each row says its hand's number (data-hand): the scorer's page
-    marks the row of the hand it has just saved (static/cetele/app.js). `hand_url` is the
-        first hand's link, of which each row's differs only by its number
-        (tests/web/test_match_sheet.py checks every link against reverse()).
+    order: each row's place linking to the hand, then a cell per player (the score, linking to
+    its reason) and per team. Each row says its hand's number (data-hand): the scorer's page
+    marks the row of the hand it has just saved (static/cetele/app.js). `hand_url` is the first
+    hand's link, of which each row's differs only by its number (tests/web/test_match_sheet.py
+    checks every link against reverse()).
 
-        Written here, not in the template: reversing a URL and localising a number for every cell,
-        then walking the template's loop for every row, were most of a drawing's time, and an
-        integer's text is the same either way (no thousands separator is used)."""
+    Written here, not in the template: reversing a URL and localising a number for every cell,
+    then walking the template's loop for every row, were most of a drawing's time, and an
+    integer's text is the same either way (no thousands separator is used)."""
     prefix = escape(hand_url.removesuffix("1/"))
     html = []
     for position, (number, row) in enumerate(zip(numbers, rows, strict=True), start=1):
