@@ -128,14 +128,15 @@ def players_of(match: Match) -> list[Player]:
     seats, that is: `table_place` changes without a new version (cetele.tables reads it from
     the database). Kept as their rows, not as objects: pickling four model objects in and
     out of the cache took longer than reading them."""
+    key = players_key(match)
     cache = caches[SHEETS]
-    rows = cache.get(players_key(match))
+    rows = cache.get(key)
     alias = router.db_for_read(Player)
     if rows is None:
         with connections[alias].cursor() as cursor:
             cursor.execute(PLAYERS_QUERY, [match.pk])
             rows = cursor.fetchall()
-        cache.set(players_key(match), rows)
+        cache.set(key, rows)
     return [Player.from_db(alias, PLAYER_ATTNAMES, row) for row in rows]
 
 

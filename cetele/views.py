@@ -146,7 +146,7 @@ def sheet_page(request: HttpRequest, match: Match, template_name: str, role: str
     return kept_page(request, template_name, key, context, quiet=quiet)
 
 
-def next_hand(match: Match, players: list, position, request_token: str = "") -> dict:
+def next_hand(match: Match, players: list, position: int | str, request_token: str = "") -> dict:
     """The empty form for the hand at `position` (or a kept drawing's mark for it), its fields
     as drawn for this match (cetele.board)."""
     entry = HandEntry(match, players, position=position, request_token=request_token)
@@ -268,7 +268,7 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
     # The answer says which hand was saved and gives the next hand's form; the sheet is not in
     # it. The phone asks for the sheet at once (HX-Trigger below; static/cetele/app.js), as
     # every phone watching the match does, and they all get the one drawing of this version
-    # (cetele.board.kept_page). Drawn here, with the saved row marked, it was the larger part
+    # (cetele.board.board_for). Drawn here, with the saved row marked, it was the larger part
     # of a save's time, and drawn again for everyone else.
     played = saved.position if saved else match.hands.count()
     response = HttpResponse(saved_answer(request, match, players, played, note))
