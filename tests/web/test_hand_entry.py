@@ -2,6 +2,8 @@
 ignored, no hand saved twice from two phones, and a hand's inputs survive the form both ways."""
 
 import json
+import threading
+import time
 
 import pytest
 from django.db import connection
@@ -134,8 +136,9 @@ def test_match_add_hand_scores_the_hand_itself():
 
 
 def test_a_new_hand_is_checked_against_the_match_as_it_is_under_the_lock():
-    """Match._lock_for_new_hand reads the match, its hands and the request token in one query:
-    each check it feeds still refuses what it refused as separate queries."""
+    """Match._claim_new_hand reads the match, its hands and the request token as it takes the
+    next version: each check it feeds still refuses what it refused as separate queries, and a
+    refused hand leaves the version as it was."""
     match = make_match(planned_hands=4)
     match.add_hand(sample_inputs(finisher=0), "token-1", position=1)
 
@@ -156,20 +159,28 @@ def test_a_new_hand_is_checked_against_the_match_as_it_is_under_the_lock():
     with pytest.raises(MatchFinished):
         match.add_hand(sample_inputs(finisher=2), "token-6")
     assert list(match.hands.values_list("number", flat=True)) == [2, 3, 4, 5]
-    match.refresh_from_db()
     assert match.version == 8  # six hands added, one undone, one deleted: each bumped it once
+    match.refresh_from_db()
+    assert match.version == 8  # and the refused ones did not
 
 
-def test_the_locking_read_locks_the_match_row_where_the_database_can():
+def test_a_new_hand_first_takes_the_match_s_row_then_reads_what_it_is_checked_against():
     match = make_match()
 
     with CaptureQueriesContext(connection) as queries:
         match.add_hand(sample_inputs(), "token-1")
 
-    (read,) = [query["sql"] for query in queries if "m.planned_hands" in query["sql"]]
-    # PostgreSQL: two phones' saves of one match wait for each other here; SQLite's IMMEDIATE
-    # transaction already makes every writer wait (and it has no FOR UPDATE).
-    assert read.rstrip().endswith("FOR UPDATE") == connection.features.has_select_for_update
+    skipped = ("SAVEPOINT", "RELEASE", "BEGIN")
+    statements = [q["sql"] for q in queries if not q["sql"].upper().startswith(skipped)]
+    claim = next(i for i, sql in enumerate(statements) if sql.startswith("UPDATE"))
+    assert "RETURNING" in statements[claim] and "version = version + 1" in statements[claim]
+    assert all(not sql.startswith("INSERT") for sql in statements[:claim])
+    counted = [i for i, sql in enumerate(statements) if "COUNT(*)" in sql]
+    # PostgreSQL: the update takes the row's lock, and the checks are read by the next statement,
+    # which sees a save that held it before (see the test below); SQLite's IMMEDIATE transaction
+    # holds the whole database from its start, so the update returns them.
+    expected = claim + 1 if connection.features.has_select_for_update else claim
+    assert counted == [expected]
 
 
 def test_the_correction_page_previews_the_stored_hands_scores(client):
@@ -589,3 +600,50 @@ def test_the_hand_form_cleans_as_django_does_right_and_wrong_input(field):
     for form in ours:
         assert not any(f.disabled or isinstance(f, FileField) for f in form.fields.values())
         assert not any(hasattr(form, f"clean_{name}") for name in form.fields)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor == "sqlite",
+    reason="SQLite's test database is in memory, where a second writer fails at once instead of "
+    "waiting; on a file (the server's), IMMEDIATE transactions make it wait before it reads",
+)
+def test_two_phones_saving_the_same_place_at_once_get_one_saved_and_one_told(monkeypatch):
+    """The second save waits for the first's lock; what it then checks must be the match as the
+    first left it: its hand is refused as taken ("another phone saved this place"), never
+    taken for a retry of its own ("already saved") and dropped in silence."""
+    match = make_match(planned_hands=5)
+    first_locked, second_started = threading.Event(), threading.Event()
+    claim = Match._claim_new_hand
+
+    def slow_claim(self, *args, **kwargs):  # the first save holds its lock a moment
+        claimed = claim(self, *args, **kwargs)
+        if threading.current_thread().name == "first":
+            first_locked.set()
+            second_started.wait(5)
+            time.sleep(0.3)  # the second is now waiting for the lock
+        return claimed
+
+    monkeypatch.setattr(Match, "_claim_new_hand", slow_claim)
+    outcomes = {}
+
+    def phone(token: str) -> None:
+        try:
+            Match.objects.get(pk=match.pk).add_hand(sample_inputs(), token, position=1)
+            outcomes[token] = "saved"
+        except (AlreadySaved, HandTaken) as refusal:
+            outcomes[token] = type(refusal).__name__
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=phone, args=("first-token",), name="first")
+    first.start()
+    assert first_locked.wait(5)
+    second = threading.Thread(target=phone, args=("second-token",), name="second")
+    second.start()
+    second_started.set()
+    first.join(10)
+    second.join(10)
+
+    assert outcomes == {"first-token": "saved", "second-token": "HandTaken"}
+    assert match.hands.count() == 1
