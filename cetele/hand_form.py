@@ -419,8 +419,10 @@ class HandEntry:
             "position": position,
             **initial.get("hand", {}),
         }
+        # Each form translates its label suffix when it is not given one: asked once here.
+        suffix = gettext(":")
         self.hand_form = HandLevelForm(
-            data, players=self.players, rules=self.rules, initial=hand_initial
+            data, players=self.players, rules=self.rules, initial=hand_initial, label_suffix=suffix
         )
         self.seat_forms = []
         for player in self.players:
@@ -431,6 +433,7 @@ class HandEntry:
                 player=player,
                 prefix=SEAT_PREFIX.format(seat=player.seat),
                 initial=seat_initial,
+                label_suffix=suffix,
             )
             form.penalty_rows = partial(
                 PenaltyFormSet,
@@ -441,6 +444,7 @@ class HandEntry:
                     "kinds": self.kinds,
                     "others": [p for p in self.players if p.seat != player.seat],
                     "player": player,
+                    "label_suffix": suffix,
                 },
             )
             self.seat_forms.append(form)

@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.crypto import salted_hmac
+from django.utils.http import http_date
 from django.utils.translation import gettext as _
 
 import scoring
@@ -177,13 +178,31 @@ def _link_mark(token: str, secret: str) -> str:
     return salted_hmac("cetele.seen-link", token, secret=secret).hexdigest()[:16]
 
 
-def seen_marks(request: HttpRequest) -> list[str]:
+def seen_marks(request: HttpRequest) -> tuple[str, ...]:
     """The marks in this request's signed cookie (read once per request: it is checked twice)."""
     marks = getattr(request, "_cetele_seen_marks", None)
     if marks is None:
-        value = request.get_signed_cookie(SEEN_COOKIE, default="", salt=SEEN_COOKIE)
-        marks = request._cetele_seen_marks = value.split(".") if value else []
+        marks = request._cetele_seen_marks = marks_in(request.COOKIES.get(SEEN_COOKIE, ""))
     return marks
+
+
+def marks_in(cookie: str) -> tuple[str, ...]:
+    """The marks a seen-links cookie holds, as request.get_signed_cookie reads it: none if its
+    signature is wrong."""
+    if not cookie:
+        return ()
+    return _marks_in(cookie, settings.SECRET_KEY, tuple(settings.SECRET_KEY_FALLBACKS))
+
+
+@lru_cache(maxsize=2048)
+def _marks_in(cookie: str, secret: str, fallbacks: tuple) -> tuple[str, ...]:
+    """marks_in, remembered by the cookie's text: a phone sends the same one with every
+    poll and save, and checking the signature was 20 µs of each (bench/profile.py). The secrets
+    are part of the key, so that a new secret checks every cookie anew."""
+    request = HttpRequest()
+    request.COOKIES = {SEEN_COOKIE: cookie}
+    value = request.get_signed_cookie(SEEN_COOKIE, default="", salt=SEEN_COOKIE)
+    return tuple(value.split(".")) if value else ()
 
 
 def over_the_limit(request: HttpRequest, token: str) -> int | None:
@@ -277,15 +296,35 @@ def secret_link(*, role: str) -> Callable:
             if response.status_code < 400 and token:
                 remember_link(request, response, token)
             # X-Robots-Tag, and no-store for anything else: cetele.middleware.KeyedUrlHeaders.
-            if role == EDIT:
-                add_never_cache_headers(response)
-            else:
-                patch_cache_control(response, private=True, no_cache=True)
+            keep_out_of_caches(response, role)
             return response
 
         return wrapper
 
     return decorator
+
+
+# What add_never_cache_headers and patch_cache_control(private=True, no_cache=True) write on a
+# response that has no Cache-Control yet, as they write it.
+CACHE_CONTROL = {
+    EDIT: "max-age=0, no-cache, no-store, must-revalidate, private",
+    VIEW: "private, no-cache",
+}
+
+
+def keep_out_of_caches(response: HttpResponse, role: str) -> None:
+    """An edit page never cached (the edit link must not linger), a view page revalidated each
+    time. Written out where the view set no cache header of its own (all but a few): Django's
+    helpers parse and rebuild the header, 19 µs of every save and poll (bench/profile.py)."""
+    if response.has_header("Cache-Control") or response.has_header("Expires"):
+        if role == EDIT:
+            add_never_cache_headers(response)
+        else:
+            patch_cache_control(response, private=True, no_cache=True)
+        return
+    if role == EDIT:
+        response.headers["Expires"] = http_date()
+    response.headers["Cache-Control"] = CACHE_CONTROL[role]
 
 
 # --- House-preset keys in a query or a form (?from=, ?preset=house:, preset=house:) ----------

@@ -13,7 +13,6 @@ from django.http import (
     HttpResponsePermanentRedirect,
     HttpResponseRedirect,
 )
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
@@ -34,6 +33,7 @@ from cetele.board import (
 from cetele.forms import MatchForm, PlayerNamesForm
 from cetele.hand_form import HandEntry, new_request_token
 from cetele.live import live_context, quiet_seconds
+from cetele.middleware import form_token
 from cetele.models import (
     AlreadySaved,
     Change,
@@ -299,7 +299,7 @@ def saved_answer(request: HttpRequest, match: Match, players: list, played: int,
         return answer
 
     values = {
-        "csrf": get_token(request),  # as {% csrf_token %} asks for it: the cookie is sent too
+        "csrf": form_token(request),  # as {% csrf_token %} asks for it: the cookie is sent too
         "request_token": new_request_token(),
         "position": str(position),
         "note": str(note),

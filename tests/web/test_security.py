@@ -10,6 +10,8 @@ import os
 import re
 import subprocess
 import sys
+import time
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 import pytest
@@ -744,3 +746,79 @@ def test_a_script_in_a_player_name_stays_inert_in_the_exports(client):
     assert b"<script" not in json_response.content
     assert json.loads(json_response.content)["players"][0]["name"] == EVIL
     assert EVIL in csv_response.content.decode("utf-8-sig")  # data, never rendered as HTML
+
+
+# --- The CSRF token our pages write (cetele.middleware.form_token) ------------------------------
+
+
+def test_the_token_a_page_writes_is_a_fresh_mask_over_the_cookie_s_secret(rf):
+    from django.middleware.csrf import CSRF_ALLOWED_CHARS, _unmask_cipher_token
+
+    from cetele.middleware import form_token
+
+    request = rf.get("/")
+    secret = "aZ09" * 8
+    request.META["CSRF_COOKIE"] = secret
+    tokens = [form_token(request) for _ in range(400)]
+
+    assert all(len(token) == 64 and set(token) <= set(CSRF_ALLOWED_CHARS) for token in tokens)
+    assert {_unmask_cipher_token(token) for token in tokens} == {secret}
+    assert len(set(tokens)) == len(tokens)  # a new mask each time: nothing to compress against
+    # Every character is drawn as a mask's first one, none far more often than the others.
+    firsts = [form_token(request)[0] for _ in range(12400)]
+    counts = [firsts.count(char) for char in CSRF_ALLOWED_CHARS]
+    assert min(counts) > 0 and max(counts) < 3 * len(firsts) / len(CSRF_ALLOWED_CHARS)
+    assert request.META["CSRF_COOKIE_NEEDS_UPDATE"]  # the cookie is sent again, as Django does
+
+
+def test_a_request_without_the_secret_gets_one_from_django(rf):
+    from django.middleware.csrf import _unmask_cipher_token
+
+    from cetele.middleware import form_token
+
+    request = rf.get("/")
+    token = form_token(request)
+
+    assert _unmask_cipher_token(token) == request.META["CSRF_COOKIE"]
+    assert request.META["CSRF_COOKIE_NEEDS_UPDATE"]
+
+
+def test_the_token_on_the_page_and_on_a_save_s_answer_is_accepted(match):
+    client = Client(enforce_csrf_checks=True)
+    page = client.get(f"/m/{match.edit_token}/").content.decode()
+    (token,) = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', page))  # one a page
+    played = match.hands.count()
+
+    data = {**form_data(sample_inputs()), "csrfmiddlewaretoken": token, "position": played + 1}
+    answer = client.post(f"/m/{match.edit_token}/el/", data, headers=HTMX)
+    assert answer.status_code == 200 and match.hands.count() == played + 1
+
+    (again,) = set(
+        re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', answer.content.decode())
+    )
+    assert again != token
+    data = {**form_data(sample_inputs()), "csrfmiddlewaretoken": again, "position": played + 2}
+    assert client.post(f"/m/{match.edit_token}/el/", data, headers=HTMX).status_code == 200
+    assert match.hands.count() == played + 2
+
+
+@pytest.mark.parametrize("role", [sharing.EDIT, sharing.VIEW])
+@pytest.mark.parametrize("own", [{}, {"Cache-Control": "max-age=60, public"}, {"Expires": "0"}])
+def test_a_keyed_response_is_kept_out_of_caches_as_django_s_helpers_keep_it(role, own):
+    from django.http import HttpResponse
+    from django.utils.cache import add_never_cache_headers, patch_cache_control
+
+    ours, django_s = HttpResponse(headers=own), HttpResponse(headers=own)
+    sharing.keep_out_of_caches(ours, role)
+    if role == sharing.EDIT:
+        add_never_cache_headers(django_s)
+    else:
+        patch_cache_control(django_s, private=True, no_cache=True)
+
+    def directives(response):
+        return sorted(response.get("Cache-Control", "").split(", "))
+
+    assert directives(ours) == directives(django_s)
+    assert ours.has_header("Expires") == django_s.has_header("Expires")
+    if ours.has_header("Expires") and "Expires" not in own:  # now, as Django writes it
+        assert abs(parsedate_to_datetime(ours["Expires"]).timestamp() - time.time()) < 5
