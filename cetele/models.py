@@ -392,7 +392,10 @@ class Match(Forgettable):
 
 
 class Player(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="players")
+    # Indexed as the start of unique_seat_per_match: an index of its own is one more page to write.
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, db_index=False, related_name="players"
+    )
     seat = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=30)
     # Who this is at the match's table (TablePlayer.place): a table knows its players by their
@@ -410,7 +413,8 @@ class Player(models.Model):
 
 
 class Hand(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    # Indexed as the start of unique_hand_number: an index of its own is one more page to write.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, db_index=False, related_name="hands")
     number = models.PositiveIntegerField(help_text="Stable identity within the match.")
     inputs = models.JSONField(help_text="The HAND object of the scoring contract.")
     result = models.JSONField(help_text="The engine's result for these inputs.")
@@ -446,7 +450,10 @@ class Change(models.Model):
         RENAME = "rename", _("Oyuncu adları değişti")
         UNDO = "undo", _("Geri alındı")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
+    # Indexed as the start of change_latest: an index of its own is one more page to write.
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, db_index=False, related_name="changes"
+    )
     at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=10, choices=Action.choices)
     hand_number = models.PositiveIntegerField(null=True, blank=True)
@@ -582,7 +589,10 @@ class Table(Forgettable):
 
 
 class TablePlayer(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="players")
+    # Indexed as the start of unique_place_per_table: an index of its own is one more page to write.
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, db_index=False, related_name="players"
+    )
     place = models.PositiveSmallIntegerField(help_text="Stable identity within the table.")
     name = models.CharField(max_length=30)
 

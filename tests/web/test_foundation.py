@@ -5,7 +5,9 @@ import subprocess
 import sys
 
 import pytest
+from django.apps import apps
 from django.conf import settings
+from django.db import connection
 
 pytestmark = pytest.mark.django_db
 
@@ -142,3 +144,28 @@ def test_the_new_match_and_match_pages_speak_english_with_the_language_cookie(cl
     for html in english:
         assert '<html lang="en">' in html
         assert "Maçı başlat" not in html and "Bitirdi" not in html and "Eli kaydet" not in html
+
+
+def test_no_index_repeats_the_start_of_another_on_the_same_table():
+    """An index whose columns begin another index (or unique constraint) is never needed for a
+    read, and is one more page for every write: a save writes a hand and a change. (A unique
+    one is kept: it says something of its own.)"""
+    repeated = []
+    with connection.cursor() as cursor:
+        for model in apps.get_app_config("cetele").get_models():
+            table = model._meta.db_table
+            found = connection.introspection.get_constraints(cursor, table)
+            indexed = {
+                name: tuple(about["columns"])
+                for name, about in found.items()
+                if (about["index"] or about["unique"]) and not about["primary_key"]
+            }
+            for name, columns in indexed.items():
+                if found[name]["unique"] or not columns:
+                    continue
+                repeated += [
+                    (table, name, other)
+                    for other, longer in indexed.items()
+                    if len(longer) > len(columns) and longer[: len(columns)] == columns
+                ]
+    assert repeated == []
