@@ -461,8 +461,15 @@ class Change(models.Model):
     after = models.JSONField(null=True, blank=True)
     # The one-time token of the form that made this change: a retried POST finds it here.
     request_token = models.CharField(max_length=64, blank=True, default="")
-    undoes = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="undone_by"
+    # One undo per change at most (one_undo_per_change), indexed only where there is one: a
+    # one-to-one field's index took an entry, and a page to write, for every change.
+    undoes = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        db_index=False,
+        related_name="undone_by",
     )
 
     class Meta:
@@ -472,7 +479,12 @@ class Change(models.Model):
                 fields=["match", "request_token"],
                 condition=~models.Q(request_token=""),
                 name="unique_request_token_per_match",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["undoes"],
+                condition=models.Q(undoes__isnull=False),
+                name="one_undo_per_change",
+            ),
         ]
         indexes = [models.Index(fields=["match", "-id"], name="change_latest")]
 

@@ -169,3 +169,25 @@ def test_no_index_repeats_the_start_of_another_on_the_same_table():
                     if len(longer) > len(columns) and longer[: len(columns)] == columns
                 ]
     assert repeated == []
+
+
+def test_a_change_is_undone_once_at_most_and_the_check_for_it_uses_an_index():
+    from django.db import IntegrityError, transaction
+
+    from cetele.models import LAST_UNDOABLE, Change
+    from tests.factories import make_match, sample_inputs
+
+    match = make_match()
+    match.add_hand(sample_inputs(), "token-1")
+    undo = match.undo()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Change.objects.create(match=match, action=Change.Action.UNDO, undoes=undo.undoes)
+    # Any number of changes undo nothing.
+    Change.objects.create(match=match, action=Change.Action.RENAME)
+    Change.objects.create(match=match, action=Change.Action.RENAME)
+
+    if connection.vendor == "sqlite":  # PostgreSQL plans a scan for a table this small
+        with connection.cursor() as cursor:
+            cursor.execute("EXPLAIN QUERY PLAN " + LAST_UNDOABLE, [match.pk, Change.Action.UNDO])
+            plan = " ".join(str(row) for row in cursor.fetchall())
+        assert "one_undo_per_change" in plan
