@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from cetele.language import preset_name
-from cetele.prepared import insert_row, prepared
+from cetele.prepared import db_moment, insert_row, prepared
 
 TOKEN_BYTES = 32  # 256 bits from `secrets`: match links are the keys, treat them like passwords
 
@@ -217,7 +217,7 @@ class Match(Forgettable):
         statement that waited for another save's lock still reads the other tables as they were
         when it began: there the checks are the next statement, which sees that save's hand."""
         now = timezone.now()
-        touched_at = Match._meta.get_field("touched_at").get_db_prep_save(now, connection)
+        touched_at = db_moment(now, connection.alias)
         token = request_token or None  # a blank token is none: NULL equals nothing, "" every undo
         with connection.cursor() as cursor:
             if connection.features.has_select_for_update:  # row locks: PostgreSQL
@@ -262,10 +262,11 @@ class Match(Forgettable):
                     raise MatchFinished()
                 # Written out with its change, as the claim is (cetele.prepared).
                 new = {"match_id": self.pk, "number": (last or 0) + 1, "inputs": inputs}
-                hand = Hand(pk=insert_row(Hand, **new, result=result), **new, result=result)
+                hand = Hand(pk=insert_row(Hand, **new, result=result, at=at), **new, result=result)
                 hand.position = played + 1  # its place on the sheet ("5. el")
                 insert_row(
                     Change,
+                    at=at,
                     match_id=self.pk,
                     action=Change.Action.CREATE,
                     hand_number=hand.number,

@@ -2,8 +2,11 @@
 the queryset itself gives, and insert_row writes the row create() writes (on SQLite and on
 PostgreSQL: the test run has a leg for each)."""
 
+import datetime
+
 import pytest
 from django.forms.models import model_to_dict
+from django.utils import timezone
 
 from cetele.models import Change, Hand
 from cetele.prepared import insert_row, prepared
@@ -73,6 +76,19 @@ def test_an_inserted_row_is_the_one_create_writes(model, values):
     for stamp in ("created_at", "updated_at", "at"):  # auto_now(_add): now, as create() does
         if hasattr(written, stamp):
             assert abs(getattr(written, stamp) - getattr(made, stamp)).total_seconds() < 5
+
+
+@pytest.mark.parametrize("model", [Hand, Change])
+def test_an_inserted_row_given_a_moment_is_dated_at_it_in_every_date_column(model):
+    match = make_match()
+    moment = timezone.now() - datetime.timedelta(days=3, microseconds=123457)
+    values = {"number": 1, "inputs": {}, "result": {}} if model is Hand else {"action": "create"}
+
+    written = model.objects.get(pk=insert_row(model, match_id=match.pk, at=moment, **values))
+
+    names = [name for name in ("created_at", "updated_at", "at") if hasattr(written, name)]
+    stamps = [getattr(written, name) for name in names]
+    assert stamps and all(stamp == moment for stamp in stamps)
 
 
 def test_an_insert_with_a_field_the_model_has_not_is_refused():

@@ -467,3 +467,16 @@ def test_the_home_page_has_an_empty_hidden_my_matches_list_for_app_js_to_fill(cl
     assert 'class="card hidden"' in box
     assert re.search(r"<ul[^>]*></ul>", box)
     assert "/m/" not in html and "/v/" not in html  # the server lists nobody's matches
+
+
+def test_a_match_found_by_its_link_reads_its_base_rules_only_when_asked():
+    from cetele.sharing import EDIT, VIEW, match_by_token
+
+    match = make_match()
+    stored = scoring.resolve_rules("om-klasik")
+    Match.objects.filter(pk=match.pk).update(base_rules=stored)
+    for role, token in ((EDIT, match.edit_token), (VIEW, match.view_token)):
+        found = match_by_token(role, token)
+        assert found.get_deferred_fields() == {"base_rules"}
+        assert found.rules == match.rules
+        assert found.base_rules == stored
