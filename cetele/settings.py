@@ -68,7 +68,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
+    "cetele.middleware.HtmxMiddleware",  # django-htmx's, reading its headers from META
     # Last, so its refusals carry every header above; still before the CSRF check reads the body.
     "cetele.middleware.RequestBodyGuardMiddleware",
 ]

@@ -325,8 +325,14 @@ def keep_out_of_caches(response: HttpResponse, role: str) -> None:
             patch_cache_control(response, private=True, no_cache=True)
         return
     if role == EDIT:
-        response.headers["Expires"] = http_date()
+        response.headers["Expires"] = http_date_at(int(time.time()))
     response.headers["Cache-Control"] = CACHE_CONTROL[role]
+
+
+@lru_cache(maxsize=2)
+def http_date_at(second: int) -> str:
+    """Django's http_date for this second, written once: it is to the second."""
+    return http_date(second)
 
 
 # --- House-preset keys in a query or a form (?from=, ?preset=house:, preset=house:) ----------

@@ -8,6 +8,7 @@ import pytest
 from django.apps import apps
 from django.conf import settings
 from django.db import connection
+from django.utils.functional import cached_property
 
 pytestmark = pytest.mark.django_db
 
@@ -191,3 +192,44 @@ def test_a_change_is_undone_once_at_most_and_the_check_for_it_uses_an_index():
             cursor.execute("EXPLAIN QUERY PLAN " + LAST_UNDOABLE, [match.pk, Change.Action.UNDO])
             plan = " ".join(str(row) for row in cursor.fetchall())
         assert "one_undo_per_change" in plan
+
+
+HTMX_HEADERS = [
+    {},
+    {"HX-Request": "true", "HX-Target": "hand-preview", "HX-Trigger": "id_p0-remaining"},
+    {"HX-Request": "false", "HX-Boosted": "true", "HX-History-Restore-Request": "true"},
+    {"HX-Request": "", "HX-Target": ""},
+    {"HX-Current-URL": "http://testserver/m/abc/?x=1", "HX-Prompt": "Ayşe"},
+    {"HX-Current-URL": "http%3A%2F%2Ftestserver%2Fm%2F", "HX-Current-URL-URI-AutoEncoded": "true"},
+    {"HX-Prompt": "%C3%87a%C4%9Fr%C4%B1", "HX-Prompt-URI-AutoEncoded": "false"},
+    {"Triggering-Event": '{"type": "input"}', "HX-Trigger-Name": "p0-remaining"},
+    {"Triggering-Event": "not json"},
+]
+
+
+@pytest.mark.parametrize("headers", HTMX_HEADERS, ids=range(len(HTMX_HEADERS)))
+def test_request_htmx_reads_every_header_as_django_htmx_does(rf, headers):
+    import django_htmx.middleware
+
+    from cetele.middleware import HtmxDetails
+
+    request = rf.post("/m/abc/el/", headers=headers)
+    ours, theirs = HtmxDetails(request), django_htmx.middleware.HtmxDetails(request)
+    names = [
+        name
+        for name, value in vars(django_htmx.middleware.HtmxDetails).items()
+        if isinstance(value, cached_property)
+    ]
+    assert len(names) >= 8
+    assert bool(ours) == bool(theirs)
+    assert {name: getattr(ours, name) for name in names} == {
+        name: getattr(theirs, name) for name in names
+    }
+
+
+def test_every_request_gets_our_request_htmx(client):
+    from cetele.middleware import HtmxDetails
+
+    response = client.get("/", headers={"HX-Request": "true"})
+    assert isinstance(response.wsgi_request.htmx, HtmxDetails)
+    assert response.wsgi_request.htmx
