@@ -172,7 +172,21 @@ class Match(Forgettable):
 
     def score(self, hand_inputs: dict) -> dict:
         """Score one hand with this match's frozen rules; raises scoring.InvalidHand."""
-        return scoring.score_json(self.scoring_request(hand_inputs))
+        return scoring.score_hand_json(hand_inputs, self.ruleset(), self.teams)
+
+    def ruleset(self) -> scoring.Ruleset:
+        """The engine's form of this match's rules: found by the text they were read from when
+        it was kept (keep_rules_text) and the rules are still the ones read with it, else by
+        the rules themselves (which the engine serialises to know them)."""
+        kept = self.__dict__.get("_rules_text")
+        if kept is not None and kept[1] is self.rules:
+            return scoring.ruleset_from_text(kept[0])
+        return scoring.ruleset_for(self.rules)
+
+    def keep_rules_text(self, text: str) -> None:
+        """Keep the JSON text `rules` was just decoded from (by the database's row): scoring a
+        hand then finds the engine's ruleset by it (cetele.sharing.match_by_token)."""
+        self.__dict__["_rules_text"] = (text, self.rules)
 
     def rotate_token(self, kind: str) -> str:
         """Give the edit ("edit") or view ("view") link a new token: the old link stops working

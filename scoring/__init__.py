@@ -8,12 +8,15 @@ Typed API
     validate_ruleset(data: dict) -> Ruleset                     a JSON ruleset, checked; keys it
                                                                 predates filled in as off
     ruleset_for(spec) -> Ruleset                                like resolve_rules, typed, cached
+    ruleset_from_text(text) -> Ruleset                          ruleset_for its JSON text, cached
+                                                                by the text
     finish_kind(hand, rules=None) -> FinishKind                 rules: for elden + çift + okey
     Hand, SeatInput, PenaltyEvent, Opened, PenaltyKind, FinishKind (enums are StrEnums)
     HandResult(finish, scores, team_scores, breakdown), Step(rule, points, detail)
 
 JSON contract (RULES.md, "The interface")
     score_json(request: dict) -> dict     {"finish", "scores", "team_scores", "breakdown"}
+    score_hand_json(hand, rules: Ruleset, teams=False) -> dict   the same, rules resolved
     resolve_rules(spec) -> dict           slug | full ruleset | {"preset", "override"} → full dict
     deep_merge(base, override) -> dict    nested objects merge, everything else replaces
     InvalidHand                           .code (English), .field (JSON path), .message (Turkish),
@@ -143,7 +146,13 @@ a preview costs one parse, one validation of the hand and the arithmetic: ~23 µ
 ~36 µs with a match's frozen ruleset object (`python -m scoring bench`).
 """
 
-from scoring.contract import resolve_rules, ruleset_for, score_json
+from scoring.contract import (
+    resolve_rules,
+    ruleset_for,
+    ruleset_from_text,
+    score_hand_json,
+    score_json,
+)
 from scoring.engine import finish_kind, score_hand
 from scoring.errors import InvalidHand, InvalidRuleset
 from scoring.hands import parse_hand, validate_hand
@@ -184,7 +193,9 @@ __all__ = [
     "parse_hand",
     "resolve_rules",
     "ruleset_for",
+    "ruleset_from_text",
     "score_hand",
+    "score_hand_json",
     "score_json",
     "validate_hand",
     "validate_ruleset",

@@ -37,6 +37,25 @@ def score_json(request: Any) -> dict[str, Any]:
     return score_hand(hand, rules).to_json()
 
 
+def score_hand_json(hand: Any, rules: Ruleset, teams: bool = False) -> dict[str, Any]:
+    """`score_json` for a ruleset already resolved (`ruleset_for`, `ruleset_from_text`): the
+    same checks of the hand, the same result."""
+    return score_hand(parse_hand(hand, teams), rules).to_json()
+
+
+@lru_cache(maxsize=256)
+def ruleset_from_text(text: str) -> Ruleset:
+    """`ruleset_for` the JSON text of a ruleset (as a database keeps it), remembered by the text
+    itself: `ruleset_for` serialises an object again to know it, which took a quarter of
+    scoring a hand. Raises InvalidRuleset (also for text that is not JSON)."""
+    try:
+        spec = json.loads(text)
+    except ValueError:
+        error = invalid("wrong_type", "rules", expected="ruleset")
+        raise InvalidRuleset.from_error(error) from None
+    return ruleset_for(spec)
+
+
 def resolve_rules(spec: Any) -> dict[str, Any]:
     """The request's "rules" member → the full, validated ruleset dict (a fresh copy).
 

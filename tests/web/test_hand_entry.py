@@ -647,3 +647,18 @@ def test_two_phones_saving_the_same_place_at_once_get_one_saved_and_one_told(mon
 
     assert outcomes == {"first-token": "saved", "second-token": "HandTaken"}
     assert match.hands.count() == 1
+
+
+def test_a_match_found_by_its_link_scores_by_its_rules_text_and_by_new_rules_if_given():
+    from cetele.sharing import EDIT, match_by_token
+
+    match = make_match()
+    found = match_by_token(EDIT, match.edit_token)
+    inputs = sample_inputs(finisher=1, remaining=33)
+
+    assert found.score(inputs) == scoring.score_json(found.scoring_request(inputs))
+    # Rules given to the object since are the ones it scores with, not the text read before.
+    found.rules = scoring.resolve_rules("om-klasik")
+    assert found.ruleset() == scoring.ruleset_for(found.rules)
+    assert found.ruleset() != scoring.ruleset_for(match.rules)
+    assert found.score(inputs) == scoring.score_json(found.scoring_request(inputs))
