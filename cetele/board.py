@@ -242,10 +242,11 @@ def kept_drawing(
     key: str,
     context: Callable[[dict], dict],
     values: dict[str, str],
-) -> str:
+) -> bytes:
     """`template_name` drawn with `context(marks)`, where `marks` holds a mark for each of
     `values`' names, once per `key` (which names everything else it shows) and kept; returned
-    with `values` (the CSRF token under "csrf") written, escaped, over the marks.
+    with `values` (the CSRF token under "csrf") written, escaped, over the marks, as the bytes
+    a response sends (UTF-8).
 
     It is kept cut at the marks, as [text, name, text, name, ..., text], and filled in one
     pass: writing each value over its marks went through the whole page once per value (a
@@ -259,10 +260,11 @@ def kept_drawing(
         html = render_to_string(template_name, drawn, request)
         names = sorted(values, key=len, reverse=True)  # a longer name before its prefix
         parts = re.split(f"{re.escape(HOLE)}({'|'.join(map(re.escape, names))})", html)
+        parts[0::2] = [text.encode() for text in parts[0::2]]  # encoded once, not per request
         cache.set(key, parts)
     pieces = list(parts)
-    pieces[1::2] = [escape(values[name]) for name in parts[1::2]]
-    return "".join(pieces)
+    pieces[1::2] = [escape(values[name]).encode() for name in parts[1::2]]
+    return b"".join(pieces)
 
 
 def kept_page(

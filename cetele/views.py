@@ -279,7 +279,9 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
     return response
 
 
-def saved_answer(request: HttpRequest, match: Match, players: list, played: int, note: str) -> str:
+def saved_answer(
+    request: HttpRequest, match: Match, players: list, played: int, note: str
+) -> bytes:
     """match.html#hand_saved: the note, with "Geri al", and the next hand's form after `played`
     hands. The same for every save of the match but for the hand's place, the note and the
     per-request values, so it is drawn once and kept (cetele.board.kept_drawing); the last hand's
