@@ -77,10 +77,10 @@ def form_token(request: HttpRequest) -> str:
 def random_csrf_chars(length: int) -> str:
     """`length` characters drawn uniformly from CSRF_ALLOWED_CHARS (a byte at or over the ceiling
     is drawn again, so that none is likelier than another)."""
+    size = len(CSRF_ALLOWED_CHARS)
     chars: list[str] = []
     while len(chars) < length:
         draw = secrets.token_bytes(length + 8)
-        size = len(CSRF_ALLOWED_CHARS)
         chars += [CSRF_ALLOWED_CHARS[b % size] for b in draw if b < CSRF_BYTE_CEILING]
     return "".join(chars[:length])
 

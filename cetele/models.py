@@ -178,7 +178,7 @@ class Match(Forgettable):
         """The engine's form of this match's rules: found by the text they were read from when
         it was kept (keep_rules_text) and the rules are still the ones read with it, else by
         the rules themselves (which the engine serialises to know them)."""
-        kept = self.__dict__.get("_rules_text")
+        kept = getattr(self, "_rules_text", None)
         if kept is not None and kept[1] is self.rules:
             return scoring.ruleset_from_text(kept[0])
         return scoring.ruleset_for(self.rules)
@@ -186,7 +186,7 @@ class Match(Forgettable):
     def keep_rules_text(self, text: str) -> None:
         """Keep the JSON text `rules` was just decoded from (by the database's row): scoring a
         hand then finds the engine's ruleset by it (cetele.sharing.match_by_token)."""
-        self.__dict__["_rules_text"] = (text, self.rules)
+        self._rules_text = (text, self.rules)
 
     def rotate_token(self, kind: str) -> str:
         """Give the edit ("edit") or view ("view") link a new token: the old link stops working
@@ -220,9 +220,8 @@ class Match(Forgettable):
     def _claim_new_hand(self, request_token: str | None) -> tuple:
         """Lock the match and move it to its next version, then read what a new hand is checked
         against: (planned hands, the new version, hands played, the last hand's number, the
-        moment of the change).
-        AlreadySaved when this request token has already made a change. Anything raised in the
-        transaction rolls the version back with the rest.
+        moment of the change). AlreadySaved when this request token has already made a change.
+        Anything raised in the transaction rolls the version back with the rest.
 
         Written out: as ORM queries (_lock, _check_fresh_request, an aggregate and the version's
         update) this took 1.3 ms to build on every save, for what the database answers in 0.1
