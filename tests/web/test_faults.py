@@ -275,3 +275,48 @@ def test_a_full_disk_says_so_and_keeps_the_input(tmp_path, static_root, small_di
     assert after[0] == 200
     assert len(saved_tokens(db)) == 2
     assert integrity(db) == "ok"
+
+
+def test_two_phones_saving_the_same_place_at_once_get_one_saved_and_one_told(tmp_path, static_root):
+    """Two phones send a hand for the same place at the same moment, rounds over: one is saved,
+    the other is told another phone saved that place (and keeps its input), never "already
+    saved" for a hand that was not. SQLite's IMMEDIATE transaction makes the second wait until
+    the first is written; tests/web/test_hand_entry.py holds PostgreSQL to the same."""
+    db = tmp_path / "same-place.sqlite3"
+    with new_server(db, static_root, tmp_path / "gunicorn.log") as server:
+        scorer = Client(server.port)
+        url = scorer.start_match() + "el/"
+        phones = [Client(server.port), Client(server.port)]
+        for phone in phones:
+            phone.cookies = dict(scorer.cookies)
+        for place in range(1, 9):
+            forms = [
+                hand_form_data(sample_hand(random.Random(place * 10 + n))) | {"position": place}
+                for n in range(2)
+            ]
+            start = threading.Barrier(2)
+            answers: list = [None, None]
+
+            def send(n: int, start: threading.Barrier, form: dict, answers: list) -> None:
+                start.wait()
+                answers[n] = phones[n].post(url, form, htmx=True)
+
+            threads = [
+                threading.Thread(target=send, args=(n, start, forms[n], answers)) for n in range(2)
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+
+            saved = [
+                n for n in range(2) if "cetele:hand-saved" in answers[n][1].get("hx-trigger", "")
+            ]
+            assert len(saved) == 1, [a[1].get("hx-trigger") for a in answers]
+            told = answers[1 - saved[0]]
+            assert told[0] == 200
+            assert f"{place}. el az önce başka bir telefondan kaydedildi." in told[2].decode()
+            typed_input_kept(told[2], forms[1 - saved[0]])
+            assert hand_count(db) == place
+        saved_now = saved_tokens(db)
+    assert len(saved_now) == 8 and integrity(db) == "ok"
