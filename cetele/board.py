@@ -199,9 +199,7 @@ def blank_hand_fields(match: Match, entry) -> SafeString:
     _hand_form.html). Only for an `entry` with nothing typed (HandEntry, not bound, not a
     correction): anything else is drawn as it is."""
     form_url = reverse("hand_create", args=[match.edit_token])
-    names = "\x1f".join(player.name for player in entry.players)
-    identity = f"{match.pk}\x1e{get_language()}\x1e{form_url}\x1e{names}"
-    key = "fields:" + hashlib.sha256(identity.encode()).hexdigest()
+    key = players_form_key("fields", match.pk, form_url, entry.players)
     cache = caches[SHEETS]
     html = cache.get(key)
     if html is None:
@@ -213,10 +211,16 @@ def blank_hand_fields(match: Match, entry) -> SafeString:
 def answer_key(match: Match, players: list[Player]) -> str:
     """What names a save's kept answer (cetele/views.py saved_answer), but for the hand's
     place: the match (not its version), its edit link, the language and the players' names."""
-    names = "\x1f".join(player.name for player in players)
     created = match.created_at.timestamp()
-    identity = f"{match.pk}:{created}\x1e{match.edit_token}\x1e{get_language()}\x1e{names}"
-    return "answer:" + hashlib.sha256(identity.encode()).hexdigest()
+    return players_form_key("answer", f"{match.pk}:{created}", match.edit_token, players)
+
+
+def players_form_key(kind: str, match_id, link: str, players: list[Player]) -> str:
+    """The key of a kept form of `kind` for a match, a link of it, the language and the
+    players' names (hashed: it holds the edit link)."""
+    names = "\x1f".join(player.name for player in players)
+    identity = f"{match_id}\x1e{link}\x1e{get_language()}\x1e{names}"
+    return f"{kind}:" + hashlib.sha256(identity.encode()).hexdigest()
 
 
 # --- Whole pages --------------------------------------------------------------------------------

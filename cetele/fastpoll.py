@@ -18,7 +18,6 @@ language) is answered by Django and its headers are kept, then given again (with
 """
 
 import re
-from email.utils import formatdate
 
 from django.conf import settings
 from django.core import signals
@@ -27,7 +26,15 @@ from django.http.request import split_domain_port, validate_host
 
 from cetele.live import current_version
 from cetele.middleware import is_trusted_proxy
-from cetele.sharing import EDIT, SEEN_COOKIE, TOKEN_FIELDS, VIEW, link_mark, marks_in
+from cetele.sharing import (
+    EDIT,
+    SEEN_COOKIE,
+    TOKEN_FIELDS,
+    VIEW,
+    http_date_now,
+    link_mark,
+    marks_in,
+)
 
 POLL = re.compile(r"/(m|v)/([A-Za-z0-9_-]{22,64})/poll/")
 VERSION = re.compile(r"v=(\d{1,10})")
@@ -124,6 +131,5 @@ class PollFastPath:
 def fresh(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Django's headers, with `Expires` dated now where Django dated it (never-cache)."""
     return [
-        (name, formatdate(usegmt=True) if name.lower() == "expires" else value)
-        for name, value in headers
+        (name, http_date_now() if name.lower() == "expires" else value) for name, value in headers
     ]

@@ -3,7 +3,8 @@
 A hand's inputs are kept exactly as the scoring engine's JSON contract states them (the HAND
 object of RULES.md), so any hand can be re-edited and recomputed; its result (scores and
 breakdown) is stored beside them because the match's ruleset is frozen, so it never goes stale.
-`Match.scoring_request()` is the one place where the models turn into scoring inputs.
+`Match.score()` is the one place where the models turn into scoring inputs (with
+`Match.ruleset()`); `Match.scoring_request()` is the same hand as the engine's JSON request.
 """
 
 import hashlib

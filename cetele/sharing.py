@@ -327,13 +327,18 @@ def keep_out_of_caches(response: HttpResponse, role: str) -> None:
             patch_cache_control(response, private=True, no_cache=True)
         return
     if role == EDIT:
-        response.headers["Expires"] = http_date_at(int(time.time()))
+        response.headers["Expires"] = http_date_now()
     response.headers["Cache-Control"] = CACHE_CONTROL[role]
 
 
+def http_date_now() -> str:
+    """Django's http_date for now, written once a second (it is to the second): a never-cache
+    response's Expires, on every edit page, save and poll."""
+    return _http_date_at(int(time.time()))
+
+
 @lru_cache(maxsize=2)
-def http_date_at(second: int) -> str:
-    """Django's http_date for this second, written once: it is to the second."""
+def _http_date_at(second: int) -> str:
     return http_date(second)
 
 
