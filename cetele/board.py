@@ -61,6 +61,8 @@ class Board:
     played: int
     finished: bool
     last_change: str  # what "Geri al" would undo (the edit link only), "" when nothing
+    last_change_id: int | None  # the change "Geri al" names (its form carries it)
+    redo_id: int | None  # the undo "Yinele" would reverse, None when none
 
 
 def sheet_rows(numbers: list[int], rows: list, hand_url: str) -> SafeString:
@@ -185,8 +187,19 @@ def draw(match: Match, links: dict) -> Board:
         title=", ".join(player.name for player in players),
         played=len(hands),
         finished=finished,
-        last_change=match.last_undoable_action() if links["role"] == EDIT else "",
+        **undo_buttons(match, links["role"]),
     )
+
+
+def undo_buttons(match: Match, role: str) -> dict:
+    """What "Geri al" and "Yinele" beside the sheet name, on the edit link only."""
+    last = match.last_undoable_change() if role == EDIT else None
+    redo = match.redoable_change() if role == EDIT else None
+    return {
+        "last_change": str(last.get_action_display()) if last else "",
+        "last_change_id": last.pk if last else None,
+        "redo_id": redo.pk if redo else None,
+    }
 
 
 def blank_hand_fields(match: Match, entry) -> SafeString:

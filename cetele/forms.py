@@ -196,3 +196,10 @@ class RotateLinkForm(forms.Form):
     """Which of a match's two links gets a new token."""
 
     kind = forms.ChoiceField(choices=[("edit", _("Düzenleme")), ("view", _("İzleme"))])
+
+
+class ReverseForm(forms.Form):
+    """ "Geri al" or "Yinele": the change the button was drawn for. A phone whose page is older
+    than the sheet names a change that is no longer the one to reverse, and is told so."""
+
+    change = forms.IntegerField(min_value=1, max_value=2**31 - 1)

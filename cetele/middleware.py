@@ -14,6 +14,7 @@ from django.core.exceptions import (
     SuspiciousOperation,
     TooManyFieldsSent,
 )
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, QueryDict, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
 from django.middleware.csrf import (
@@ -29,7 +30,7 @@ from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 
 import scoring
-from cetele.refusals import refusal
+from cetele.refusals import refusal, write_refused
 
 
 class CsrfWithNoReferrerMiddleware(CsrfViewMiddleware):
@@ -301,3 +302,22 @@ class KeyedUrlHeadersMiddleware:
             if not response.has_header("Cache-Control"):
                 add_never_cache_headers(response)
         return response
+
+
+class DatabaseRefusedMiddleware:
+    """A database that refuses a write outside the views that re-show their form (which answer
+    it themselves: a hand, a renaming, a new match, an undo) is answered with our page and 503
+    (cetele.refusals.write_refused), not a 500."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        # OperationalError: locked past the timeout, a full disk, the server gone. Anything else
+        # from the database (an IntegrityError, a ProgrammingError) is a fault of ours: a 500.
+        if isinstance(exception, OperationalError):
+            return write_refused(request, exception)
+        return None

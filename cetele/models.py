@@ -8,10 +8,11 @@ breakdown) is stored beside them because the match's ruleset is frozen, so it ne
 """
 
 import hashlib
+import logging
 import secrets
 from datetime import timedelta
 
-from django.db import IntegrityError, connection, models, transaction
+from django.db import DatabaseError, IntegrityError, models, transaction
 from django.db.models import F
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
@@ -20,8 +21,9 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from cetele.language import preset_name
-from cetele.prepared import db_moment, insert_row, prepared
+from cetele.prepared import prepared
 
+logger = logging.getLogger(__name__)
 TOKEN_BYTES = 32  # 256 bits from `secrets`: match links are the keys, treat them like passwords
 
 
@@ -63,6 +65,29 @@ class NothingToUndo(SheetError):
     pass
 
 
+class HandGone(SheetError):
+    """The hand being corrected or deleted was deleted (or its addition undone) by another phone
+    since this phone opened it."""
+
+
+class UndoRefused(SheetError):
+    """ "Geri al" or "Yinele" named a change that is no longer the one it would reverse: another
+    phone changed the sheet since. `latest` is the change that came between (None if none)."""
+
+    def __init__(self, latest: "Change | None") -> None:
+        super().__init__()
+        self.latest = latest
+
+
+class AlreadyUndone(SheetError):
+    """The change an undo names was already undone (a double tap, a retried request, or another
+    phone's undo): nothing more is done. `change` is that change."""
+
+    def __init__(self, change: "Change") -> None:
+        super().__init__()
+        self.change = change
+
+
 # Opening a page records the visit at most this often, so that reading costs no write.
 TOUCH_EVERY = timedelta(days=1)
 
@@ -82,11 +107,18 @@ class Forgettable(models.Model):
         abstract = True
 
     def touch(self) -> None:
-        """Record a visit; a no-op (no query) when one was recorded less than a day ago."""
+        """Record a visit; a no-op (no query) when one was recorded less than a day ago. A visit
+        the database cannot take now (locked past its timeout, a full disk) is left for the next
+        one: recording it never fails the page (its savepoint keeps a caller's transaction)."""
         now = timezone.now()
         if self.touched_at > now - TOUCH_EVERY:
             return
-        type(self).objects.filter(pk=self.pk).update(touched_at=now)
+        try:
+            with transaction.atomic():
+                type(self).objects.filter(pk=self.pk).update(touched_at=now)
+        except DatabaseError as error:
+            logger.warning("A visit was not recorded, the database refused the write: %s", error)
+            return
         self.touched_at = now
 
 
@@ -204,6 +236,9 @@ class Match(Forgettable):
     # the history and bumps `version`, so that pollers and other editors see it.
 
     def _lock(self) -> "Match":
+        """Lock the match's row for the rest of the transaction: PostgreSQL serialises the
+        match's writers on it (SQLite's IMMEDIATE transactions already serialise every writer).
+        Match.DoesNotExist when another phone deleted the match since this request found it."""
         return (
             Match.objects.select_for_update().only("id", "planned_hands", "version").get(pk=self.pk)
         )
@@ -218,38 +253,6 @@ class Match(Forgettable):
         if request_token and self.changes.filter(request_token=request_token).exists():
             raise AlreadySaved()
 
-    def _claim_new_hand(self, request_token: str | None) -> tuple:
-        """Lock the match and move it to its next version, then read what a new hand is checked
-        against: (planned hands, the new version, hands played, the last hand's number, the
-        moment of the change). AlreadySaved when this request token has already made a change.
-        Anything raised in the transaction rolls the version back with the rest.
-
-        Written out: as ORM queries (_lock, _check_fresh_request, an aggregate and the version's
-        update) this took 1.3 ms to build on every save, for what the database answers in 0.1
-        (bench/profile.py). SQLite takes the database's write lock at BEGIN (IMMEDIATE), before
-        anything is read, so one statement does it all. PostgreSQL locks the row, and a
-        statement that waited for another save's lock still reads the other tables as they were
-        when it began: there the checks are the next statement, which sees that save's hand."""
-        now = timezone.now()
-        touched_at = db_moment(now, connection.alias)
-        token = request_token or None  # a blank token is none: NULL equals nothing, "" every undo
-        with connection.cursor() as cursor:
-            if connection.features.has_select_for_update:  # row locks: PostgreSQL
-                cursor.execute(CLAIM_NEW_HAND, [touched_at, self.pk])
-                claimed = cursor.fetchone()
-                if claimed is not None:
-                    cursor.execute(NEW_HAND_CHECKS, [self.pk, self.pk, self.pk, token])
-                    claimed += cursor.fetchone()
-            else:
-                cursor.execute(CLAIM_AND_CHECK_NEW_HAND, [touched_at, self.pk, token])
-                claimed = cursor.fetchone()
-        if claimed is None:  # deleted by another phone since this request found it
-            raise Match.DoesNotExist()
-        planned, version, played, last, seen = claimed
-        if seen:
-            raise AlreadySaved()
-        return planned, version, played, last, now
-
     def add_hand(
         self,
         inputs: dict,
@@ -263,26 +266,32 @@ class Match(Forgettable):
         `position` is the place the hand was entered as ("5. el"): when another phone has saved
         that place in the meantime, HandTaken is raised instead of saving the same hand twice.
         `result` is what self.score(inputs) gave, when the caller has already asked (the hand
-        form checks every hand with the engine): not asked again.
+        form checks every hand with the engine): not asked again. The hand comes back with its
+        place (`position`) and the change that added it (`change`: what its "Geri al" names).
+
+        The checks are read after the lock is taken, each in a statement of its own: on
+        PostgreSQL a statement that waited for another save's lock still sees the database as
+        it was when that statement began, so a check read with the lock would miss the hand the
+        other phone has just saved.
         """
         if result is None:
             result = self.score(inputs)
         try:
             with transaction.atomic():
-                planned, version, played, last, at = self._claim_new_hand(request_token)
+                locked = self._lock()
+                self._check_fresh_request(request_token)
+                hands = self.hands.aggregate(played=models.Count("pk"), last=models.Max("number"))
+                played = hands["played"]
                 if position is not None and played >= position:
                     raise HandTaken(self.hands.all()[position - 1 : played])
-                if played >= planned:
+                if played >= locked.planned_hands:
                     raise MatchFinished()
-                # Written out with its change, as the claim is (cetele.prepared).
-                new = {"match_id": self.pk, "number": (last or 0) + 1, "inputs": inputs}
-                hand = Hand(pk=insert_row(Hand, **new, result=result, at=at), **new, result=result)
+                hand = Hand.objects.create(
+                    match_id=self.pk, number=(hands["last"] or 0) + 1, inputs=inputs, result=result
+                )
                 hand.position = played + 1  # its place on the sheet ("5. el")
-                insert_row(
-                    Change,
-                    at=at,
-                    match_id=self.pk,
-                    action=Change.Action.CREATE,
+                hand.change = self._record(
+                    Change.Action.CREATE,
                     hand_number=hand.number,
                     after={"inputs": inputs, "result": result},
                     request_token=request_token or "",
@@ -291,26 +300,27 @@ class Match(Forgettable):
             # Two requests raced past the checks above: the unique constraints decide.
             raise AlreadySaved() from error
         # At the version it saved (the answer to a save needs no re-read), once it is saved.
-        self.version, self.touched_at = version, at
+        self.version, self.touched_at = locked.version + 1, hand.change.at
         return hand
 
     def edit_hand(
         self, number: int, inputs: dict, version: int | None, request_token: str | None = None
     ) -> "Hand":
         """Score `inputs` and correct a past hand; `version` is the one the editor's form was
-        made from (HandConflict when another phone changed the hand since)."""
+        made from (HandConflict when another phone changed the hand since, HandGone when
+        another phone deleted it)."""
         result = self.score(inputs)
         try:
             with transaction.atomic():
                 self._lock()
                 self._check_fresh_request(request_token)
-                hand = self.hands.get(number=number)
+                hand = self._hand(number)
                 if version != hand.version:
                     raise HandConflict(hand)
                 before = {"inputs": hand.inputs, "result": hand.result}
                 hand.inputs, hand.result, hand.version = inputs, result, hand.version + 1
                 hand.save(update_fields=["inputs", "result", "version", "updated_at"])
-                self._record(
+                hand.change = self._record(
                     Change.Action.EDIT,
                     hand_number=number,
                     before=before,
@@ -321,16 +331,26 @@ class Match(Forgettable):
             raise AlreadySaved() from error
         return hand
 
-    def delete_hand(self, number: int) -> None:
+    def delete_hand(self, number: int) -> "Change":
+        """Delete a hand (HandGone when another phone already did, or undid its addition); the
+        hands after it move up a place."""
         with transaction.atomic():
             self._lock()
-            hand = self.hands.get(number=number)
-            self._record(
+            hand = self._hand(number)
+            change = self._record(
                 Change.Action.DELETE,
                 hand_number=number,
                 before={"inputs": hand.inputs, "result": hand.result},
             )
             hand.delete()
+            self._settle_last_hand(change)
+        return change
+
+    def _hand(self, number: int) -> "Hand":
+        try:
+            return self.hands.get(number=number)
+        except Hand.DoesNotExist as error:
+            raise HandGone() from error
 
     def rename_players(self, names: list[str]) -> None:
         with transaction.atomic():
@@ -344,24 +364,51 @@ class Match(Forgettable):
             Player.objects.bulk_update(players, ["name"])
             self._record(Change.Action.RENAME, before={"names": before}, after={"names": names})
 
+    def _settle_last_hand(self, cause: "Change") -> None:
+        """Give the "last hand" fact (RULES.md: the sheet sets it) to the hand in the match's
+        last planned place, and only to it, re-scoring each hand whose fact changed because a
+        change (`cause`) moved the hands' places: a deletion, or an undo or redo of an addition
+        or a deletion. Each re-scoring is kept in the history. A match whose rules have no
+        last-hand multiplier is never touched."""
+        if not self.rules.get("last_hand_multiplier"):
+            return
+        for position, hand in enumerate(self.hands.all(), start=1):
+            last = position == self.planned_hands
+            if bool(hand.inputs.get("last_hand")) == last:
+                continue
+            before = {"inputs": hand.inputs, "result": hand.result}
+            hand.inputs = {**hand.inputs, "last_hand": last}
+            hand.result, hand.version = self.score(hand.inputs), hand.version + 1
+            hand.save(update_fields=["inputs", "result", "version", "updated_at"])
+            self._record(
+                Change.Action.RESCORE,
+                hand_number=hand.number,
+                before=before,
+                after={"inputs": hand.inputs, "result": hand.result},
+                caused_by=cause,
+            )
+
+    # --- Geri al and Yinele. The form names the change it reverses; when that is no longer the
+    # change the button would reverse (another phone changed the sheet since the page was drawn,
+    # or a double tap), nothing is done and the refusal says what happened instead.
+
     def last_undoable_change(self) -> "Change | None":
-        """The change "Geri al" undoes: the latest that is not an undo and was not undone."""
-        found = self._last_undoable()
-        return self.changes.get(pk=found[0]) if found else None
+        """The change "Geri al" undoes: the latest made by a person (not an undo, not an
+        automatic re-scoring) that was not undone."""
+        return (
+            self.changes.exclude(action__in=Change.NOT_UNDOABLE)
+            .filter(undone_by__isnull=True)
+            .order_by("-pk")
+            .first()
+        )
 
-    def last_undoable_action(self) -> str:
-        """What "Geri al" would undo, by name ("El eklendi"), "" when nothing: the sheet shows it
-        at every version, so without reading the change's data (a hand's inputs and scores,
-        twice)."""
-        found = self._last_undoable()
-        return str(Change.Action(found[1]).label) if found else ""
-
-    def _last_undoable(self) -> tuple[int, str] | None:
-        """(id, action) of the change "Geri al" undoes, by a written query: the ORM took 0.6 ms
-        to build what the database answers in 0.02 (bench/profile.py)."""
-        with connection.cursor() as cursor:
-            cursor.execute(LAST_UNDOABLE, [self.pk, Change.Action.UNDO])
-            return cursor.fetchone()
+    def redoable_change(self) -> "Change | None":
+        """The undo "Yinele" reverses: the match's latest change, when it is an undo that
+        nothing has reversed since."""
+        latest = self.changes.exclude(action=Change.Action.RESCORE).order_by("-pk").first()
+        if latest is not None and latest.action == Change.Action.UNDO:
+            return latest
+        return None
 
     def sheet_hands(self) -> list[tuple[int, list[int], int | None, str]]:
         """(number, scores, finisher, finish) of every hand, in order: all that the sheet, its
@@ -370,40 +417,65 @@ class Match(Forgettable):
         them: the query is compiled once (cetele.prepared)."""
         return PLAYED_HANDS(self.pk)
 
-    def undo(self) -> "Change":
-        """Reverse the latest change not yet undone; the undo is itself kept in the history."""
+    def undo(self, change_id: int) -> "Change":
+        """Reverse the change `change_id`, which must be the latest undoable one; the undo is
+        itself kept in the history (and can be redone). AlreadyUndone when it was undone
+        already, UndoRefused when another change came after it, NothingToUndo when there is
+        no such change."""
         with transaction.atomic():
             self._lock()
-            change = self.last_undoable_change()
-            if change is None:
+            named = self.changes.filter(pk=change_id).first()
+            if named is None or named.action in Change.NOT_UNDOABLE:
                 raise NothingToUndo()
-            number = change.hand_number
-            if change.action == Change.Action.CREATE:
-                self.hands.filter(number=number).delete()
-            elif change.action == Change.Action.EDIT:
-                hand = self.hands.get(number=number)
-                hand.inputs, hand.result = change.before["inputs"], change.before["result"]
+            undone = named.undone_by.first()
+            if undone is not None:
+                raise AlreadyUndone(named)
+            latest = self.last_undoable_change()
+            if latest is None or latest.pk != named.pk:
+                raise UndoRefused(latest)
+            return self._reverse(named, Change.Action.UNDO)
+
+    def redo(self, undo_id: int) -> "Change":
+        """Reverse the undo `undo_id` ("Yinele"), which must be the match's latest change."""
+        with transaction.atomic():
+            self._lock()
+            named = self.changes.filter(pk=undo_id, action=Change.Action.UNDO).first()
+            if named is None:
+                raise NothingToUndo()
+            if named.undone_by.exists():
+                raise AlreadyUndone(named)
+            latest = self.changes.exclude(action=Change.Action.RESCORE).order_by("-pk").first()
+            if latest.pk != named.pk:
+                raise UndoRefused(latest)
+            return self._reverse(named, Change.Action.REDO)
+
+    def _reverse(self, change: "Change", action: str) -> "Change":
+        """Put back what the sheet held before `change` (its `before`: a hand, players' names,
+        or nothing where a hand was added), keep that as a change of `action`, and settle which
+        hand is the last one (the hands' places may have moved)."""
+        number, state = change.hand_number, change.before
+        if state is None:  # the change added this hand
+            self.hands.filter(number=number).delete()
+        elif "names" in state:
+            players = list(self.players.all())
+            for player, name in zip(players, state["names"], strict=True):
+                player.name = name
+            Player.objects.bulk_update(players, ["name"])
+        else:
+            hand = self.hands.filter(number=number).first()
+            if hand is None:  # the change deleted this hand
+                Hand.objects.create(
+                    match_id=self.pk, number=number, inputs=state["inputs"], result=state["result"]
+                )
+            else:
+                hand.inputs, hand.result = state["inputs"], state["result"]
                 hand.version += 1
                 hand.save(update_fields=["inputs", "result", "version", "updated_at"])
-            elif change.action == Change.Action.DELETE:
-                Hand.objects.create(
-                    match_id=self.pk,
-                    number=number,
-                    inputs=change.before["inputs"],
-                    result=change.before["result"],
-                )
-            elif change.action == Change.Action.RENAME:
-                players = list(self.players.all())
-                for player, name in zip(players, change.before["names"], strict=True):
-                    player.name = name
-                Player.objects.bulk_update(players, ["name"])
-            return self._record(
-                Change.Action.UNDO,
-                hand_number=number,
-                before=change.after,
-                after=change.before,
-                undoes=change,
-            )
+        reversal = self._record(
+            action, hand_number=number, before=change.after, after=change.before, undoes=change
+        )
+        self._settle_last_hand(reversal)
+        return reversal
 
 
 class Player(models.Model):
@@ -464,6 +536,9 @@ class Change(models.Model):
         DELETE = "delete", _("El silindi")
         RENAME = "rename", _("Oyuncu adları değişti")
         UNDO = "undo", _("Geri alındı")
+        REDO = "redo", _("Yinelendi")
+        # Not a person's change: the last-hand fact moved with the hands' places.
+        RESCORE = "rescore", _("Son el yeniden hesaplandı")
 
     # Indexed as the start of change_latest: an index of its own is one more page to write.
     match = models.ForeignKey(
@@ -486,6 +561,15 @@ class Change(models.Model):
         db_index=False,
         related_name="undone_by",
     )
+
+    # The change that made this automatic one (a re-scoring), shown beside it in the history.
+    caused_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="caused"
+    )
+
+    # What "Geri al" never names: an undo is reversed by "Yinele", a re-scoring by undoing the
+    # change that caused it.
+    NOT_UNDOABLE = (Action.UNDO, Action.RESCORE)
 
     class Meta:
         ordering = ["-at", "-pk"]
@@ -514,36 +598,6 @@ HOUSE_PREFIX = "house:"
 # Match.sheet_hands().
 PLAYED_HANDS = prepared(
     lambda match_id: Hand.objects.filter(match_id=match_id).values_list("number", *Hand.PLAYED)
-)
-
-
-def new_hand_checks(match_id: str) -> str:
-    """What a new hand is checked against, for the match whose id is `match_id` (a column or a
-    placeholder): its hands' count and last number, and whether the request token was seen."""
-    return (
-        f"(SELECT COUNT(*) FROM {Hand._meta.db_table} h WHERE h.match_id = {match_id}),"
-        f" (SELECT MAX(h.number) FROM {Hand._meta.db_table} h WHERE h.match_id = {match_id}),"
-        f" EXISTS (SELECT 1 FROM {Change._meta.db_table} c"
-        f" WHERE c.match_id = {match_id} AND c.request_token = %s)"
-    )
-
-
-# Match._claim_new_hand(): the match's next version, and the moment of the change.
-CLAIM_NEW_HAND = (
-    f"UPDATE {Match._meta.db_table} SET version = version + 1, touched_at = %s WHERE id = %s"
-    " RETURNING planned_hands, version"
-)
-# On SQLite, with the checks; on PostgreSQL, the checks next.
-CLAIM_AND_CHECK_NEW_HAND = f"{CLAIM_NEW_HAND}, {new_hand_checks(f'{Match._meta.db_table}.id')}"
-NEW_HAND_CHECKS = f"SELECT {new_hand_checks('%s')}"
-
-
-# Match._last_undoable(): the latest change that is not an undo and was not undone.
-LAST_UNDOABLE = (
-    f"SELECT c.id, c.action FROM {Change._meta.db_table} c"
-    " WHERE c.match_id = %s AND c.action <> %s"
-    f" AND NOT EXISTS (SELECT 1 FROM {Change._meta.db_table} u WHERE u.undoes_id = c.id)"
-    " ORDER BY c.id DESC LIMIT 1"
 )
 
 

@@ -55,3 +55,26 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     reason = exception.__class__.__name__ if exception is not None else "bad request"
     # Django has already logged a SuspiciousOperation (e.g. a foreign Host) on django.security.
     return refusal(request, 400, reason, log=not isinstance(exception, SuspiciousOperation))
+
+
+def write_refused(request: HttpRequest, exception: Exception) -> HttpResponse | None:
+    """A write the database would not take (locked past its timeout, a full disk) in a view
+    that has no form of its own to re-show (a deletion, a link's rotation): our page saying so,
+    503, nothing changed (the view's transaction rolled back). Tapping the button again later
+    is safe: each of these writes either happens whole or not at all. Anything else is left to
+    Django (None)."""
+    logger.error(
+        "%s %s not saved, the database refused the write: %s",
+        request.method,
+        loggable_path(request),
+        exception,
+    )
+    context = {
+        "language_next": "/",
+        "title": _("Kaydedilemedi"),
+        "message": _(
+            "Değişiklik kaydedilemedi: sunucu şu an veritabanına yazamıyor. Hiçbir şey "
+            "değişmedi; biraz sonra geri dönüp yeniden deneyin."
+        ),
+    }
+    return render(request, "cetele/refused.html", context, status=503)

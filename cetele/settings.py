@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "cetele.middleware.HtmxMiddleware",  # django-htmx's, reading its headers from META
+    "cetele.middleware.DatabaseRefusedMiddleware",
     # Last, so its refusals carry every header above; still before the CSRF check reads the body.
     "cetele.middleware.RequestBodyGuardMiddleware",
 ]

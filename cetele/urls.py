@@ -50,6 +50,7 @@ urlpatterns = [
     path("m/<token:token>/el/<int:number>/duzelt/", views.hand_edit, name="hand_edit"),
     path("m/<token:token>/el/<int:number>/sil/", views.hand_delete, name="hand_delete"),
     path("m/<token:token>/geri-al/", views.match_undo, name="match_undo"),
+    path("m/<token:token>/yinele/", views.match_redo, name="match_redo"),
     path("m/<token:token>/gecmis/", views.match_history, name="match_history"),
     path("m/<token:token>/oyuncular/", views.match_players, name="match_players"),
     path("m/<token:token>/kurallar/", views.match_rules, name="match_rules"),

@@ -18,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from cetele.board import (
@@ -30,23 +31,34 @@ from cetele.board import (
     kept_page,
     players_of,
 )
-from cetele.forms import MatchForm, PlayerNamesForm
+from cetele.forms import MatchForm, PlayerNamesForm, ReverseForm
 from cetele.hand_form import HandEntry, new_request_token
 from cetele.live import live_context, quiet_seconds
 from cetele.middleware import form_token
 from cetele.models import (
     AlreadySaved,
+    AlreadyUndone,
     Change,
     Hand,
     HandConflict,
+    HandGone,
     HandTaken,
     Match,
     MatchFinished,
     NothingToUndo,
+    UndoRefused,
 )
 from cetele.sharing import EDIT, house_keys_guarded, link_context, match_by_token, secret_link
 
 logger = logging.getLogger(__name__)
+# A write the database would not take (locked past its timeout, a full disk), for a form that
+# is shown again as it was.
+NOT_WRITTEN = _lazy(
+    "Kaydedilemedi: sunucu şu an veritabanına yazamıyor. Girdikleriniz duruyor; biraz sonra "
+    "yeniden dokunun."
+)
+# The hand a phone was correcting or deleting is not there any more.
+HAND_GONE = _lazy("Bu el az önce başka bir telefondan silindi ya da geri alındı.")
 MAX_POSITION = 10_000  # far past any match; a bigger "place" is not one
 
 
@@ -113,9 +125,15 @@ def database_refused(request: HttpRequest, entry: HandEntry, error: DatabaseErro
 def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirect:
     """Start a match: players in seat order, singles or teams, number of hands, house rules."""
     form = MatchForm(request.POST or None, initial=MatchForm.initial_for(request.GET.get("preset")))
+    status = 200
     if request.method == "POST" and form.is_valid():
-        return redirect(match_url(form.start()), permanent=False)
-    return TemplateResponse(request, "cetele/match_create.html", {"form": form})
+        try:
+            return redirect(match_url(form.start()), permanent=False)
+        except DatabaseError as error:
+            logger.error("Match not started, the database refused the write: %s", error)
+            form.add_error(None, NOT_WRITTEN)
+            status = 503
+    return TemplateResponse(request, "cetele/match_create.html", {"form": form}, status=status)
 
 
 # --- The match sheet ------------------------------------------------------------------------
@@ -177,7 +195,19 @@ def hand_detail(request: HttpRequest, token: str, number: int) -> TemplateRespon
 def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """Preview, add a penalty row, or save a correction of a past hand."""
     match = editable_match(token)
-    return enter_hand(request, match, get_hand(match, number))
+    hand = match.hands.filter(number=number).first() or gone_hand(match, number)
+    return enter_hand(request, match, hand)
+
+
+def gone_hand(match: Match, number: int) -> Hand:
+    """A hand another phone deleted (or whose addition it undid) while this one was correcting
+    it, as it last was: the correction is shown again as typed, with why it was not saved.
+    404 for a hand the match never had."""
+    for change in match.changes.filter(hand_number=number):  # the latest first
+        state = change.before or change.after
+        if state and "inputs" in state:
+            return Hand(match=match, number=number, inputs=state["inputs"], result=state["result"])
+    raise Http404(_("Bu el yok."))
 
 
 def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpResponse:
@@ -227,6 +257,12 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
             _("%(number)s. el az önce başka bir telefondan kaydedildi.") % {"number": position}
         )
         return render_hand_form(request, match, entry)
+    except HandGone:
+        entry.notices.append(
+            _("%(gone)s Düzeltmeniz kaydedilmedi; yazdıklarınız aşağıda duruyor.")
+            % {"gone": HAND_GONE}
+        )
+        return render_hand_form(request, match, entry)
     except HandConflict as conflict:
         fresh = HandEntry(match, players, position=entry.position, hand=conflict.hand)
         fresh.notices.append(
@@ -271,7 +307,12 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
     # (cetele.board.board_for). Drawn here, with the saved row marked, it was the larger part
     # of a save's time, and drawn again for everyone else.
     played = saved.position if saved else match.hands.count()
-    response = HttpResponse(saved_answer(request, match, players, played, note))
+    if saved is not None:
+        change = saved.change
+    else:  # the change this form made before, which its "Geri al" names
+        change = match.changes.filter(request_token=entry.request_token).first()
+    answer = saved_answer(request, match, players, played, note, change.pk if change else "")
+    response = HttpResponse(answer)
     # Names the hand for a phone's outbox, which sent it without hearing back or while offline
     # (static/cetele/offline.js), and for the page, which asks for the sheet and marks the
     # hand's row in it (app.js).
@@ -280,13 +321,13 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
 
 
 def saved_answer(
-    request: HttpRequest, match: Match, players: list, played: int, note: str
+    request: HttpRequest, match: Match, players: list, played: int, note: str, change
 ) -> bytes:
-    """match.html#hand_saved: the note, with "Geri al", and the next hand's form after `played`
-    hands. The same for every save of the match but for the hand's place, the note and the
-    per-request values, so it is drawn once and kept (cetele.board.kept_drawing); the last hand's
-    form (it may say "Son el: ×10") and a finished match's answer are each drawn once with their
-    own place."""
+    """match.html#hand_saved: the note, with "Geri al" naming the `change` that saved the hand,
+    and the next hand's form after `played` hands. The same for every save of the match but for
+    the hand's place, the note and the per-request values, so it is drawn once and kept
+    (cetele.board.kept_drawing); the last hand's form (it may say "Son el: ×10") and a finished
+    match's answer are each drawn once with their own place."""
     position = played + 1
     if played >= match.planned_hands:
         state = "finished"
@@ -294,7 +335,12 @@ def saved_answer(
         state = "last" if position == match.planned_hands else "next"
 
     def context(marks: dict) -> dict:
-        answer = {"match": match, "finished": state == "finished", "saved_note": marks["note"]}
+        answer = {
+            "match": match,
+            "finished": state == "finished",
+            "saved_note": marks["note"],
+            "saved_change": marks["change"],
+        }
         if state != "finished":
             shown = position if state == "last" else marks["position"]
             answer.update(next_hand(match, players, shown, marks["request_token"]))
@@ -305,6 +351,7 @@ def saved_answer(
         "request_token": new_request_token(),
         "position": str(position),
         "note": str(note),
+        "change": str(change),
     }
     key = f"{answer_key(match, players)}:{state}"
     return kept_drawing(request, "cetele/match.html#hand_saved", key, context, values)
@@ -387,11 +434,17 @@ def hand_context(match: Match, hand: Hand, players: list, entry: HandEntry | Non
 def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """Delete a hand after a confirmation (the GET page is the confirmation)."""
     match = editable_match(token)
-    hand = get_hand(match, number)
     if request.method == "POST":
-        match.delete_hand(number)
-        messages.success(request, _("El silindi. Yanlışlıkla sildiyseniz “Geri al”a dokunun."))
+        try:
+            match.delete_hand(number)
+        except HandGone as gone:
+            if not match.changes.filter(hand_number=number).exists():
+                raise Http404(_("Bu el yok.")) from gone  # never a hand of this match
+            messages.info(request, HAND_GONE)  # a double tap, or another phone's deletion
+        else:
+            messages.success(request, _("El silindi. Yanlışlıkla sildiyseniz “Geri al”a dokunun."))
         return redirect(match_url(match))
+    hand = get_hand(match, number)
     players = players_of(match)
     context = {
         "match": match,
@@ -404,18 +457,74 @@ def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
 
 @require_POST
 @secret_link(role=EDIT)
-def match_undo(request: HttpRequest, token: str) -> HttpResponseRedirect:
-    """Undo the last change (add, correction, deletion or renaming) in one tap."""
-    match = editable_match(token)
+def match_undo(request: HttpRequest, token: str) -> HttpResponse:
+    """Undo the change the button names (an addition, correction, deletion or renaming) in one
+    tap; refused, with what happened instead, when another change came after it."""
+    return reverse_change(request, editable_match(token), redo=False)
+
+
+@require_POST
+@secret_link(role=EDIT)
+def match_redo(request: HttpRequest, token: str) -> HttpResponse:
+    """Redo ("Yinele") the undo the button names, while it is the match's latest change."""
+    return reverse_change(request, editable_match(token), redo=True)
+
+
+def reverse_change(request: HttpRequest, match: Match, *, redo: bool) -> HttpResponse:
+    """Geri al or Yinele, then the sheet as it is now with a sentence saying what was done."""
+    form = ReverseForm(request.POST)
     try:
-        change = match.undo()
+        if not form.is_valid():
+            raise NothingToUndo()
+        named = form.cleaned_data["change"]
+        change = match.redo(named) if redo else match.undo(named)
     except NothingToUndo:
         messages.info(request, _("Geri alınacak bir değişiklik yok."))
+    except AlreadyUndone as done:
+        if redo:
+            messages.info(request, _("Bu geri alma zaten yinelendi."))
+        else:
+            what = done.change.get_action_display()
+            messages.info(request, _("Bu zaten geri alındı: %(what)s.") % {"what": what})
+    except UndoRefused as refused:
+        messages.warning(request, change_came_between(match, refused.latest))
+    except DatabaseError as error:
+        logger.error("Undo not saved, the database refused the write: %s", error)
+        messages.error(request, NOT_WRITTEN)
+        response = sheet_page(request, match, "cetele/match.html", role=EDIT)
+        response.status_code = 503  # the sheet as it is, its button there to tap again
+        return response
     else:
-        messages.success(
-            request, _("Geri alındı: %(what)s.") % {"what": change.undoes.get_action_display()}
-        )
+        if redo:
+            what = change.undoes.undoes.get_action_display()
+            messages.success(request, _("Yinelendi: %(what)s.") % {"what": what})
+        else:
+            what = change.undoes.get_action_display()
+            messages.success(request, _("Geri alındı: %(what)s.") % {"what": what})
     return redirect(match_url(match))
+
+
+def change_came_between(match: Match, latest: Change | None) -> str:
+    """Why a "Geri al" or "Yinele" did nothing: the change another phone made since this
+    phone's page was drawn ("2. el başka bir telefondan eklendi; hiçbir şey geri alınmadı.")."""
+    if latest is None:
+        return _("Geri alınacak bir değişiklik yok.")
+    place = {"number": change_place(match, latest)}
+    what = {
+        Change.Action.CREATE: _("%(number)s. el başka bir telefondan eklendi") % place,
+        Change.Action.EDIT: _("%(number)s. el başka bir telefondan düzeltildi") % place,
+        Change.Action.DELETE: _("%(number)s. el başka bir telefondan silindi") % place,
+        Change.Action.RENAME: _("Oyuncu adları başka bir telefondan değiştirildi"),
+        Change.Action.UNDO: _("Başka bir telefondan bir değişiklik geri alındı"),
+        Change.Action.REDO: _("Başka bir telefondan bir geri alma yinelendi"),
+    }.get(latest.action, _("Çetele başka bir telefondan değişti"))
+    return _("%(what)s; hiçbir şey geri alınmadı.") % {"what": what}
+
+
+def change_place(match: Match, change: Change) -> int:
+    """The place on the sheet ("5. el") of the hand a change is about: where it is, or, for a
+    deleted hand, where it was."""
+    return match.hands.filter(number__lt=change.hand_number or 0).count() + 1
 
 
 @require_safe
@@ -439,13 +548,19 @@ def match_players(request: HttpRequest, token: str) -> HttpResponse:
     match = editable_match(token)
     players = players_of(match)
     form = PlayerNamesForm(request.POST or None, players=players)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        match.rename_players(form.names())
-        messages.success(request, _("Oyuncu adları kaydedildi."))
-        return redirect(match_url(match))
-    return TemplateResponse(
-        request, "cetele/players.html", {"match": match, "players": players, "form": form}
-    )
+        try:
+            match.rename_players(form.names())
+        except DatabaseError as error:
+            logger.error("Names not saved, the database refused the write: %s", error)
+            form.add_error(None, NOT_WRITTEN)
+            status = 503
+        else:
+            messages.success(request, _("Oyuncu adları kaydedildi."))
+            return redirect(match_url(match))
+    context = {"match": match, "players": players, "form": form}
+    return TemplateResponse(request, "cetele/players.html", context, status=status)
 
 
 @require_safe

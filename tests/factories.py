@@ -110,3 +110,14 @@ def new_match_data(**overrides) -> dict:
     }
     data.update(overrides)
     return data
+
+
+def undo_form(match: Match) -> dict:
+    """What the "Geri al" button beside the sheet posts: the change it was drawn for."""
+    latest = match.last_undoable_change()
+    return {"change": latest.pk if latest else ""}
+
+
+def undo(match: Match):
+    """Tap "Geri al" on a page drawn now."""
+    return match.undo(match.last_undoable_change().pk)

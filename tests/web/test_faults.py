@@ -320,3 +320,136 @@ def test_two_phones_saving_the_same_place_at_once_get_one_saved_and_one_told(tmp
             assert hand_count(db) == place
         saved_now = saved_tokens(db)
     assert len(saved_now) == 8 and integrity(db) == "ok"
+
+
+def undo_change_of(page_html: str) -> str:
+    """The change the "Geri al" beside the sheet names, as the page drew it."""
+    form = page_html.split('/geri-al/"')[1].split("</form>")[0]
+    return re.search(r'name="change" value="(\d+)"', form).group(1)
+
+
+def test_many_parallel_taps_on_one_geri_al_undo_one_change(tmp_path, static_root):
+    """Phones tapping the same "Geri al" at once (a double tap, a retried request, the same
+    page on two phones): one change is undone and every tap gets an answer, never a 500."""
+    db = tmp_path / "undo.sqlite3"
+    with new_server(db, static_root, tmp_path / "gunicorn.log") as server:
+        scorer = Client(server.port)
+        page = scorer.start_match()
+        for n in range(3):
+            form = hand_form_data(sample_hand(random.Random(n))) | {"position": n + 1}
+            assert scorer.post(page + "el/", form)[0] in SAVED
+        change = undo_change_of(scorer.get(page)[2].decode())
+        start = threading.Barrier(8)
+        answers: list = []
+
+        def tap() -> None:
+            phone = Client(server.port)
+            phone.cookies = dict(scorer.cookies)
+            start.wait()
+            answers.append(phone.post(page + "geri-al/", {"change": change})[0])
+
+        threads = [threading.Thread(target=tap) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert answers == [302] * 8
+    assert hand_count(db) == 2
+    with contextlib.closing(sqlite3.connect(db)) as connection:
+        undos = connection.execute("SELECT count(*) FROM cetele_change WHERE action = 'undo'")
+        assert undos.fetchone()[0] == 1
+
+
+def test_corrections_and_deletions_racing_an_undo_are_answered_with_a_sentence(
+    tmp_path, static_root
+):
+    """One phone corrects or deletes the last hand while another undoes its adding: a page
+    (200 or a redirect) every time, never a 500; a correction that lost keeps its typing."""
+    db = tmp_path / "race.sqlite3"
+    with new_server(db, static_root, tmp_path / "gunicorn.log") as server:
+        scorer = Client(server.port)
+        page = scorer.start_match()
+        answers: list = []
+        for place in range(1, 9):
+            form = hand_form_data(sample_hand(random.Random(place)))
+            assert scorer.post(page + "el/", form | {"position": hand_count(db) + 1})[0] in SAVED
+            html = scorer.get(page)[2].decode()
+            change = undo_change_of(html)
+            number = re.findall(r'data-hand="(\d+)"', html)[-1]
+            typed = hand_form_data(sample_hand(random.Random(100 + place))) | {"version": "1"}
+            if place % 2:
+                other = (f"{page}el/{number}/sil/", {})
+            else:
+                other = (f"{page}el/{number}/duzelt/", typed)
+            start = threading.Barrier(2)
+
+            def send(path: str, form: dict, start=start) -> None:
+                phone = Client(server.port)
+                phone.cookies = dict(scorer.cookies)
+                start.wait()
+                answers.append(phone.post(path, form))
+
+            threads = [
+                threading.Thread(target=send, args=(page + "geri-al/", {"change": change})),
+                threading.Thread(target=send, args=other),
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+    assert {status for status, _, _ in answers} <= {200, 302}, [a[0] for a in answers]
+    told = [body.decode() for status, _, body in answers if status == 200]
+    assert all("silindi ya da geri alındı" in html for html in told)
+
+
+def test_a_locked_database_refuses_every_write_with_a_sentence_not_a_500(tmp_path, static_root):
+    """Renaming, undo, starting or deleting a match, deleting a hand, and opening a page not
+    opened for a day (which records the visit), while another writer holds the database past
+    the timeout: our answer, the form as typed where there is one, and nothing changed."""
+    db = tmp_path / "locked-writes.sqlite3"
+    with new_server(
+        db, static_root, tmp_path / "gunicorn.log", CETELE_SQLITE_TIMEOUT="0.3"
+    ) as server:
+        client = Client(server.port)
+        page = client.start_match()
+        assert client.post(page + "el/", hand_form_data(sample_hand(random.Random(1))))[0] in SAVED
+        change = undo_change_of(client.get(page)[2].decode())
+        with contextlib.closing(sqlite3.connect(db)) as connection:
+            connection.execute("UPDATE cetele_match SET touched_at = '2020-01-01 00:00:00'")
+            connection.commit()
+        names = {"seat_0": "Zeynep", "seat_1": "Bora", "seat_2": "Cem", "seat_3": "Deniz"}
+        new = {"name_1": "Ece", "name_2": "Fikret", "name_3": "Gül", "name_4": "Hakan"}
+        new |= {"preset": "cetele-standart", "cezali": "1", "planned_hands": "5"}
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            opened = client.get(page)
+            renamed = client.post(page + "oyuncular/", names)
+            undone = client.post(page + "geri-al/", {"change": change})
+            started = client.post("/yeni/", new)
+            hand_deleted = client.post(page + "el/1/sil/", {})
+            match_deleted = client.post(page + "sil/", {"confirm": "on"})
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        retried = client.post(page + "geri-al/", {"change": change})
+
+    assert opened[0] == 200  # a visit that cannot be recorded is left for the next one
+    answers = {
+        "renamed": renamed,
+        "undone": undone,
+        "started": started,
+        "hand deleted": hand_deleted,
+        "match deleted": match_deleted,
+    }
+    for what, answer in answers.items():
+        assert answer[0] == 503, (what, answer[0])
+        assert "kaydedilemedi" in answer[2].decode().lower()
+    assert 'value="Zeynep"' in renamed[2].decode()  # the form as typed
+    assert 'value="Ece"' in started[2].decode()
+    assert retried[0] in SAVED  # tapping again later is safe
+    assert hand_count(db) == 0
+    with contextlib.closing(sqlite3.connect(db)) as connection:
+        assert connection.execute("SELECT count(*) FROM cetele_match").fetchone()[0] == 1
+        names_now = connection.execute("SELECT name FROM cetele_player ORDER BY seat").fetchall()
+        assert names_now[0] == ("Ayşe",)
