@@ -371,8 +371,21 @@ def add_penalty_row(data, seats: int, action: str):
         count = int(data.get(key, 0))
     except ValueError:
         count = 0
-    data[key] = str(max(0, min(count + 1, MAX_PENALTIES_PER_SEAT)))
+    total = max(0, min(count + 1, MAX_PENALTIES_PER_SEAT))
+    data[key] = str(total)
+    # The new row as a browser sends an untouched one (its fields' initial values): unchanged,
+    # so it is not checked, and shows no error before the player has chosen anything.
+    row = f"{PENALTY_PREFIX.format(seat=match[1])}-{total - 1}"
+    for name, field in PenaltyForm.base_fields.items():
+        if field.initial is not None and f"{row}-{name}" not in data:
+            data[f"{row}-{name}"] = field.initial
     return data
+
+
+def untouched(form) -> bool:
+    """A row the formset lets go unchecked, as Django's formsets do: an extra row nobody filled in
+    (empty_permitted, unchanged)."""
+    return form.empty_permitted and not form.has_changed()
 
 
 def penalties_sent(data) -> set[str]:
@@ -469,6 +482,12 @@ class HandEntry:
         return self.hand_form["request_token"].value() or ""
 
     @property
+    def partner_scores_zero(self) -> bool:
+        """Whether the finisher's partner writes 0 (a team match whose rules say so): their row
+        then collapses like the finisher's, with nothing to type but penalties."""
+        return self.match.teams and bool(self.rules.get("teams", {}).get("winner_partner_zero"))
+
+    @property
     def last_hand(self) -> bool:
         """Whether this is the match's last planned hand (the sheet knows, not the player)."""
         return self.position == self.match.planned_hands
@@ -511,14 +530,14 @@ class HandEntry:
 
     def active_penalty_forms(self, seat_form) -> list:
         """The penalty rows that count: all but the ones ticked "Cezayı kaldır" (known once the
-        formset is validated)."""
+        formset is validated) and the ones left untouched (a row just added, nothing chosen)."""
         if not self.has_penalty_rows(seat_form):
             return []
         formset = seat_form.penalties
         if not formset.is_bound:
             return formset.forms
         removed = formset.deleted_forms if formset.is_valid() else []
-        return [form for form in formset.forms if form not in removed]
+        return [form for form in formset.forms if form not in removed and not untouched(form)]
 
     # --- Validation
 

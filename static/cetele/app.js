@@ -323,7 +323,17 @@
     if (cezali) penalties.textContent = cezali.value === "0" ? penalties.dataset.cezasiz : penalties.dataset.cezali;
     const hands = form.querySelector('select[name="planned_hands"]');
     if (hands) box.querySelector("[data-chosen-hands]").textContent = hands.value;
+    // The built-in standard is one tap away whenever something else is chosen.
+    const standard = box.querySelector("[data-standard-preset]");
+    if (standard && select) standard.hidden = select.value === standard.dataset.standardPreset;
   }
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest && event.target.closest("[data-standard-preset]");
+    if (!button) return;
+    const select = button.form.querySelector("select[data-recent-presets]");
+    select.value = button.dataset.standardPreset;
+    showChosen(button.form);
+  });
   document.addEventListener("change", function (event) {
     const form = event.target.form;
     if (form && form.matches("[data-match-create]")) showChosen(form);
@@ -375,11 +385,19 @@
     const input = event.target;
     if (!input.matches || !input.matches('.finish input[name="finisher"]') || !input.checked) return;
     const r = row(input);
-    const sum = r.querySelector(".sum input");
-    if (sum) sum.value = "";
-    ["okeys", "fake_okeys"].forEach(function (name) {
-      const zero = radio(r, name, "0");
-      if (zero) zero.checked = true;
+    const rows = [r];
+    // With teams whose partner writes 0, the partner's row collapses too (app.css .partner-zero).
+    const form = r.closest(".partner-zero");
+    const seat = Number(r.id.replace("seat-", ""));
+    const partner = form && form.querySelector("#seat-" + ((seat + 2) % 4));
+    if (partner) rows.push(partner);
+    rows.forEach(function (cleared) {
+      const sum = cleared.querySelector(".sum input");
+      if (sum) sum.value = "";
+      ["okeys", "fake_okeys"].forEach(function (name) {
+        const zero = radio(cleared, name, "0");
+        if (zero) zero.checked = true;
+      });
     });
   });
 

@@ -110,6 +110,15 @@ def test_build_a_house_preset_start_a_match_with_it_and_see_the_changed_scores(p
     assert recent.get_attribute("label") == "Bu telefonda son kullanılanlar"
     assert recent.locator("option").first.inner_text() == "Bizim masa"
     assert page.locator("#id_preset option:checked").inner_text() == "Bizim masa"
+    # Not in silence: the top of the page names the rules it will start with, and the built-in
+    # standard is one tap away.
+    chosen = page.locator("[data-chosen-rules]")
+    assert chosen.bounding_box()["y"] < page.locator("#id_name_1").bounding_box()["y"]
+    expect(chosen).to_contain_text("Başlayacak maç: Bizim masa")
+    chosen.get_by_role("button", name="Standart kurallara dön").click()
+    expect(chosen).to_contain_text("Başlayacak maç: Çetele Standart")
+    expect(chosen.get_by_role("button", name="Standart kurallara dön")).to_be_hidden()
+    assert page.locator("#id_preset").input_value() == "cetele-standart"
     assert console.errors == []
 
 

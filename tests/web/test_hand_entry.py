@@ -135,7 +135,7 @@ def test_match_add_hand_scores_the_hand_itself():
 
 
 def test_a_new_hand_is_checked_against_the_match_as_it_is_under_the_lock():
-    """Match._claim_new_hand reads the match, its hands and the request token as it takes the
+    """Match.add_hand reads the match, its hands and the request token once it has taken the
     next version: each check it feeds still refuses what it refused as separate queries, and a
     refused hand leaves the version as it was."""
     match = make_match(planned_hands=4)
@@ -594,17 +594,17 @@ def test_two_phones_saving_the_same_place_at_once_get_one_saved_and_one_told(mon
     taken for a retry of its own ("already saved") and dropped in silence."""
     match = make_match(planned_hands=5)
     first_locked, second_started = threading.Event(), threading.Event()
-    claim = Match._claim_new_hand
+    lock = Match._lock
 
-    def slow_claim(self, *args, **kwargs):  # the first save holds its lock a moment
-        claimed = claim(self, *args, **kwargs)
+    def slow_lock(self, *args, **kwargs):  # the first save holds its lock a moment
+        locked = lock(self, *args, **kwargs)
         if threading.current_thread().name == "first":
             first_locked.set()
             second_started.wait(5)
             time.sleep(0.3)  # the second is now waiting for the lock
-        return claimed
+        return locked
 
-    monkeypatch.setattr(Match, "_claim_new_hand", slow_claim)
+    monkeypatch.setattr(Match, "_lock", slow_lock)
     outcomes = {}
 
     def phone(token: str) -> None:
