@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 
-from cetele.urls import handler400  # noqa: F401 -- error handlers are read from the root URLconf
+from cetele.urls import handler400, handler500  # noqa: F401 -- read from the root URLconf
 
 
 def minimal(request: HttpRequest) -> HttpResponse:

@@ -117,7 +117,8 @@ def test_a_real_gunicorn_logs_no_key_access_log_and_errors_included(tmp_path):
         failed = phone.get(f"{page}el/1/")
 
     text = log.read_text(errors="replace")
-    assert failed[0] == 500
+    assert failed[0] == 500 and "Bir sorun çıktı" in failed[2].decode()  # our page (500.html)
+    assert "no-store" in failed[1]["cache-control"]
     assert "Not Found: /m/…/el/9/" in text
     assert "Forbidden (CSRF cookie not set.): /m/…/el/" in text
     assert "Internal Server Error: /m/…/el/1/" in text and "Traceback" in text
