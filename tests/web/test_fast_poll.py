@@ -205,7 +205,7 @@ def test_a_poll_django_would_send_to_https_goes_to_django():
 def test_the_production_entry_point_wears_the_fast_path():
     from cetele import wsgi
 
-    assert isinstance(wsgi.application, PollFastPath)
+    assert isinstance(wsgi.application.application, PollFastPath)
 
 
 def test_a_database_that_fails_is_django_s_to_answer(monkeypatch):
