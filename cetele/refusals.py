@@ -71,11 +71,13 @@ LAST_RESORT = (
 def server_error(request: HttpRequest) -> HttpResponse:
     """handler500: our page (templates/500.html), drawn without the request, whose reading may be
     what failed, and so without its path (which may hold a key), CSRF token or language form;
-    kept out of every cache, whatever the URL. Django has logged the traceback."""
+    kept out of every cache and search engine, whatever the URL. Django has logged the
+    traceback."""
     try:
         page = render_to_string("500.html")
     except Exception:  # noqa: BLE001 -- the page of a failure must not fail
         page = LAST_RESORT
     response = HttpResponseServerError(page)
     add_never_cache_headers(response)
+    response["X-Robots-Tag"] = "noindex, nofollow"  # whichever middleware did not get to it
     return response

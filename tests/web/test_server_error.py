@@ -51,3 +51,4 @@ def test_a_failure_anywhere_is_kept_out_of_caches_and_speaks_the_chosen_language
     assert response.status_code == 500
     assert "Something went wrong" in response.content.decode()
     assert "no-store" in response["Cache-Control"]
+    assert response["X-Robots-Tag"] == "noindex, nofollow"
