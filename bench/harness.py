@@ -74,6 +74,7 @@ class Gunicorn:
         threads: int = 1,
         port: int | None = None,
         log: Path | None = None,
+        extra_args: tuple[str, ...] = (),
     ) -> None:
         self.env = env
         self.port = port or free_port()
@@ -94,6 +95,9 @@ class Gunicorn:
             "4096",
             "--log-level",
             "warning",
+            "--logger-class",  # as `make serve` runs it: no key in gunicorn's own lines
+            "cetele.logs.GunicornLogger",
+            *extra_args,
         ]
         self.log = log
         self.process: subprocess.Popen | None = None

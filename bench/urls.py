@@ -3,14 +3,19 @@
 /bench/minimal/        the smallest Django view: what every server time is divided by;
 /bench/minimal-write/  the same plus one row committed in its own transaction: the floor a save
                        cannot go under on this disk (SQLite's WAL is fsync'ed at each commit).
+/bench/kept/           which process answered, and whether what it keeps (cetele.forgetting) is
+                       as the previous visit left it: tests/web/test_forgetting.py.
 """
 
+import os
+
+from django.core.cache import caches
 from django.db import connection, transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 
-from cetele.urls import handler400  # noqa: F401 -- error handlers are read from the root URLconf
+from cetele.urls import handler400, handler500  # noqa: F401 -- read from the root URLconf
 
 
 def minimal(request: HttpRequest) -> HttpResponse:
@@ -33,8 +38,24 @@ def minimal_write(request: HttpRequest) -> HttpResponse:
 _table_made: list = []
 
 
+def kept(request: HttpRequest) -> JsonResponse:
+    """This process's id; whether the canary an earlier visit left among the kept drawings is
+    still there (it is left again now); how many players' field sets are kept."""
+    from cetele.hand_form import seat_fields
+
+    planted = caches["sheets"].add("bench:canary", os.getpid(), timeout=None)
+    return JsonResponse(
+        {
+            "pid": os.getpid(),
+            "canary_kept": not planted,
+            "seat_fields": seat_fields.cache_info().currsize,
+        }
+    )
+
+
 urlpatterns = [
     path("bench/minimal/", minimal),
     path("bench/minimal-write/", minimal_write),
+    path("bench/kept/", kept),
     path("", include("cetele.urls")),
 ]

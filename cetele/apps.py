@@ -8,6 +8,16 @@ class CeteleConfig(AppConfig):
     verbose_name = "Çetele"
     default_auto_field = "django.db.models.BigAutoField"
 
+    def ready(self) -> None:
+        from django.db.models.signals import post_delete
+
+        from cetele.forgetting import match_deleted
+        from cetele.models import Match
+
+        # However a match goes (its edit link, a table's deletion, the admin, forget_unused):
+        # no process keeps its pages (cetele.forgetting).
+        post_delete.connect(match_deleted, sender=Match, dispatch_uid="cetele.forget-deleted")
+
 
 class OperatorAdminConfig(admin_apps.AdminConfig):
     """Django's admin with our site (cetele.admin_site.OperatorSite): installed only when

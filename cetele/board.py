@@ -22,7 +22,8 @@ request). A request that reads the version just before another phone's save may 
 hands under the older version: its phones then ask again at once (their poll names the older
 version), and never see older hands than the version says. A database restored from a backup
 while the app runs may reach a version number again with other contents: keys name the moment of
-the change too (`stamp`).
+the change too (`stamp`). A deletion is the one thing that empties it, in every process: no page
+of a deleted match may stay in memory (cetele.forgetting).
 """
 
 import hashlib

@@ -5,8 +5,10 @@ every answer is "no". Through Django that is a request object, twelve middleware
 and the view for one indexed lookup; here it is the lookup and the answer. Only the plainest case
 is answered here; anything else goes to Django untouched, which then answers as it always does:
 
-- a GET of /m/<token>/poll/?v=<n> or /v/<token>/poll/?v=<n>, no body, a host Django allows, and
-  no redirect to HTTPS pending;
+- a GET of /m/<token>/poll/?v=<n> or /v/<token>/poll/?v=<n>, no body, a host Django allows (as
+  Django's own get_host reads it), and no redirect to HTTPS pending;
+- with only the cookies a phone's poll carries, the CSRF one as Django writes it (Django would
+  answer a malformed one with a fresh cookie; a message or a session cookie may get one too);
 - from a browser whose signed `cetele_links` cookie holds this link's mark (it opened the page),
   so that the link-guessing limiter would let it through whatever its address did
   (cetele.sharing.over_the_limit): no cache is asked;
@@ -14,18 +16,19 @@ is answered here; anything else goes to Django untouched, which then answers as 
 
 The answer's headers are Django's own: the first such poll in each process (per role, scheme and
 language) is answered by Django and its headers are kept, then given again (with a fresh
-`Expires` where Django dated one). tests/web/test_fast_poll.py compares both ways.
+`Expires` where Django dated one). tests/web/test_fast_poll.py compares both ways, request by
+request, status and headers.
 """
 
 import re
 
 from django.conf import settings
 from django.core import signals
-from django.http import parse_cookie
-from django.http.request import split_domain_port, validate_host
+from django.core.handlers.wsgi import WSGIRequest
+from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
 
 from cetele.live import current_version
-from cetele.middleware import is_trusted_proxy
+from cetele.middleware import TrustedProxyMiddleware
 from cetele.sharing import (
     EDIT,
     SEEN_COOKIE,
@@ -47,6 +50,18 @@ class PollFastPath:
     def __init__(self, application) -> None:
         self.application = application
         self.headers: dict[tuple, list[tuple[str, str]]] = {}  # learnt from Django, per kind
+        # Settings under which a middleware answers a plain poll otherwise than with its 204 (a
+        # redirect to www., a refused user agent, the CSRF secret in a session): all Django's.
+        self.plain_settings = not (
+            settings.PREPEND_WWW or settings.DISALLOWED_USER_AGENTS or settings.CSRF_USE_SESSIONS
+        )
+        # The cookies a phone's poll carries. With any other (a message to show, the operator's
+        # session, anything a client wrote) a middleware may answer with a cookie: Django's.
+        self.plain_cookies = {
+            settings.CSRF_COOKIE_NAME,
+            SEEN_COOKIE,
+            settings.LANGUAGE_COOKIE_NAME,
+        }
 
     def __call__(self, environ, start_response):
         kind = self.plain_poll(environ)
@@ -77,13 +92,16 @@ class PollFastPath:
             return None
         path = POLL.fullmatch(environ.get("PATH_INFO", ""))
         shown = VERSION.fullmatch(environ.get("QUERY_STRING", ""))
-        if path is None or shown is None or not self.allowed_host(environ):
+        if path is None or shown is None or environ.get("SCRIPT_NAME") or not self.plain_settings:
             return None
-        secure = self.secure(environ)
+        request = django_request(environ)
+        if request is None:
+            return None  # a Host Django refuses (400), or a request it cannot read
+        secure = request.is_secure()
         if settings.SECURE_SSL_REDIRECT and not secure:
             return None
-        cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
-        if "messages" in cookies:  # Django's message storage may answer with a cookie
+        cookies = request.COOKIES
+        if not cookies.keys() <= self.plain_cookies or not plain_csrf_cookie(cookies):
             return None
         token = path[2]
         if not self.opened(cookies, token):
@@ -93,22 +111,6 @@ class PollFastPath:
             language = settings.LANGUAGE_CODE
         role = ROLES[path[1]]
         return role, token, shown[1], (role, secure, language)
-
-    @staticmethod
-    def allowed_host(environ) -> bool:
-        host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
-        domain, _port = split_domain_port(host)
-        return bool(domain) and validate_host(domain, settings.ALLOWED_HOSTS)
-
-    @staticmethod
-    def secure(environ) -> bool:
-        if environ.get("wsgi.url_scheme") == "https":
-            return True
-        header = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
-        if not header or not is_trusted_proxy(environ.get("REMOTE_ADDR", "")):
-            return False  # TrustedProxyMiddleware drops X-Forwarded-Proto from anyone else
-        name, value = header
-        return environ.get(name, "").split(",")[0].strip() == value
 
     @staticmethod
     def opened(cookies: dict, token: str) -> bool:
@@ -133,3 +135,27 @@ def fresh(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [
         (name, http_date_now() if name.lower() == "expires" else value) for name, value in headers
     ]
+
+
+def django_request(environ) -> WSGIRequest | None:
+    """The request as Django reads it, for what the answer depends on beyond the path: its host,
+    checked by Django's own get_host (a Host header, even an empty one, before SERVER_NAME), and
+    its scheme, by is_secure, after TrustedProxyMiddleware has dropped what only our proxy may
+    say (on a copy: Django reads the environ afresh if it answers). None where Django would
+    refuse the host (400) or could not read the request."""
+    try:
+        request = WSGIRequest(dict(environ))
+        TrustedProxyMiddleware.client_address(request.META)
+        request.get_host()
+        return request
+    except Exception:  # noqa: BLE001 -- DisallowedHost, or anything else: Django answers it
+        return None
+
+
+def plain_csrf_cookie(cookies: dict) -> bool:
+    """Whether the CSRF cookie is one Django keeps as it is: a secret as Django writes it (32 of
+    its characters). Without one Django adds none to a 204, but a malformed one it replaces with
+    a fresh cookie; and a masked one of older versions it reads otherwise. Only the plain one is
+    answered here."""
+    secret = cookies.get(settings.CSRF_COOKIE_NAME, "")
+    return len(secret) == CSRF_SECRET_LENGTH and not secret.strip(CSRF_ALLOWED_CHARS)

@@ -1,5 +1,5 @@
 """Requests we refuse before any view runs (400, 413) or after too many bad links (429): one page
-of our own, one log line each.
+of our own, one log line each; and our page for our own failure (500).
 
 The page extends base.html and is rendered inside our middleware stack, so it carries our
 headers (CSP, Referrer-Policy, X-Frame-Options, and X-Robots-Tag where the URL holds a key).
@@ -10,8 +10,10 @@ import logging
 import re
 
 from django.core.exceptions import SuspiciousOperation
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 logger = logging.getLogger("cetele.refused")
@@ -78,3 +80,27 @@ def write_refused(request: HttpRequest, exception: Exception) -> HttpResponse | 
         ),
     }
     return render(request, "cetele/refused.html", context, status=503)
+
+
+# Written out for when even the template cannot be drawn (a missing static file's manifest
+# entry, say): a page of ours all the same, in the source language.
+LAST_RESORT = (
+    '<!doctype html><html lang="tr"><head><meta charset="utf-8"><title>Çetele</title></head>'
+    "<body><h1>Bir sorun çıktı</h1><p>Sunucuda beklenmedik bir hata oldu. Sayfayı birkaç saniye "
+    "sonra yenileyin.</p></body></html>"
+)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: our page (templates/500.html), drawn without the request, whose reading may be
+    what failed, and so without its path (which may hold a key), CSRF token or language form;
+    kept out of every cache and search engine, whatever the URL. Django has logged the
+    traceback."""
+    try:
+        page = render_to_string("500.html")
+    except Exception:  # noqa: BLE001 -- the page of a failure must not fail
+        page = LAST_RESORT
+    response = HttpResponseServerError(page)
+    add_never_cache_headers(response)
+    response["X-Robots-Tag"] = "noindex, nofollow"  # whichever middleware did not get to it
+    return response

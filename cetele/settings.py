@@ -255,12 +255,26 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Every record goes out through the one handler, which takes every key out of it (links are the
+# keys, and Django's loggers print paths): Django's own handlers for its loggers (`django`, and
+# `django.server` under runserver, which printed every URL) are taken off. gunicorn's
+# logs: `--logger-class cetele.logs.GunicornLogger` (Makefile, README).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"redact_keys": {"()": "cetele.logs.RedactKeys"}},
     "formatters": {"one_line_for_4xx": {"()": "cetele.logs.ClientErrorsOnOneLine"}},
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "one_line_for_4xx"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "one_line_for_4xx",
+            "filters": ["redact_keys"],
+        },
+    },
+    "loggers": {
+        # Django's levels (INFO), and no handler of Django's: their records go to the root's.
+        "django": {"handlers": [], "level": "INFO"},
+        "django.server": {"handlers": [], "level": "INFO", "propagate": True},
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }

@@ -235,23 +235,59 @@ def remember_link(request: HttpRequest, response: HttpResponse, token: str) -> N
 
 
 def retired_or_missing(request: HttpRequest, token: str) -> HttpResponse:
-    """No object has this token. A rotated link: "this link changed". A deleted one: the same
-    404 as an unknown link (a deletion leaves no trace). Neither is a guess; anything else is a
-    miss, counted."""
+    """No object has this token. A rotated link: "this link changed". A deleted match's link,
+    from a browser that had it open (its signed cookie holds the link's mark): "this match was
+    deleted", which tells it nothing it did not know; from anyone else the same 404 as an
+    unknown link (a deletion leaves no trace). Neither is a guess; anything else is a miss,
+    counted."""
     retired = RetiredLink.find(token) if token else None
     if retired is not None and not retired.deleted:
         return link_changed(request)
+    if retired is not None and is_match_path(request) and link_mark(token) in seen_marks(request):
+        return match_deleted(request)
     if retired is None:
         record_bad_link(request)
     raise Http404()
+
+
+def is_match_path(request: HttpRequest) -> bool:
+    """A match's page or fragment (/m/…, /v/…), not a table's or a house preset's."""
+    return request.path.startswith(("/m/", "/v/"))
+
+
+def match_deleted(request: HttpRequest) -> HttpResponse:
+    """A deleted match, to a browser that had it open. A live page's poll gets 286 (htmx stops
+    polling) with nothing to swap and an event app.js answers by taking the sheet away and
+    saying so; anything else gets a 410 page saying so, and the same event."""
+    if is_poll(request):
+        response = HttpResponse(status=286)
+        response["HX-Reswap"] = "none"
+    else:
+        response = refusal(
+            request,
+            410,
+            "deleted match",
+            title=_("Bu maç silindi"),
+            message=_(
+                "Çeteleyi tutan kişi bu maçı oyuncu adları, eller ve geçmişiyle birlikte sildi."
+            ),
+            log=False,
+        )
+    response["HX-Trigger"] = "cetele:match-deleted"
+    return response
+
+
+def is_poll(request: HttpRequest) -> bool:
+    """A live page's poll (match.html#sheet), sent by htmx."""
+    route = (request.resolver_match and request.resolver_match.url_name) or ""
+    return bool(request.htmx) and route.endswith("poll")
 
 
 def link_changed(request: HttpRequest) -> HttpResponse:
     """A rotated or deleted link: not a guess, so not counted. A live page's poll gets 286 (htmx
     stops polling) with nothing to swap and an event app.js answers by saying so; anything else
     gets a 410 page saying so."""
-    route = (request.resolver_match and request.resolver_match.url_name) or ""
-    if request.htmx and route.endswith("poll"):
+    if is_poll(request):
         response = HttpResponse(status=286)
         response["HX-Reswap"] = "none"
     else:

@@ -28,6 +28,8 @@ register_converter(TokenConverter, "token")
 
 # Django's own re-runs the CSRF check, which can fail again on what made the request bad.
 handler400 = "cetele.refusals.bad_request"
+# Django's own is a bare English page without our cache headers.
+handler500 = "cetele.refusals.server_error"
 
 urlpatterns = [
     # First: the live poll is nearly all the traffic, and patterns are tried in order.

@@ -194,6 +194,26 @@
   // A rotated or deleted link: the server answers the poll with 286 (htmx stops polling) and
   // this event (HX-Trigger), other requests with 410 and the same event.
   document.addEventListener("cetele:link-changed", function (event) { linkGone(event.target); });
+  // The match was deleted (cetele.sharing.match_deleted: to a phone that had it open, the same
+  // answers with this event): its names and hands leave the screen and this phone's "Maçlarım",
+  // and the page says why.
+  document.addEventListener("cetele:match-deleted", function () {
+    const note = document.querySelector("[data-match-deleted]");
+    const main = document.getElementById("main");
+    if (!note || !main) return;
+    const keys = [];
+    document.querySelectorAll("[data-poll]").forEach(function (el) {
+      el.dataset.pollStopped = "1";
+      if (el.dataset.matchKey) keys.push(el.dataset.matchKey);
+    });
+    let list = [];
+    try { list = JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (err) { list = []; }
+    list = list.filter(function (m) { return keys.indexOf(m.key) < 0; });
+    try { localStorage.setItem(STORE, JSON.stringify(list)); } catch (err) { /* full */ }
+    note.classList.remove("hidden");
+    main.replaceChildren(note);
+    document.title = "Çetele";
+  });
   document.addEventListener("htmx:responseError", function (event) {
     const el = event.detail.elt;
     if (!el.matches || !el.matches("[data-poll]") || event.detail.xhr.status !== 404) return;

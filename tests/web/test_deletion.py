@@ -8,6 +8,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
@@ -135,10 +136,11 @@ def test_after_deletion_the_home_page_tells_this_phone_to_forget_the_match(clien
 
 
 def test_a_deleted_match_answers_every_link_with_the_ordinary_404(client):
+    """To anyone who had not opened it (the scorer's phone is told: see further down)."""
     match = make_match(hands=1)
     links = every_link(match)
     unknown = client.get(f"/m/{UNKNOWN}/")
-    client.post(delete_url(match), {"confirm": "on"})
+    Client().post(delete_url(match), {"confirm": "on"})
 
     for url in links:
         response = client.get(url)
@@ -163,13 +165,15 @@ def test_the_view_link_cannot_delete_anything(client):
     assert HousePreset.objects.filter(pk=house.pk).exists()
 
 
-def test_deleting_again_with_the_same_link_is_the_ordinary_404(client):
+def test_deleting_again_with_the_same_link_says_the_match_was_deleted(client):
     match = make_match()
     client.post(delete_url(match), {"confirm": "on"})
 
     again = client.post(delete_url(match), {"confirm": "on"})
+    stranger = Client().post(delete_url(match), {"confirm": "on"})
 
-    assert again.status_code == 404
+    assert again.status_code == 410 and "Bu maç silindi" in again.content.decode()
+    assert stranger.status_code == 404
 
 
 def test_a_change_to_a_match_deleted_meanwhile_is_a_404_not_an_error(client, monkeypatch):
@@ -422,3 +426,47 @@ def test_deleting_a_match_takes_as_many_queries_at_200_hands_as_at_1(client):
         return len(queries)
 
     assert queries_to_delete(1) == queries_to_delete(200)
+
+
+# --- A phone that had the match open ----------------------------------------------------------
+
+
+def test_a_phone_that_had_the_match_open_is_told_it_was_deleted(client):
+    """Its poll gets 286 (htmx stops) with nothing to swap and the event app.js answers with
+    "Bu maç silindi"; its other requests a 410 page saying so. It knew the match: this tells it
+    nothing it did not know. (Before: the ordinary 404, whose page htmx does not swap, and a
+    note that the link "may have been renewed".)"""
+    match = make_match(hands=1)
+    viewer, scorer = Client(), Client()
+    viewer.get(f"/v/{match.view_token}/")
+    scorer.get(f"/m/{match.edit_token}/")
+    scorer.post(delete_url(match), {"confirm": "on"})
+
+    poll = viewer.get(f"/v/{match.view_token}/poll/?v=1", headers={"HX-Request": "true"})
+    page = viewer.get(f"/v/{match.view_token}/")
+    save = scorer.post(f"/m/{match.edit_token}/el/", {}, headers={"HX-Request": "true"})
+
+    assert poll.status_code == 286 and poll.content == b""
+    assert poll["HX-Reswap"] == "none" and poll["HX-Trigger"] == "cetele:match-deleted"
+    for response in (page, save):
+        assert response.status_code == 410
+        assert response["HX-Trigger"] == "cetele:match-deleted"
+        assert "Bu maç silindi" in response.content.decode()
+        assert "Ali" not in response.content.decode()
+    assert "no-store" in poll["Cache-Control"] and "no-store" in page["Cache-Control"]
+
+
+def test_anyone_else_gets_the_ordinary_404_for_a_deleted_match(client):
+    match = make_match(hands=1)
+    seen = Client()
+    seen.get(f"/v/{match.view_token}/")
+    client.post(delete_url(match), {"confirm": "on"})
+    stranger = Client()
+    unknown = stranger.get(f"/v/{UNKNOWN}/")
+
+    poll = stranger.get(f"/v/{match.view_token}/poll/?v=1", headers={"HX-Request": "true"})
+    other_link = seen.get(f"/m/{match.edit_token}/")  # it had only the view link open
+
+    for response in (poll, other_link):
+        assert response.status_code == 404
+        assert response.content == unknown.content

@@ -33,7 +33,8 @@ client = Client()
 assert client.get(f"/m/{doomed.edit_token}/").status_code == 200
 response = client.post(f"/m/{doomed.edit_token}/sil/", {"confirm": "on"})
 assert response.status_code == 302, response.status_code
-assert client.get(f"/m/{doomed.edit_token}/").status_code == 404
+assert client.get(f"/m/{doomed.edit_token}/").status_code == 410  # "Bu maç silindi"
+assert Client().get(f"/m/{doomed.edit_token}/").status_code == 404  # to anyone else
 assert client.get(f"/m/{kept.edit_token}/").status_code == 200
 print("flow ok")
 """

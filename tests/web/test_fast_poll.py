@@ -5,6 +5,7 @@ import io
 import re
 
 import pytest
+from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler
 from django.http import HttpResponse
 from django.test import override_settings
@@ -67,8 +68,8 @@ def call(app, env: dict) -> tuple[str, dict, bytes]:
 
 
 def opened(*tokens: str) -> str:
-    """The cookie of a browser that opened these links: from Django itself (each page's view
-    adds its link's mark), never a copy of how it is made."""
+    """The cookies of a browser that opened these links: from Django itself (each page's view
+    adds its link's mark, and the CSRF cookie), never a copy of how they are made."""
     from django.test import Client
 
     browser = Client(HTTP_HOST="127.0.0.1")
@@ -76,7 +77,8 @@ def opened(*tokens: str) -> str:
         match = Match.objects.filter(view_token=token).first()
         path = f"/v/{token}/" if match else f"/m/{token}/"
         browser.get(path, secure=True)  # a page, not a redirect to HTTPS
-    return f"{SEEN_COOKIE}={browser.cookies[SEEN_COOKIE].value}"
+    csrf = browser.cookies[settings.CSRF_COOKIE_NAME].value
+    return f"{settings.CSRF_COOKIE_NAME}={csrf}; {SEEN_COOKIE}={browser.cookies[SEEN_COOKIE].value}"
 
 
 def forged(*tokens: str) -> str:
@@ -203,7 +205,7 @@ def test_a_poll_django_would_send_to_https_goes_to_django():
 def test_the_production_entry_point_wears_the_fast_path():
     from cetele import wsgi
 
-    assert isinstance(wsgi.application, PollFastPath)
+    assert isinstance(wsgi.application.application, PollFastPath)
 
 
 def test_a_database_that_fails_is_django_s_to_answer(monkeypatch):
@@ -222,3 +224,111 @@ def test_a_database_that_fails_is_django_s_to_answer(monkeypatch):
     monkeypatch.setattr("cetele.fastpoll.current_version", broken)
     status, headers, _ = call(fast, dict(env))
     assert inner.calls == 1 and "X-Fast" not in headers and status.startswith("204")
+
+
+# --- Request by request: the fast path's answer is Django's -----------------------------------
+
+
+def answer(app, env: dict) -> tuple[str, list]:
+    """Status and headers as a comparison sees them: the server's Date is not among them, an
+    Expires is dated now (its presence compared), a new cookie's value is random and its expiry
+    dated from now (its name and other attributes compared)."""
+    status, headers = "", []
+
+    def start_response(given_status, given_headers, exc_info=None):
+        nonlocal status, headers
+        status, headers = given_status, given_headers
+
+    b"".join(app(dict(env), start_response))
+    shown = []
+    for name, value in headers:
+        name = name.lower()
+        if name == "expires":
+            value = "(now)"
+        elif name == "set-cookie":
+            value = re.sub(r"^([^=]+)=[^;]*", r"\1=(new)", value)
+            value = re.sub(r"expires=[^;]*", "expires=(a year on)", value)
+        shown.append((name, value))
+    return status, sorted(shown)
+
+
+def learnt(match: Match, cookie: str) -> PollFastPath:
+    """The fast path of a process that has answered every kind of plain poll once."""
+    fast = PollFastPath(WSGIHandler())
+    for prefix, token in (("v", match.view_token), ("m", match.edit_token)):
+        for scheme in ("http", "https"):
+            for language in ("", "django_language=en; "):
+                env = environ(f"/{prefix}/{token}/poll/", f"v={match.version}", language + cookie)
+                env["wsgi.url_scheme"] = scheme
+                call(fast, env)
+    return fast
+
+
+def with_cookie(cookie: str, name: str, value: str | None) -> str:
+    """`cookie` with the cookie `name` set to `value` (or left out: None)."""
+    parts = [part for part in cookie.split("; ") if not part.startswith(name + "=")]
+    return "; ".join(parts + ([f"{name}={value}"] if value is not None else []))
+
+
+def unusual_polls(match: Match) -> list[tuple[str, dict]]:
+    """Polls of a browser that opened the link, each unusual in one way."""
+    view, edit = match.view_token, match.edit_token
+    cookie = opened(view, edit)
+    csrf = settings.CSRF_COOKIE_NAME
+    path, current = f"/v/{view}/poll/", f"v={match.version}"
+    no_host = environ(path, current, cookie)
+    del no_host["HTTP_HOST"]
+    return [
+        ("plain", environ(path, current, cookie)),
+        ("the edit link", environ(f"/m/{edit}/poll/", current, cookie)),
+        ("in English", environ(path, current, "django_language=en; " + cookie)),
+        ("an unknown language", environ(path, current, "django_language=xx; " + cookie)),
+        ("over HTTPS", environ(path, current, cookie, **{"wsgi.url_scheme": "https"})),
+        ("a malformed CSRF cookie", environ(path, current, with_cookie(cookie, csrf, "abc"))),
+        (
+            "a CSRF cookie of wrong characters",
+            environ(path, current, with_cookie(cookie, csrf, "!" * 32)),
+        ),
+        (
+            "an older masked CSRF cookie",
+            environ(path, current, with_cookie(cookie, csrf, "a" * 64)),
+        ),
+        ("no CSRF cookie", environ(path, current, with_cookie(cookie, csrf, None))),
+        ("an empty Host, SERVER_NAME allowed", environ(path, current, cookie, HTTP_HOST="")),
+        ("no Host, SERVER_NAME allowed", no_host),
+        ("a Host with a port", environ(path, current, cookie, HTTP_HOST="127.0.0.1:8000")),
+        ("a foreign Host", environ(path, current, cookie, HTTP_HOST="evil.example")),
+        ("a malformed Host", environ(path, current, cookie, HTTP_HOST="127.0.0.1:80:80")),
+        (
+            "a forwarded scheme from anyone",
+            environ(path, current, cookie, HTTP_X_FORWARDED_PROTO="https"),
+        ),
+        ("a message to show", environ(path, current, cookie + "; messages=abc")),
+        ("a session cookie", environ(path, current, cookie + "; sessionid=x")),
+        ("a cookie of anyone's", environ(path, current, cookie + "; other=1")),
+        ("not sent by htmx", environ(path, current, cookie, HTTP_HX_REQUEST="")),
+        ("mounted under a prefix", environ(path, current, cookie, SCRIPT_NAME="/cetele")),
+    ]
+
+
+def test_each_unusual_poll_is_answered_as_django_answers_it():
+    """Before: a malformed CSRF cookie got no fresh cookie, an empty Host with an allowed
+    SERVER_NAME 204 where Django gives 400."""
+    match = make_match(hands=2)
+    match.refresh_from_db()
+    for why, env in unusual_polls(match):
+        django_answer = answer(WSGIHandler(), env)
+        fast = learnt(match, opened(match.view_token, match.edit_token))
+        assert answer(fast, env) == django_answer, why
+
+
+def test_an_unusual_poll_teaches_the_fast_path_nothing_wrong():
+    """Whatever poll a process answers first, the plain ones after it get Django's answer."""
+    match = make_match(hands=2)
+    match.refresh_from_db()
+    plain = dict(unusual_polls(match))
+    for why, env in unusual_polls(match):
+        fast = PollFastPath(WSGIHandler())
+        answer(fast, env)
+        for kind in ("plain", "the edit link", "in English", "over HTTPS"):
+            assert answer(fast, plain[kind]) == answer(WSGIHandler(), plain[kind]), (why, kind)
