@@ -218,20 +218,32 @@ def over_the_limit(request: HttpRequest, token: str) -> int | None:
     return bad_link_retry_after(request)
 
 
-def remember_link(request: HttpRequest, response: HttpResponse, token: str) -> None:
+def remember_link(request: HttpRequest, response: HttpResponse, *tokens: str) -> None:
+    """Add these links' marks to this browser's cookie, newest first. Several calls on one
+    response add up (a view hands over a new link, then secret_link marks the one it opened)."""
     marks = seen_marks(request)
-    mark = link_mark(token)
-    if mark in marks:
+    new = [mark for mark in dict.fromkeys(link_mark(t) for t in tokens if t) if mark not in marks]
+    if not new:
         return
+    marks = request._cetele_seen_marks = (*new, *marks)[:SEEN_MAX]
     response.set_signed_cookie(
         SEEN_COOKIE,
-        ".".join([mark, *marks][:SEEN_MAX]),
+        ".".join(marks),
         salt=SEEN_COOKIE,
         max_age=SEEN_DAYS * 86400,
         secure=settings.CSRF_COOKIE_SECURE,
         httponly=True,
         samesite="Lax",
     )
+
+
+def hand_over(request: HttpRequest, response: HttpResponse, *tokens: str) -> HttpResponse:
+    """A link the app has just made or given to this browser (a new match, rematch, table or
+    house preset, a rotated link) is this browser's: marked as opened, so that its address
+    being over the limit (another phone at the café guessing, a carrier's shared address)
+    never locks it out of it. Returns the response (the redirect to it)."""
+    remember_link(request, response, *tokens)
+    return response
 
 
 def retired_or_missing(request: HttpRequest, token: str) -> HttpResponse:
@@ -381,8 +393,7 @@ def house_keys_guarded(*, query: tuple = (), form: tuple = ()) -> Callable:
                     return retired_or_missing(request, key)
             response = view(request, *args, **kwargs)
             if response.status_code < 400:
-                for key in keys:
-                    remember_link(request, response, key)
+                remember_link(request, response, *keys)
             return response
 
         return wrapper

@@ -44,7 +44,14 @@ from cetele.models import (
     MatchFinished,
     NothingToUndo,
 )
-from cetele.sharing import EDIT, house_keys_guarded, link_context, match_by_token, secret_link
+from cetele.sharing import (
+    EDIT,
+    hand_over,
+    house_keys_guarded,
+    link_context,
+    match_by_token,
+    secret_link,
+)
 
 logger = logging.getLogger(__name__)
 MAX_POSITION = 10_000  # far past any match; a bigger "place" is not one
@@ -114,7 +121,8 @@ def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirec
     """Start a match: players in seat order, singles or teams, number of hands, house rules."""
     form = MatchForm(request.POST or None, initial=MatchForm.initial_for(request.GET.get("preset")))
     if request.method == "POST" and form.is_valid():
-        return redirect(match_url(form.start()), permanent=False)
+        match = form.start()
+        return hand_over(request, redirect(match_url(match)), match.edit_token)
     return TemplateResponse(request, "cetele/match_create.html", {"form": form})
 
 
