@@ -667,3 +667,18 @@ def retire_deleted_links(sender, instance, **kwargs) -> None:
     """However it goes (its edit link, the admin, forget_unused), a deleted thing's links are
     retired like rotated ones: phones still polling them must not lock out their café."""
     RetiredLink.retire(instance.edit_token, instance.view_token, deleted=True)
+
+
+class MissCount(models.Model):
+    """How many unknown links (or, on its own counter, wrong admin passwords) one client address
+    asked for in the current window: the link-guessing limiter's count (cetele.sharing) when it
+    is kept in the database (DJANGO_CACHE_URL=db). One row per counter and address, counted up
+    by one UPDATE, so that parallel guessers cannot count over each other, and never culled
+    (forget_unused deletes rows whose window has passed)."""
+
+    counter = models.CharField(max_length=80, primary_key=True)  # "links:203.0.113.5"
+    window = models.BigIntegerField(help_text="Which fixed window (time // its length).")
+    count = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.counter}: {self.count}"

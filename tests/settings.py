@@ -13,8 +13,10 @@ STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.Static
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # One test process: its own memory is the shared cache (tests/web/test_shared_cache.py starts
-# real servers on Redis and on the database cache).
+# real servers on Redis and on the database). The limiter counts in the database, as by default
+# in production (DJANGO_CACHE_URL=db).
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "sheets": SHEETS_CACHE,  # noqa: F405
 }
+CETELE_MISS_COUNTS = "database"
