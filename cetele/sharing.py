@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import lru_cache, wraps
 
 from django.conf import settings
+from django.core import signing
 from django.core.cache import cache
 from django.db import IntegrityError, connections, router, transaction
 from django.db.models import Case, F, Value, When
@@ -480,6 +481,35 @@ def house_keys_guarded(*, query: tuple = (), form: tuple = ()) -> Callable:
 def bad_link(request: HttpRequest, path: str = "") -> HttpResponse:
     """Any other path under /m/ or /v/ (a malformed token): a miss like an unknown token."""
     raise BadLink()
+
+
+# --- What a deletion tells this phone to forget (?silindi=) --------------------------------
+
+# After a deletion the phone is sent to a list page naming what its app.js should drop from
+# this phone (its "Maçlarım", kept pages and waiting hands; its house presets). Only the app's
+# own deletion answer is believed: the value is signed, and a forged one (the view page shows a
+# match's key to whoever holds the view link) or an old one is ignored, wiping nothing.
+FORGET_PARAM = "silindi"
+FORGET_SALT = "cetele.forget"
+FORGET_MAX_AGE = 600  # seconds: the redirect is followed at once
+
+
+def forget_value(keys: list[str]) -> str:
+    """The signed ?silindi= value naming these phone-side keys."""
+    return signing.dumps(",".join(keys), salt=FORGET_SALT)
+
+
+def forgotten(request: HttpRequest) -> str:
+    """The keys (comma separated) this request's ?silindi= names if the app signed it lately,
+    else "": a list page hands them to app.js."""
+    value = request.GET.get(FORGET_PARAM, "")
+    if not value:
+        return ""
+    try:
+        keys = signing.loads(value, salt=FORGET_SALT, max_age=FORGET_MAX_AGE)
+    except signing.BadSignature:  # forged, altered or expired (SignatureExpired)
+        return ""
+    return keys if isinstance(keys, str) else ""
 
 
 # --- The standings as a message --------------------------------------------------------------

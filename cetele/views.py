@@ -46,6 +46,7 @@ from cetele.models import (
 )
 from cetele.sharing import (
     EDIT,
+    forgotten,
     hand_over,
     house_keys_guarded,
     link_context,
@@ -59,8 +60,9 @@ MAX_POSITION = 10_000  # far past any match; a bigger "place" is not one
 
 @require_safe
 def home(request: HttpRequest) -> TemplateResponse:
-    """The front page: what Çetele is, and the way into a new match."""
-    return TemplateResponse(request, "cetele/home.html")
+    """The front page: what Çetele is, and the way into a new match; after a deletion, what
+    this phone should forget (only if the app's own answer says so)."""
+    return TemplateResponse(request, "cetele/home.html", {"forget": forgotten(request)})
 
 
 @require_safe

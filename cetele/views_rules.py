@@ -22,7 +22,7 @@ from cetele.ruleset_form import RulesetForm
 from cetele.rulesets import differences, find_house, worked_example
 from cetele.sharing import EDIT as EDIT_LINK
 from cetele.sharing import VIEW as VIEW_LINK
-from cetele.sharing import BadLink, hand_over, house_keys_guarded, secret_link
+from cetele.sharing import BadLink, forgotten, hand_over, house_keys_guarded, secret_link
 
 DEFAULT_PRESET = "cetele-standart"
 NEW, EDIT, MATCH = "new", "edit", "match"
@@ -47,7 +47,8 @@ def rules_list(request: HttpRequest) -> TemplateResponse:
         {"slug": slug, "name": preset_name(preset), "description": preset_description(preset)}
         for slug, preset in scoring.PRESETS.items()
     ]
-    return TemplateResponse(request, "cetele/rules_list.html", {"presets": presets})
+    context = {"presets": presets, "forget": forgotten(request)}  # after a deletion (signed)
+    return TemplateResponse(request, "cetele/rules_list.html", context)
 
 
 @require_safe

@@ -2,8 +2,8 @@
 (its links answer like any unknown link, no row keeps a name) and a view link deletes nothing."""
 
 import io
+import re
 from datetime import timedelta
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 from django.core.management import call_command
@@ -22,6 +22,39 @@ from tests.factories import make_match
 pytestmark = pytest.mark.django_db
 
 UNKNOWN = "A" * 43  # a well-formed token no match has
+
+
+def forget_told(client, response, what: str) -> list[str]:
+    """What the page a deletion redirects to tells this phone's app.js to forget
+    (data-forget-match or data-forget-preset): the keys, in order."""
+    page = client.get(response["Location"]).content.decode()
+    found = re.search(rf'data-forget-{what}="([^"]*)"', page)
+    return found.group(1).split(",") if found else []
+
+
+def test_a_forged_forget_answer_tells_this_phone_to_forget_nothing(client):
+    """The view page shows the match's phone-side key to whoever holds the view link: sent to
+    the scorer as /?silindi=<key>, it must not wipe the match from the scorer's phone."""
+    match = make_match()
+    view_page = client.get(f"/v/{match.view_token}/").content.decode()
+    key = re.search(r'data-match-key="(\w+)"', view_page).group(1)
+    house = a_house_preset()
+
+    home = client.get(f"/?silindi={key}").content.decode()
+    rules = client.get(f"/kurallar/?silindi=house:{house.view_token}").content.decode()
+    altered = client.get(f"/?silindi={key}:1tEvc0:{'A' * 43}").content.decode()
+
+    assert "data-forget-match" not in home
+    assert "data-forget-preset" not in rules
+    assert "data-forget-match" not in altered
+
+
+def test_an_old_forget_answer_is_not_believed_either(client, monkeypatch):
+    match = make_match()
+    response = client.post(delete_url(match), {"confirm": "on"})
+    monkeypatch.setattr("cetele.sharing.FORGET_MAX_AGE", -1)  # as if it were replayed later
+
+    assert forget_told(client, response, "match") == []
 
 
 def delete_url(match: Match) -> str:
@@ -111,7 +144,7 @@ def test_deleting_a_match_removes_it_with_its_players_hands_and_history(client):
     response = client.post(delete_url(match), {"confirm": "on"})
 
     assert response.status_code == 302
-    assert response["Location"] == f"/?silindi={key}"
+    assert forget_told(client, response, "match") == [key]
     assert not Match.objects.filter(pk=match.pk).exists()
     assert not Player.objects.filter(match_id=match.pk).exists()
     assert not Hand.objects.filter(match_id=match.pk).exists()
@@ -223,7 +256,8 @@ def test_a_house_preset_is_deleted_through_its_edit_link_and_its_matches_keep_th
     response = client.post(reverse("house_delete", args=[house.edit_token]), {"confirm": "on"})
 
     assert response.status_code == 302
-    assert response["Location"] == f"/kurallar/?silindi=house%3A{house.view_token}"
+    assert response["Location"].startswith("/kurallar/?")
+    assert forget_told(client, response, "preset") == [f"house:{house.view_token}"]
     assert not HousePreset.objects.filter(pk=house.pk).exists()
     assert client.get(reverse("house_detail", args=[house.view_token])).status_code == 404
     assert client.get(reverse("house_edit", args=[house.edit_token])).status_code == 404
@@ -316,9 +350,8 @@ def test_a_table_is_deleted_through_its_edit_link(client, choice, left):
     assert client.get(reverse("table_detail", args=[table.edit_token])).status_code == 404
     assert client.get(reverse("view_table", args=[table.view_token])).status_code == 404
     # This phone's "Maçlarım" drops the table, and the matches that went with it.
-    forget = parse_qs(urlparse(response["Location"]).query)["silindi"][0].split(",")
     gone = [match_key(m.pk) for m in matches] if choice == "delete" else []
-    assert forget == [table_key(table), *gone]
+    assert forget_told(client, response, "match") == [table_key(table), *gone]
 
 
 def test_the_table_page_offers_deletion_to_its_edit_link_only(client):
