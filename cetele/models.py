@@ -29,6 +29,13 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
+def new_phone_key() -> str:
+    """How a phone's lists ("Maçlarım", kept pages, waiting hands) know a match or a table:
+    stable across link rotation, and random, never derived from the row's number, which a
+    database restored from a backup may give again to another match."""
+    return secrets.token_hex(8)
+
+
 class SheetError(Exception):
     """A change to the sheet that cannot be made; `message` is for the user."""
 
@@ -93,6 +100,7 @@ class Forgettable(models.Model):
 class Match(Forgettable):
     edit_token = models.CharField(max_length=64, unique=True, default=new_token)
     view_token = models.CharField(max_length=64, unique=True, default=new_token)
+    phone_key = models.CharField(max_length=16, default=new_phone_key, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     teams = models.BooleanField(default=False)
     planned_hands = models.PositiveSmallIntegerField()
@@ -600,6 +608,7 @@ class Table(Forgettable):
     name = models.CharField(max_length=60)
     edit_token = models.CharField(max_length=64, unique=True, default=new_token)
     view_token = models.CharField(max_length=64, unique=True, default=new_token)
+    phone_key = models.CharField(max_length=16, default=new_phone_key, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

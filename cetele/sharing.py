@@ -107,14 +107,8 @@ def link_context(match: Match, role: str) -> dict:
         "role": role,
         "token": getattr(match, TOKEN_FIELDS[role]),
         "urls": URL_NAMES[role],
-        "match_key": match_key(match.pk),
+        "match_key": match.phone_key,  # how this phone's lists know it (Match.phone_key)
     }
-
-
-def match_key(pk: int) -> str:
-    """How a phone's "Maçlarım" knows a match: stable across token rotation and reveals
-    nothing, so that a rotated link replaces the dead one and a deletion can drop it."""
-    return salted_hmac("cetele.match-key", str(pk)).hexdigest()[:16]
 
 
 # --- Slowing down link guessing -------------------------------------------------------------

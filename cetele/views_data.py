@@ -19,8 +19,8 @@ from django.views.decorators.http import require_http_methods
 
 from cetele.deletion import delete_house_preset, delete_match, delete_table
 from cetele.models import Match
-from cetele.sharing import EDIT, FORGET_PARAM, forget_value, match_by_token, match_key, secret_link
-from cetele.tables import table_by_token, table_key
+from cetele.sharing import EDIT, FORGET_PARAM, forget_value, match_by_token, secret_link
+from cetele.tables import table_by_token
 from cetele.views_rules import house_by_token
 
 
@@ -74,7 +74,7 @@ def match_delete(request: HttpRequest, token: str) -> HttpResponse:
     match = match_by_token(EDIT, token)
     form = ConfirmDeletionForm(posted(request))
     if request.method == "POST" and form.is_valid():
-        key = match_key(match.pk)
+        key = match.phone_key
         delete_match(match)
         messages.success(
             request,
@@ -128,9 +128,9 @@ def table_delete(request: HttpRequest, token: str) -> HttpResponse:
     table = table_by_token(EDIT, token)
     form = TableDeletionForm(posted(request))
     if request.method == "POST" and form.is_valid():
-        forget = [table_key(table)]
+        forget = [table.phone_key]
         if form.with_matches:
-            forget += [match_key(pk) for pk in table.matches.values_list("pk", flat=True)]
+            forget += list(table.matches.values_list("phone_key", flat=True))
         deleted = delete_table(table, with_matches=form.with_matches)
         if deleted:
             message = ngettext(

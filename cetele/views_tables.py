@@ -30,7 +30,6 @@ from cetele.tables import (
     standings_message,
     table_by_token,
     table_from_match,
-    table_key,
 )
 
 TABLE_URLS = {
@@ -88,7 +87,7 @@ def table_context(request: HttpRequest, table, role: str) -> dict:
         "role": role,
         "urls": TABLE_URLS[role],
         "token": table.edit_token if role == EDIT else table.view_token,
-        "table_key": table_key(table),
+        "table_key": table.phone_key,  # how this phone's "Maçlarım" knows it
         "view_url": view_url,
         "message": standings_message(record, view_url),
         "seasons": years if len(years) > 1 else [],

@@ -15,13 +15,18 @@ from django.utils import timezone
 import scoring
 from cetele.deletion import delete_table
 from cetele.models import Change, Hand, HousePreset, Match, Player, Table, TablePlayer
-from cetele.sharing import EDIT, link_context, match_key
-from cetele.tables import table_key
+from cetele.sharing import EDIT, link_context
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
 
 UNKNOWN = "A" * 43  # a well-formed token no match has
+
+
+def key_on_the_view_page(client, match: Match) -> str:
+    """The phone-side key a match's view page hands this phone's app.js."""
+    page = client.get(f"/v/{match.view_token}/").content.decode()
+    return re.search(r'data-match-key="(\w+)"', page).group(1)
 
 
 def forget_told(client, response, what: str) -> list[str]:
@@ -36,8 +41,7 @@ def test_a_forged_forget_answer_tells_this_phone_to_forget_nothing(client):
     """The view page shows the match's phone-side key to whoever holds the view link: sent to
     the scorer as /?silindi=<key>, it must not wipe the match from the scorer's phone."""
     match = make_match()
-    view_page = client.get(f"/v/{match.view_token}/").content.decode()
-    key = re.search(r'data-match-key="(\w+)"', view_page).group(1)
+    key = key_on_the_view_page(client, match)
     house = a_house_preset()
 
     home = client.get(f"/?silindi={key}").content.decode()
@@ -47,6 +51,40 @@ def test_a_forged_forget_answer_tells_this_phone_to_forget_nothing(client):
     assert "data-forget-match" not in home
     assert "data-forget-preset" not in rules
     assert "data-forget-match" not in altered
+
+
+def test_a_match_given_the_number_of_a_deleted_one_gets_a_phone_key_of_its_own(client):
+    """A database restored from a backup hands out again the numbers of matches made after
+    the backup: a phone that still lists one of those must not take the new match for it."""
+    old = make_match()
+    number, old_key = old.pk, key_on_the_view_page(client, old)
+    old.delete()
+    rules = scoring.resolve_rules("cetele-standart")
+    new = Match.objects.create(pk=number, planned_hands=5, rules=rules, preset_slug="x")
+
+    assert new.pk == number
+    assert key_on_the_view_page(client, new) != old_key
+
+
+def test_the_migration_keeps_the_keys_phones_already_hold():
+    """Matches and tables made before phone keys were stored keep the key phones were given
+    (an HMAC of the number): "Maçlarım" and waiting offline hands keep finding them."""
+    from importlib import import_module
+
+    from django.apps import apps
+    from django.utils.crypto import salted_hmac
+
+    migration = import_module("cetele.migrations.0010_phone_keys")
+    match, table = make_match(), Table.objects.create(name="Eski")
+    Match.objects.update(phone_key="")
+    Table.objects.update(phone_key="")
+
+    migration.keep_the_keys_phones_hold(apps, None)
+
+    match.refresh_from_db()
+    table.refresh_from_db()
+    assert match.phone_key == salted_hmac("cetele.match-key", str(match.pk)).hexdigest()[:16]
+    assert table.phone_key == salted_hmac("cetele.table-key", str(table.pk)).hexdigest()[:16]
 
 
 def test_an_old_forget_answer_is_not_believed_either(client, monkeypatch):
@@ -350,8 +388,8 @@ def test_a_table_is_deleted_through_its_edit_link(client, choice, left):
     assert client.get(reverse("table_detail", args=[table.edit_token])).status_code == 404
     assert client.get(reverse("view_table", args=[table.view_token])).status_code == 404
     # This phone's "Maçlarım" drops the table, and the matches that went with it.
-    gone = [match_key(m.pk) for m in matches] if choice == "delete" else []
-    assert forget_told(client, response, "match") == [table_key(table), *gone]
+    gone = [m.phone_key for m in matches] if choice == "delete" else []
+    assert forget_told(client, response, "match") == [table.phone_key, *gone]
 
 
 def test_the_table_page_offers_deletion_to_its_edit_link_only(client):

@@ -91,8 +91,14 @@ def test_a_live_count_outlives_hundreds_of_other_addresses(tmp_path, static_root
 # --- Who is counted ------------------------------------------------------------------------
 
 
+@pytest.fixture(params=["database", "cache"])
+def counting(request, settings):
+    """In the database (DJANGO_CACHE_URL=db) and in a cache (Redis, locmem)."""
+    settings.CETELE_MISS_COUNTS = request.param
+
+
 @pytest.mark.django_db
-def test_an_ipv6_client_is_counted_by_its_64(client):
+def test_an_ipv6_client_is_counted_by_its_64(client, counting):
     """A phone on IPv6 may use a new address of its /64 for each request."""
     match = make_match()
     for n in range(sharing.BAD_LINK_LIMIT):
@@ -106,7 +112,7 @@ def test_an_ipv6_client_is_counted_by_its_64(client):
 
 
 @pytest.mark.django_db
-def test_an_ipv4_client_written_as_ipv6_is_counted_as_itself(client):
+def test_an_ipv4_client_written_as_ipv6_is_counted_as_itself(client, counting):
     for _ in range(sharing.BAD_LINK_LIMIT):
         client.get(a_guess(), REMOTE_ADDR="::ffff:203.0.113.9")
 
