@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from bench.harness import Client, Gunicorn, prepare, server_env
 from cetele import sharing
+from cetele.models import MissCount
 from tests.factories import make_match
 
 GUESSERS = 16
@@ -118,3 +119,17 @@ def test_an_ipv4_client_written_as_ipv6_is_counted_as_itself(client, counting):
 
     assert client.get(a_guess(), REMOTE_ADDR="203.0.113.9").status_code == 429
     assert client.get(reverse("home"), REMOTE_ADDR="203.0.113.9").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_new_window_starts_an_address_s_count_anew(client, settings):
+    """One row per address in the database: the misses of a window that has passed do not
+    carry over into the next."""
+    settings.CETELE_MISS_COUNTS = "database"
+    window, _left = sharing.current_window()
+    MissCount.objects.create(counter="links:203.0.113.20", window=window - 1, count=50)
+
+    first = client.get(a_guess(), REMOTE_ADDR="203.0.113.20")
+
+    assert first.status_code == 404
+    assert MissCount.objects.get(counter="links:203.0.113.20").count == 1
