@@ -131,7 +131,7 @@ def counted_address(request: HttpRequest) -> str:
     if ip.version == 6 and ip.ipv4_mapped:
         return str(ip.ipv4_mapped)
     if ip.version == 6:
-        return str(ipaddress.ip_network(f"{ip.exploded}/64", strict=False))
+        return str(ipaddress.IPv6Network((int(ip), 64), strict=False))  # any zone (%eth0) dropped
     return str(ip)
 
 

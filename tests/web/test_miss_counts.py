@@ -110,6 +110,7 @@ def test_an_ipv6_client_is_counted_by_its_64(client, counting):
 
     assert same_64.status_code == 429
     assert other_64.status_code == 200
+    assert client.get(a_guess(), REMOTE_ADDR="fe80::1%eth0").status_code == 404  # a zone: no 500
 
 
 @pytest.mark.django_db
