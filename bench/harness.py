@@ -56,7 +56,6 @@ def manage(env: dict[str, str], *args: str) -> None:
 
 def prepare(env: dict[str, str], static: bool = True) -> None:
     manage(env, "migrate", "--noinput", "--verbosity", "0")
-    manage(env, "createcachetable")  # the limiter's shared cache when DJANGO_CACHE_URL=db
     if static:
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
 

@@ -1,5 +1,5 @@
 """The operator's admin site (see cetele.admin): Django's, with the counts on its front page
-and wrong passwords slowed down like bad match links.
+and wrong passwords slowed down like bad match links (on their own counter).
 
 Kept apart from cetele.admin, which registers the models: Django builds the default site while
 it imports the admin modules, and a site class defined in one of them would be built twice.
@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from cetele.models import Hand, HousePreset, Match, Player, Table, TablePlayer
-from cetele.sharing import bad_link_retry_after, record_bad_link, too_many_bad_links
+from cetele.sharing import ADMIN, bad_link_retry_after, record_bad_link, too_many_bad_links
 
 UNUSED_FOR = timedelta(days=365)  # forget_unused's default
 
@@ -29,13 +29,17 @@ class OperatorSite(admin.AdminSite):
         return super().index(request, {**(extra_context or {}), "counts": data_counts()})
 
     def login(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
-        """Django's login, with wrong passwords counted like bad match links (the same 429)."""
-        retry_after = bad_link_retry_after(request)
+        """Django's login, with wrong passwords counted like bad match links (the same 429), on
+        a counter of their own: the operator mistyping at the café does not lock its phones out
+        of their matches, nor do guessers there lock the operator out."""
+        retry_after = bad_link_retry_after(request, ADMIN)
         if retry_after is not None:
             return too_many_bad_links(retry_after)
         response = super().login(request, extra_context)
         if request.method == "POST" and not request.user.is_authenticated:
-            record_bad_link(request)
+            retry_after = record_bad_link(request, ADMIN)
+            if retry_after is not None:  # racing past the limit: this one is one too many
+                return too_many_bad_links(retry_after)
         return response
 
 

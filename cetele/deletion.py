@@ -1,6 +1,6 @@
 """Deleting what people made: a match, a table, a house preset, at their request (edit link or
 the operator's admin) or when nobody has used it for a long time (`forget_unused`, which also
-drops expired link-guessing counts, keyed by client address, from a database cache).
+drops expired link-guessing counts, keyed by client address, from the database).
 
 Player names are personal data. A deletion removes the rows for good (a match with its players,
 hands and history) and is recorded nowhere that keeps a name: not in a log, not in the history
@@ -10,12 +10,11 @@ hands and history) and is recorded nowhere that keeps a name: not in a log, not 
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef, QuerySet
-from django.utils import timezone
 
-from cetele.models import Change, HousePreset, Match, Table
+from cetele.models import Change, HousePreset, Match, MissCount, Table
+from cetele.sharing import current_window
 
 # `forget_unused` deletes this many at a time, each batch in its own short transaction: on
 # SQLite every transaction holds the one write lock, and live tables must not wait long.
@@ -161,20 +160,14 @@ def describe(model, pks: list[int], report: Forgotten) -> None:
         )
 
 
-def forget_expired_cache_entries() -> int:
-    """The link-guessing limit counts misses per client address in Django's cache for 10
-    minutes. Redis and a process's memory drop an entry when it expires; the database cache
-    keeps the row until it happens to cull. Delete those rows, so that no address stays in the
-    database past its window. Returns how many went."""
-    config = settings.CACHES["default"]
-    if config["BACKEND"] != "django.core.cache.backends.db.DatabaseCache":
-        return 0
-    table = connection.ops.quote_name(config["LOCATION"])
-    # Stored as the cache stores `expires`: whole seconds, adapted for this database.
-    now = connection.ops.adapt_datetimefield_value(timezone.now().replace(microsecond=0))
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {table} WHERE expires < %s", [now])
-        return max(cursor.rowcount, 0)
+def forget_expired_miss_counts() -> int:
+    """The link-guessing limit counts misses per client address for 10 minutes (in the
+    database with DJANGO_CACHE_URL=db). Redis and a process's memory drop a count when it
+    expires; a row stays until its address misses again. Delete the rows of windows that have
+    passed, so that no address stays in the database past its window. Returns how many went."""
+    window, _left = current_window()
+    deleted, _ = MissCount.objects.filter(window__lt=window).delete()
+    return deleted
 
 
 # --- Giving the space back -----------------------------------------------------------------

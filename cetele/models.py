@@ -31,6 +31,13 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
+def new_phone_key() -> str:
+    """How a phone's lists ("Maçlarım", kept pages, waiting hands) know a match or a table:
+    stable across link rotation, and random, never derived from the row's number, which a
+    database restored from a backup may give again to another match."""
+    return secrets.token_hex(8)
+
+
 class SheetError(Exception):
     """A change to the sheet that cannot be made; `message` is for the user."""
 
@@ -125,6 +132,7 @@ class Forgettable(models.Model):
 class Match(Forgettable):
     edit_token = models.CharField(max_length=64, unique=True, default=new_token)
     view_token = models.CharField(max_length=64, unique=True, default=new_token)
+    phone_key = models.CharField(max_length=16, default=new_phone_key, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     teams = models.BooleanField(default=False)
     planned_hands = models.PositiveSmallIntegerField()
@@ -654,6 +662,7 @@ class Table(Forgettable):
     name = models.CharField(max_length=60)
     edit_token = models.CharField(max_length=64, unique=True, default=new_token)
     view_token = models.CharField(max_length=64, unique=True, default=new_token)
+    phone_key = models.CharField(max_length=16, default=new_phone_key, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -721,3 +730,18 @@ def retire_deleted_links(sender, instance, **kwargs) -> None:
     """However it goes (its edit link, the admin, forget_unused), a deleted thing's links are
     retired like rotated ones: phones still polling them must not lock out their café."""
     RetiredLink.retire(instance.edit_token, instance.view_token, deleted=True)
+
+
+class MissCount(models.Model):
+    """How many unknown links (or, on its own counter, wrong admin passwords) one client address
+    asked for in the current window: the link-guessing limiter's count (cetele.sharing) when it
+    is kept in the database (DJANGO_CACHE_URL=db). One row per counter and address, counted up
+    by one UPDATE, so that parallel guessers cannot count over each other, and never culled
+    (forget_unused deletes rows whose window has passed)."""
+
+    counter = models.CharField(max_length=80, primary_key=True)  # "links:203.0.113.5"
+    window = models.BigIntegerField(help_text="Which fixed window (time // its length).")
+    count = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.counter}: {self.count}"

@@ -131,28 +131,32 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # (cetele.sharing). Kept in one process's memory, two workers would let twice the guesses
 # through. DJANGO_CACHE_URL chooses where they live:
 #   redis://host:port/db (also rediss://, unix://)  Django's RedisCache: for several app servers;
-#   db       a table in the database (`createcachetable`): shared by every process using it;
+#   db       a table of their own in the database (cetele.models.MissCount): shared by every
+#            process using it, counted up by one UPDATE (Django's database cache was used
+#            before: its incr() is a read then a write, so parallel guessers counted over each
+#            other, and it culls entries when full, live counts among them);
 #   locmem   this process's memory: one process only (`make run`, tests).
-# Default: db, or locmem with debug on.
+# Default: db, or locmem with debug on. Redis and locmem count with the cache's own atomic incr.
 
 
 def cache_settings(url: str) -> dict:
-    """CACHES for DJANGO_CACHE_URL (see above)."""
+    """CACHES for DJANGO_CACHE_URL (see above). With `db` nothing shared is left in the cache:
+    the default cache is then this process's memory."""
     url = url.strip()
     if url.split("://", 1)[0] in {"redis", "rediss", "unix"}:
         backend = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
-    elif url == "db":
-        backend = {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-            "LOCATION": "cetele_cache",
-        }
-    elif url == "locmem":
+    elif url in {"db", "locmem"}:
         backend = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     else:
         raise ImproperlyConfigured(
             "DJANGO_CACHE_URL must be redis://host:port/db, rediss://…, unix://…, db or locmem."
         )
     return {"default": {**backend, "KEY_PREFIX": "cetele"}, "sheets": SHEETS_CACHE}
+
+
+def miss_counts(url: str) -> str:
+    """Where cetele.sharing counts misses for DJANGO_CACHE_URL: "database" or "cache"."""
+    return "database" if url.strip() == "db" else "cache"
 
 
 # What cetele/board.py draws once and keeps (sheets, whole pages, players, empty hand forms, a
@@ -170,7 +174,9 @@ SHEETS_CACHE = {
 }
 
 
-CACHES = cache_settings(os.environ.get("DJANGO_CACHE_URL") or ("locmem" if DEBUG else "db"))
+CACHE_URL = os.environ.get("DJANGO_CACHE_URL") or ("locmem" if DEBUG else "db")
+CACHES = cache_settings(CACHE_URL)
+CETELE_MISS_COUNTS = miss_counts(CACHE_URL)
 
 # Flash messages ride in a signed cookie: there are no accounts and no sessions.
 MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"

@@ -8,13 +8,16 @@ cannot be found by brute force (they are 256-bit random anyway). A link that wor
 rotated or deleted is no guess: it is answered "this link changed" and not counted.
 """
 
+import ipaddress
 import time
 from collections.abc import Callable
 from functools import lru_cache, wraps
 
 from django.conf import settings
+from django.core import signing
 from django.core.cache import cache
-from django.db import connections, router
+from django.db import IntegrityError, connections, router, transaction
+from django.db.models import Case, F, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers, patch_cache_control
@@ -23,7 +26,7 @@ from django.utils.http import http_date
 from django.utils.translation import gettext as _
 
 import scoring
-from cetele.models import HOUSE_PREFIX, HousePreset, Match, RetiredLink
+from cetele.models import HOUSE_PREFIX, HousePreset, Match, MissCount, RetiredLink
 from cetele.refusals import refusal
 from scoring.sheet import Sheet
 
@@ -46,6 +49,9 @@ MAX_TOKEN_LENGTH = 64
 # Misses (requests for a match link that does not exist) allowed per client address and window.
 BAD_LINK_LIMIT = 20
 BAD_LINK_WINDOW = 600  # seconds
+# What the limiter counts, each on its own: unknown links, and wrong admin passwords (so that an
+# operator mistyping cannot lock a café out of its matches, nor a guesser the operator out).
+LINKS, ADMIN = "links", "admin"
 
 
 class BadLink(Http404):
@@ -101,14 +107,8 @@ def link_context(match: Match, role: str) -> dict:
         "role": role,
         "token": getattr(match, TOKEN_FIELDS[role]),
         "urls": URL_NAMES[role],
-        "match_key": match_key(match.pk),
+        "match_key": match.phone_key,  # how this phone's lists know it (Match.phone_key)
     }
-
-
-def match_key(pk: int) -> str:
-    """How a phone's "Maçlarım" knows a match: stable across token rotation and reveals
-    nothing, so that a rotated link replaces the dead one and a deletion can drop it."""
-    return salted_hmac("cetele.match-key", str(pk)).hexdigest()[:16]
 
 
 # --- Slowing down link guessing -------------------------------------------------------------
@@ -120,28 +120,96 @@ def client_ip(request: HttpRequest) -> str:
     return getattr(request, "client_address", None) or request.META.get("REMOTE_ADDR") or "unknown"
 
 
-def _window_key(request: HttpRequest) -> tuple[str, int]:
-    """The cache key of this address's current fixed window, and the seconds left in it."""
+def counted_address(request: HttpRequest) -> str:
+    """Whom the limiter counts: an IPv4 address, or an IPv6 client's /64 (one phone or home is
+    given a whole /64 and may pick any address in it for each request)."""
+    address = client_ip(request)
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped:
+        return str(ip.ipv4_mapped)
+    if ip.version == 6:
+        return str(ipaddress.IPv6Network((int(ip), 64), strict=False))  # any zone (%eth0) dropped
+    return str(ip)
+
+
+def current_window() -> tuple[int, int]:
+    """The current fixed window's number, and the seconds left in it."""
     now = time.time()
     window = int(now // BAD_LINK_WINDOW)
-    left = max(1, int((window + 1) * BAD_LINK_WINDOW - now))
-    return f"cetele:bad-links:{client_ip(request)}:{window}", left
+    return window, max(1, int((window + 1) * BAD_LINK_WINDOW - now))
 
 
-def record_bad_link(request: HttpRequest) -> None:
-    key, _left = _window_key(request)
-    if not cache.add(key, 1, timeout=BAD_LINK_WINDOW):
+def counter_name(request: HttpRequest, counter: str) -> str:
+    return f"{counter}:{counted_address(request)}"
+
+
+def cache_key(name: str, window: int) -> str:
+    return f"cetele:misses:{name}:{window}"
+
+
+def in_database() -> bool:
+    return settings.CETELE_MISS_COUNTS == "database"
+
+
+def record_bad_link(request: HttpRequest, counter: str = LINKS) -> int | None:
+    """Count one miss from this address. Returns the seconds to wait when this very miss is
+    past the limit (answer it 429, not 404), else None: the count and the answer are one step,
+    so that however many guessers run at once, exactly BAD_LINK_LIMIT misses are answered."""
+    window, left = current_window()
+    name = counter_name(request, counter)
+    if in_database():
+        count = count_in_database(name, window)
+    else:
+        # Redis (INCR), memcached and this process's memory (a lock) count atomically.
+        key = cache_key(name, window)
+        cache.add(key, 0, timeout=BAD_LINK_WINDOW)
         try:
-            cache.incr(key)
+            count = cache.incr(key)
         except ValueError:  # expired between add() and incr()
-            cache.set(key, 1, timeout=BAD_LINK_WINDOW)
+            cache.add(key, 1, timeout=BAD_LINK_WINDOW)
+            count = 1
+    return left if count > BAD_LINK_LIMIT else None
 
 
-def bad_link_retry_after(request: HttpRequest) -> int | None:
+def count_in_database(name: str, window: int) -> int:
+    """One more miss on this counter, in one transaction: an UPDATE adds one (or starts the new
+    window at one), then the row is read back. The UPDATE holds the row until the commit
+    (SQLite's IMMEDIATE transactions hold the whole database), so no two requests get the
+    same count. The first miss of an address makes its row; a request that lost the race to
+    make it adds one to the winner's."""
+    rows = MissCount.objects.filter(counter=name)
+    one_more = {
+        "count": Case(When(window=window, then=F("count") + 1), default=Value(1)),
+        "window": window,
+    }
+    with transaction.atomic():
+        if not rows.update(**one_more):
+            try:
+                with transaction.atomic():
+                    MissCount.objects.create(counter=name, window=window, count=1)
+                return 1
+            except IntegrityError:
+                rows.update(**one_more)
+        return rows.values_list("count", flat=True).get()
+
+
+def misses_counted(request: HttpRequest, counter: str = LINKS) -> int:
+    """How many misses this request's address has on `counter` in the current window."""
+    window, _left = current_window()
+    name = counter_name(request, counter)
+    if in_database():
+        rows = MissCount.objects.filter(counter=name, window=window)
+        return rows.values_list("count", flat=True).first() or 0
+    return cache.get(cache_key(name, window), 0)
+
+
+def bad_link_retry_after(request: HttpRequest, counter: str = LINKS) -> int | None:
     """Seconds this address must wait before opening match links again, or None."""
-    key, left = _window_key(request)
-    if cache.get(key, 0) >= BAD_LINK_LIMIT:
-        return left
+    if misses_counted(request, counter) >= BAD_LINK_LIMIT:
+        return current_window()[1]
     return None
 
 
@@ -218,20 +286,32 @@ def over_the_limit(request: HttpRequest, token: str) -> int | None:
     return bad_link_retry_after(request)
 
 
-def remember_link(request: HttpRequest, response: HttpResponse, token: str) -> None:
+def remember_link(request: HttpRequest, response: HttpResponse, *tokens: str) -> None:
+    """Add these links' marks to this browser's cookie, newest first. Several calls on one
+    response add up (a view hands over a new link, then secret_link marks the one it opened)."""
     marks = seen_marks(request)
-    mark = link_mark(token)
-    if mark in marks:
+    new = [mark for mark in dict.fromkeys(link_mark(t) for t in tokens if t) if mark not in marks]
+    if not new:
         return
+    marks = request._cetele_seen_marks = (*new, *marks)[:SEEN_MAX]
     response.set_signed_cookie(
         SEEN_COOKIE,
-        ".".join([mark, *marks][:SEEN_MAX]),
+        ".".join(marks),
         salt=SEEN_COOKIE,
         max_age=SEEN_DAYS * 86400,
         secure=settings.CSRF_COOKIE_SECURE,
         httponly=True,
         samesite="Lax",
     )
+
+
+def hand_over(request: HttpRequest, response: HttpResponse, *tokens: str) -> HttpResponse:
+    """A link the app has just made or given to this browser (a new match, rematch, table or
+    house preset, a rotated link) is this browser's: marked as opened, so that its address
+    being over the limit (another phone at the café guessing, a carrier's shared address)
+    never locks it out of it. Returns the response (the redirect to it)."""
+    remember_link(request, response, *tokens)
+    return response
 
 
 def retired_or_missing(request: HttpRequest, token: str) -> HttpResponse:
@@ -246,7 +326,9 @@ def retired_or_missing(request: HttpRequest, token: str) -> HttpResponse:
     if retired is not None and is_match_path(request) and link_mark(token) in seen_marks(request):
         return match_deleted(request)
     if retired is None:
-        record_bad_link(request)
+        retry_after = record_bad_link(request)
+        if retry_after is not None:  # guessers racing past the limit: this miss is one too many
+            return too_many_bad_links(retry_after, request)
     raise Http404()
 
 
@@ -417,8 +499,7 @@ def house_keys_guarded(*, query: tuple = (), form: tuple = ()) -> Callable:
                     return retired_or_missing(request, key)
             response = view(request, *args, **kwargs)
             if response.status_code < 400:
-                for key in keys:
-                    remember_link(request, response, key)
+                remember_link(request, response, *keys)
             return response
 
         return wrapper
@@ -430,6 +511,35 @@ def house_keys_guarded(*, query: tuple = (), form: tuple = ()) -> Callable:
 def bad_link(request: HttpRequest, path: str = "") -> HttpResponse:
     """Any other path under /m/ or /v/ (a malformed token): a miss like an unknown token."""
     raise BadLink()
+
+
+# --- What a deletion tells this phone to forget (?silindi=) --------------------------------
+
+# After a deletion the phone is sent to a list page naming what its app.js should drop from
+# this phone (its "Maçlarım", kept pages and waiting hands; its house presets). Only the app's
+# own deletion answer is believed: the value is signed, and a forged one (the view page shows a
+# match's key to whoever holds the view link) or an old one is ignored, wiping nothing.
+FORGET_PARAM = "silindi"
+FORGET_SALT = "cetele.forget"
+FORGET_MAX_AGE = 600  # seconds: the redirect is followed at once
+
+
+def forget_value(keys: list[str]) -> str:
+    """The signed ?silindi= value naming these phone-side keys."""
+    return signing.dumps(",".join(keys), salt=FORGET_SALT)
+
+
+def forgotten(request: HttpRequest) -> str:
+    """The keys (comma separated) this request's ?silindi= names if the app signed it lately,
+    else "": a list page hands them to app.js."""
+    value = request.GET.get(FORGET_PARAM, "")
+    if not value:
+        return ""
+    try:
+        keys = signing.loads(value, salt=FORGET_SALT, max_age=FORGET_MAX_AGE)
+    except signing.BadSignature:  # forged, altered or expired (SignatureExpired)
+        return ""
+    return keys if isinstance(keys, str) else ""
 
 
 # --- The standings as a message --------------------------------------------------------------

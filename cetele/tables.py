@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models.fields.json import KT
-from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -34,12 +33,6 @@ def table_by_token(role: str, token: str) -> Table:
         raise BadLink() from error
     table.touch()
     return table
-
-
-def table_key(table: Table) -> str:
-    """Stable across token rotation and reveals nothing: lets "Maçlarım" replace a dead link.
-    Salted apart from match keys, so a table never replaces a match of the same number."""
-    return salted_hmac("cetele.table-key", str(table.pk)).hexdigest()[:16]
 
 
 # --- From models to the statistics' inputs ---------------------------------------------------

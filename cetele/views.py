@@ -48,7 +48,15 @@ from cetele.models import (
     NothingToUndo,
     UndoRefused,
 )
-from cetele.sharing import EDIT, house_keys_guarded, link_context, match_by_token, secret_link
+from cetele.sharing import (
+    EDIT,
+    forgotten,
+    hand_over,
+    house_keys_guarded,
+    link_context,
+    match_by_token,
+    secret_link,
+)
 
 logger = logging.getLogger(__name__)
 # A write the database would not take (locked past its timeout, a full disk), for a form that
@@ -64,8 +72,9 @@ MAX_POSITION = 10_000  # far past any match; a bigger "place" is not one
 
 @require_safe
 def home(request: HttpRequest) -> TemplateResponse:
-    """The front page: what Çetele is, and the way into a new match."""
-    return TemplateResponse(request, "cetele/home.html")
+    """The front page: what Çetele is, and the way into a new match; after a deletion, what
+    this phone should forget (only if the app's own answer says so)."""
+    return TemplateResponse(request, "cetele/home.html", {"forget": forgotten(request)})
 
 
 @require_safe
@@ -128,11 +137,13 @@ def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirec
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            return redirect(match_url(form.start()), permanent=False)
+            match = form.start()
         except DatabaseError as error:
             logger.error("Match not started, the database refused the write: %s", error)
             form.add_error(None, NOT_WRITTEN)
             status = 503
+        else:
+            return hand_over(request, redirect(match_url(match)), match.edit_token)
     return TemplateResponse(request, "cetele/match_create.html", {"form": form}, status=status)
 
 

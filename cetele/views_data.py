@@ -19,12 +19,9 @@ from django.views.decorators.http import require_http_methods
 
 from cetele.deletion import delete_house_preset, delete_match, delete_table
 from cetele.models import Match
-from cetele.sharing import EDIT, match_by_token, match_key, secret_link
-from cetele.tables import table_by_token, table_key
+from cetele.sharing import EDIT, FORGET_PARAM, forget_value, match_by_token, secret_link
+from cetele.tables import table_by_token
 from cetele.views_rules import house_by_token
-
-# The query parameter that names what app.js should drop from this phone's lists.
-FORGET_PARAM = "silindi"
 
 
 class ConfirmDeletionForm(forms.Form):
@@ -61,10 +58,10 @@ def posted(request: HttpRequest):
     return request.POST if request.method == "POST" else None
 
 
-def after_deletion(url_name: str, forget: str = "") -> HttpResponse:
-    """Back to a list page that tells app.js which of this phone's entries to drop."""
-    url = reverse(url_name)
-    return redirect(f"{url}?{urlencode({FORGET_PARAM: forget})}" if forget else url)
+def after_deletion(url_name: str, forget: list[str]) -> HttpResponse:
+    """Back to a list page that tells app.js which of this phone's entries to drop (signed:
+    cetele.sharing.forgotten believes nothing else)."""
+    return redirect(f"{reverse(url_name)}?{urlencode({FORGET_PARAM: forget_value(forget)})}")
 
 
 # --- A match -------------------------------------------------------------------------------
@@ -77,7 +74,7 @@ def match_delete(request: HttpRequest, token: str) -> HttpResponse:
     match = match_by_token(EDIT, token)
     form = ConfirmDeletionForm(posted(request))
     if request.method == "POST" and form.is_valid():
-        key = match_key(match.pk)
+        key = match.phone_key
         delete_match(match)
         messages.success(
             request,
@@ -86,7 +83,7 @@ def match_delete(request: HttpRequest, token: str) -> HttpResponse:
                 "açılmıyor."
             ),
         )
-        return after_deletion("home", key)
+        return after_deletion("home", [key])
     context = {
         "match": match,
         "players": list(match.players.all()),
@@ -112,7 +109,7 @@ def house_delete(request: HttpRequest, token: str) -> HttpResponse:
             request,
             _("Ev kuralı silindi. Onunla başlamış maçlar kendi kopyalarıyla sürer."),
         )
-        return after_deletion("rules_list", forget)
+        return after_deletion("rules_list", [forget])
     context = {"house": house, "match_count": started_with(house.choice_value), "form": form}
     return TemplateResponse(request, "cetele/house_delete.html", context)
 
@@ -131,9 +128,9 @@ def table_delete(request: HttpRequest, token: str) -> HttpResponse:
     table = table_by_token(EDIT, token)
     form = TableDeletionForm(posted(request))
     if request.method == "POST" and form.is_valid():
-        forget = [table_key(table)]
+        forget = [table.phone_key]
         if form.with_matches:
-            forget += [match_key(pk) for pk in table.matches.values_list("pk", flat=True)]
+            forget += list(table.matches.values_list("phone_key", flat=True))
         deleted = delete_table(table, with_matches=form.with_matches)
         if deleted:
             message = ngettext(
@@ -142,7 +139,7 @@ def table_delete(request: HttpRequest, token: str) -> HttpResponse:
         else:
             message = _("Masa silindi. Maçları kendi bağlantılarıyla açılmaya devam eder.")
         messages.success(request, message)
-        return after_deletion("home", ",".join(forget))
+        return after_deletion("home", forget)
     context = {
         "table": table,
         "players": list(table.players.all()),

@@ -22,7 +22,7 @@ from cetele.ruleset_form import RulesetForm
 from cetele.rulesets import differences, find_house, worked_example
 from cetele.sharing import EDIT as EDIT_LINK
 from cetele.sharing import VIEW as VIEW_LINK
-from cetele.sharing import BadLink, house_keys_guarded, secret_link
+from cetele.sharing import BadLink, forgotten, hand_over, house_keys_guarded, secret_link
 
 DEFAULT_PRESET = "cetele-standart"
 NEW, EDIT, MATCH = "new", "edit", "match"
@@ -47,7 +47,8 @@ def rules_list(request: HttpRequest) -> TemplateResponse:
         {"slug": slug, "name": preset_name(preset), "description": preset_description(preset)}
         for slug, preset in scoring.PRESETS.items()
     ]
-    return TemplateResponse(request, "cetele/rules_list.html", {"presets": presets})
+    context = {"presets": presets, "forget": forgotten(request)}  # after a deletion (signed)
+    return TemplateResponse(request, "cetele/rules_list.html", context)
 
 
 @require_safe
@@ -148,7 +149,7 @@ def preset_new(request: HttpRequest) -> HttpResponse:
                 "Paylaşmak için aşağıdaki bağlantıyı gönderin."
             ),
         )
-        return redirect("house_edit", house.edit_token)
+        return hand_over(request, redirect("house_edit", house.edit_token), house.edit_token)
     form.is_valid()
     return render_editor(request, form, **context)
 
@@ -196,12 +197,12 @@ def house_rotate(request: HttpRequest, token: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Hangi bağlantının yenileneceği anlaşılamadı."))
         return redirect("house_edit", house.edit_token)
-    house.rotate_token(form.cleaned_data["kind"])
+    new = house.rotate_token(form.cleaned_data["kind"])
     messages.success(
         request,
         _("Yeni bağlantı hazır; eskisi artık açılmıyor. Gereken kişilere yenisini gönderin."),
     )
-    return redirect("house_edit", house.edit_token)
+    return hand_over(request, redirect("house_edit", house.edit_token), new)
 
 
 @require_POST
@@ -247,7 +248,7 @@ def match_adjust(request: HttpRequest) -> HttpResponse:
                 preset_slug=source,
                 base_rules=base,
             )
-            return redirect("match_detail", match.edit_token)
+            return hand_over(request, redirect("match_detail", match.edit_token), match.edit_token)
         form.add_error(
             "hands",
             _("Bu maç %(hands)s el olacak: bu uzunluğu da işaretleyin.") % {"hands": planned},

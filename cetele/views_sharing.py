@@ -27,6 +27,7 @@ from cetele.sharing import (
     TOKEN_FIELDS,
     VIEW,
     BadLink,
+    hand_over,
     link_context,
     match_by_token,
     secret_link,
@@ -85,7 +86,7 @@ def match_rotate(request: HttpRequest, token: str) -> HttpResponseRedirect:
         messages.error(request, _("Hangi bağlantının yenileneceği anlaşılamadı."))
         return redirect("match_share", match.edit_token)
     kind = form.cleaned_data["kind"]
-    match.rotate_token(kind)
+    new = match.rotate_token(kind)
     if kind == EDIT:
         messages.success(
             request,
@@ -102,7 +103,7 @@ def match_rotate(request: HttpRequest, token: str) -> HttpResponseRedirect:
                 "gönderin."
             ),
         )
-    return redirect("match_share", match.edit_token)
+    return hand_over(request, redirect("match_share", match.edit_token), new)
 
 
 # --- Live updates ----------------------------------------------------------------------------

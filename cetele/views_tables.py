@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from cetele.board import players_of
 from cetele.forms import RotateLinkForm
-from cetele.sharing import EDIT, VIEW, house_keys_guarded, match_by_token, secret_link
+from cetele.sharing import EDIT, VIEW, hand_over, house_keys_guarded, match_by_token, secret_link
 from cetele.table_forms import TableForm, TableMatchForm, TableNameForm, TablePlayersForm
 from cetele.tables import (
     ALL_SEASONS,
@@ -30,7 +30,6 @@ from cetele.tables import (
     standings_message,
     table_by_token,
     table_from_match,
-    table_key,
 )
 
 TABLE_URLS = {
@@ -52,7 +51,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
     form = TableForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         table = create_table(form.cleaned_data["name"].strip(), form.names())
-        return redirect(table_url(table))
+        return hand_over(request, redirect(table_url(table)), table.edit_token)
     return TemplateResponse(request, "cetele/table_create.html", {"form": form})
 
 
@@ -61,15 +60,15 @@ def table_create(request: HttpRequest) -> HttpResponse:
 def match_table(request: HttpRequest, token: str) -> HttpResponse:
     """The match's table; a match at no table can set one up with its players."""
     match = match_by_token(EDIT, token)
-    if match.table_id is not None:
-        return redirect(table_url(match.table))
+    if match.table_id is not None:  # the match's edit link opens its table's too
+        return hand_over(request, redirect(table_url(match.table)), match.table.edit_token)
     players = players_of(match)
     default = ", ".join(player.name for player in players)[:60]
     form = TableNameForm(request.POST or None, initial={"name": default})
     if request.method == "POST" and form.is_valid():
         table = table_from_match(match, form.cleaned_data["name"].strip())
         messages.success(request, _("Masa kuruldu. Bu maç ve rövanşları masada kalır."))
-        return redirect(table_url(table))
+        return hand_over(request, redirect(table_url(table)), table.edit_token)
     context = {"match": match, "players": players, "form": form}
     return TemplateResponse(request, "cetele/table_from_match.html", context)
 
@@ -88,7 +87,7 @@ def table_context(request: HttpRequest, table, role: str) -> dict:
         "role": role,
         "urls": TABLE_URLS[role],
         "token": table.edit_token if role == EDIT else table.view_token,
-        "table_key": table_key(table),
+        "table_key": table.phone_key,  # how this phone's "Maçlarım" knows it
         "view_url": view_url,
         "message": standings_message(record, view_url),
         "seasons": years if len(years) > 1 else [],
@@ -133,7 +132,7 @@ def table_match(request: HttpRequest, token: str) -> HttpResponse:
         form = TableMatchForm(initial=initial, table=table, players=players)
     if request.method == "POST" and form.is_valid():
         match = form.start(table=table, places=form.places())
-        return redirect("match_detail", match.edit_token)
+        return hand_over(request, redirect("match_detail", match.edit_token), match.edit_token)
     context = {"table": table, "form": form}
     return TemplateResponse(request, "cetele/table_match.html", context)
 
@@ -162,9 +161,9 @@ def table_rotate(request: HttpRequest, token: str) -> HttpResponseRedirect:
     if not form.is_valid():
         messages.error(request, _("Hangi bağlantının yenileneceği anlaşılamadı."))
         return redirect(table_url(table))
-    table.rotate_token(form.cleaned_data["kind"])
+    new = table.rotate_token(form.cleaned_data["kind"])
     messages.success(request, _("Masanın yeni bağlantısı hazır; eskisi artık açılmıyor."))
-    return redirect(table_url(table))
+    return hand_over(request, redirect(table_url(table)), new)
 
 
 # --- Rematch ---------------------------------------------------------------------------------
@@ -181,4 +180,4 @@ def match_rematch(request: HttpRequest, token: str) -> HttpResponseRedirect:
         messages.error(request, _("Rövanş, maç bitince başlar."))
         return redirect("match_detail", match.edit_token)
     messages.success(request, _("Rövanş başladı: oyuncular birer koltuk kaydı."))
-    return redirect("match_detail", new.edit_token)
+    return hand_over(request, redirect("match_detail", new.edit_token), new.edit_token)

@@ -172,6 +172,30 @@ def test_repeated_wrong_passwords_are_slowed_down_like_bad_links(client, admin_o
     assert int(response["Retry-After"]) > 0
 
 
+def test_wrong_admin_passwords_do_not_lock_the_address_out_of_its_matches(client, admin_on):
+    """The operator mistyping at the café counts on the admin's own counter."""
+    from cetele.sharing import BAD_LINK_LIMIT
+    from tests.factories import make_match
+
+    match = make_match()
+    for _ in range(BAD_LINK_LIMIT):
+        client.post(ADMIN + "login/", {"username": "x", "password": "y"})
+
+    assert client.get(ADMIN + "login/").status_code == 429
+    assert client.get(f"/m/{match.edit_token}/").status_code == 200
+    assert client.get(f"/m/{'Z' * 43}/").status_code == 404
+
+
+def test_bad_links_from_the_cafe_do_not_lock_the_operator_out(client, admin_on):
+    from cetele.sharing import BAD_LINK_LIMIT
+
+    for index in range(BAD_LINK_LIMIT):
+        client.get(f"/m/{'Z' * 42}{index % 10}/")
+
+    assert client.get(f"/m/{'Y' * 43}/").status_code == 429
+    assert client.get(ADMIN + "login/").status_code == 200
+
+
 def test_logging_in_opens_it_and_the_session_cookie_goes_to_the_admin_only(client, admin_on):
     from django.contrib.auth import get_user_model
 

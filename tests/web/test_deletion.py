@@ -2,8 +2,8 @@
 (its links answer like any unknown link, no row keeps a name) and a view link deletes nothing."""
 
 import io
+import re
 from datetime import timedelta
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 from django.core.management import call_command
@@ -16,13 +16,84 @@ from django.utils import timezone
 import scoring
 from cetele.deletion import delete_table
 from cetele.models import Change, Hand, HousePreset, Match, Player, Table, TablePlayer
-from cetele.sharing import EDIT, link_context, match_key
-from cetele.tables import table_key
+from cetele.sharing import EDIT, link_context
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
 
 UNKNOWN = "A" * 43  # a well-formed token no match has
+
+
+def key_on_the_view_page(client, match: Match) -> str:
+    """The phone-side key a match's view page hands this phone's app.js."""
+    page = client.get(f"/v/{match.view_token}/").content.decode()
+    return re.search(r'data-match-key="(\w+)"', page).group(1)
+
+
+def forget_told(client, response, what: str) -> list[str]:
+    """What the page a deletion redirects to tells this phone's app.js to forget
+    (data-forget-match or data-forget-preset): the keys, in order."""
+    page = client.get(response["Location"]).content.decode()
+    found = re.search(rf'data-forget-{what}="([^"]*)"', page)
+    return found.group(1).split(",") if found else []
+
+
+def test_a_forged_forget_answer_tells_this_phone_to_forget_nothing(client):
+    """The view page shows the match's phone-side key to whoever holds the view link: sent to
+    the scorer as /?silindi=<key>, it must not wipe the match from the scorer's phone."""
+    match = make_match()
+    key = key_on_the_view_page(client, match)
+    house = a_house_preset()
+
+    home = client.get(f"/?silindi={key}").content.decode()
+    rules = client.get(f"/kurallar/?silindi=house:{house.view_token}").content.decode()
+    altered = client.get(f"/?silindi={key}:1tEvc0:{'A' * 43}").content.decode()
+
+    assert "data-forget-match" not in home
+    assert "data-forget-preset" not in rules
+    assert "data-forget-match" not in altered
+
+
+def test_a_match_given_the_number_of_a_deleted_one_gets_a_phone_key_of_its_own(client):
+    """A database restored from a backup hands out again the numbers of matches made after
+    the backup: a phone that still lists one of those must not take the new match for it."""
+    old = make_match()
+    number, old_key = old.pk, key_on_the_view_page(client, old)
+    old.delete()
+    rules = scoring.resolve_rules("cetele-standart")
+    new = Match.objects.create(pk=number, planned_hands=5, rules=rules, preset_slug="x")
+
+    assert new.pk == number
+    assert key_on_the_view_page(client, new) != old_key
+
+
+def test_the_migration_keeps_the_keys_phones_already_hold():
+    """Matches and tables made before phone keys were stored keep the key phones were given
+    (an HMAC of the number): "Maçlarım" and waiting offline hands keep finding them."""
+    from importlib import import_module
+
+    from django.apps import apps
+    from django.utils.crypto import salted_hmac
+
+    migration = import_module("cetele.migrations.0010_phone_keys")
+    match, table = make_match(), Table.objects.create(name="Eski")
+    Match.objects.update(phone_key="")
+    Table.objects.update(phone_key="")
+
+    migration.keep_the_keys_phones_hold(apps, None)
+
+    match.refresh_from_db()
+    table.refresh_from_db()
+    assert match.phone_key == salted_hmac("cetele.match-key", str(match.pk)).hexdigest()[:16]
+    assert table.phone_key == salted_hmac("cetele.table-key", str(table.pk)).hexdigest()[:16]
+
+
+def test_an_old_forget_answer_is_not_believed_either(client, monkeypatch):
+    match = make_match()
+    response = client.post(delete_url(match), {"confirm": "on"})
+    monkeypatch.setattr("cetele.sharing.FORGET_MAX_AGE", -1)  # as if it were replayed later
+
+    assert forget_told(client, response, "match") == []
 
 
 def delete_url(match: Match) -> str:
@@ -112,7 +183,7 @@ def test_deleting_a_match_removes_it_with_its_players_hands_and_history(client):
     response = client.post(delete_url(match), {"confirm": "on"})
 
     assert response.status_code == 302
-    assert response["Location"] == f"/?silindi={key}"
+    assert forget_told(client, response, "match") == [key]
     assert not Match.objects.filter(pk=match.pk).exists()
     assert not Player.objects.filter(match_id=match.pk).exists()
     assert not Hand.objects.filter(match_id=match.pk).exists()
@@ -227,7 +298,8 @@ def test_a_house_preset_is_deleted_through_its_edit_link_and_its_matches_keep_th
     response = client.post(reverse("house_delete", args=[house.edit_token]), {"confirm": "on"})
 
     assert response.status_code == 302
-    assert response["Location"] == f"/kurallar/?silindi=house%3A{house.view_token}"
+    assert response["Location"].startswith("/kurallar/?")
+    assert forget_told(client, response, "preset") == [f"house:{house.view_token}"]
     assert not HousePreset.objects.filter(pk=house.pk).exists()
     assert client.get(reverse("house_detail", args=[house.view_token])).status_code == 404
     assert client.get(reverse("house_edit", args=[house.edit_token])).status_code == 404
@@ -320,9 +392,8 @@ def test_a_table_is_deleted_through_its_edit_link(client, choice, left):
     assert client.get(reverse("table_detail", args=[table.edit_token])).status_code == 404
     assert client.get(reverse("view_table", args=[table.view_token])).status_code == 404
     # This phone's "Maçlarım" drops the table, and the matches that went with it.
-    forget = parse_qs(urlparse(response["Location"]).query)["silindi"][0].split(",")
-    gone = [match_key(m.pk) for m in matches] if choice == "delete" else []
-    assert forget == [table_key(table), *gone]
+    gone = [m.phone_key for m in matches] if choice == "delete" else []
+    assert forget_told(client, response, "match") == [table.phone_key, *gone]
 
 
 def test_the_table_page_offers_deletion_to_its_edit_link_only(client):

@@ -5,16 +5,24 @@ import io
 from datetime import timedelta
 
 import pytest
-from django.core.cache import caches
 from django.core.management import CommandError, call_command
 from django.db import connection
-from django.test import override_settings
 from django.utils import timezone
 
 import scoring
 from cetele import deletion
 from cetele.deletion import database_bytes
-from cetele.models import Change, Hand, HousePreset, Match, Player, Table, TablePlayer
+from cetele.models import (
+    Change,
+    Hand,
+    HousePreset,
+    Match,
+    MissCount,
+    Player,
+    Table,
+    TablePlayer,
+)
+from cetele.sharing import current_window
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
@@ -198,39 +206,23 @@ def test_on_sqlite_the_space_is_given_back():
         assert "SQLite" not in first + second + third
 
 
-def test_expired_link_guessing_counts_leave_a_database_cache():
-    """They are keyed by client address: the database cache would keep them until a cull."""
-    table = "cetele_cache_test"
-    db_cache = {
-        "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": table}
-    }
-    with override_settings(CACHES=db_cache):
-        call_command("createcachetable", verbosity=0)
-        cache = caches["default"]
-        cache.set("cetele:bad-links:203.0.113.7:1", 20, timeout=600)
-        cache.set("cetele:bad-links:203.0.113.8:1", 3, timeout=600)
-        past = timezone.now().replace(microsecond=0) - timedelta(minutes=5)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {table} SET expires = %s WHERE cache_key LIKE %s",
-                [connection.ops.adapt_datetimefield_value(past), "%203.0.113.7%"],
-            )
+def test_link_guessing_counts_of_past_windows_leave_the_database():
+    """They are keyed by client address: a row would otherwise stay until that address missed
+    again."""
+    window, _left = current_window()
+    MissCount.objects.create(counter="links:203.0.113.7", window=window - 1, count=20)
+    MissCount.objects.create(counter="links:203.0.113.8", window=window, count=3)
 
-        output = forget("--no-vacuum")
+    output = forget("--no-vacuum")
 
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT cache_key FROM {table}")
-            left = [row[0] for row in cursor.fetchall()]
-        assert [key for key in left if "203.0.113.7" in key] == []
-        assert [key for key in left if "203.0.113.8" in key] != []
-        assert cache.get("cetele:bad-links:203.0.113.8:1") == 3
-        assert "removed 1 expired link-guessing counts from the cache." in output
+    assert list(MissCount.objects.values_list("counter", "count")) == [("links:203.0.113.8", 3)]
+    assert "removed 1 expired link-guessing counts." in output
 
 
 def test_a_dry_run_leaves_the_cache_alone(monkeypatch):
     calls = []
     monkeypatch.setattr(
-        "cetele.management.commands.forget_unused.forget_expired_cache_entries",
+        "cetele.management.commands.forget_unused.forget_expired_miss_counts",
         lambda: calls.append(1) or 0,
     )
 

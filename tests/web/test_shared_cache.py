@@ -1,29 +1,18 @@
 """The link-guessing limiter counts across processes: two app servers (real gunicorn, DEBUG off)
 on one database, each answering half of an address's misses, refuse the 21st together, on Redis
-and on the database cache. With each process's own memory (locmem) they do not: the proof that
-the test can fail, and why production must not use it with more than one process.
+and in the database (DJANGO_CACHE_URL=db). With each process's own memory (locmem) they do not:
+the proof that the test can fail, and why production must not use it with more than one process.
 """
 
 import secrets
-import shutil
 from pathlib import Path
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from bench.harness import Client, Gunicorn, RedisServer, prepare, server_env
-from cetele.settings import cache_settings
+from bench.harness import Client, Gunicorn, prepare, server_env
+from cetele.settings import cache_settings, miss_counts
 from cetele.sharing import BAD_LINK_LIMIT
-from tests.conftest import require_or_skip
-
-
-@pytest.fixture(scope="module")
-def static_root(tmp_path_factory) -> Path:
-    """collectstatic once for the module: the servers run with DEBUG off."""
-    root = tmp_path_factory.mktemp("static")
-    env = server_env(f"sqlite:///{tmp_path_factory.mktemp('db')}/static.sqlite3", root)
-    prepare(env, static=True)
-    return root
 
 
 def a_guess() -> str:
@@ -52,18 +41,11 @@ def misses_then_answers(tmp_path: Path, static_root: Path, cache_url: str) -> tu
         return clients[0].get(a_guess())[0], clients[1].get(a_guess())[0]
 
 
-@pytest.fixture
-def redis_url(tmp_path):
-    require_or_skip(shutil.which("redis-server") is not None, "redis-server (Debian package)")
-    with RedisServer(tmp_path) as redis:
-        yield redis.url
-
-
 def test_two_servers_on_redis_refuse_the_21st_miss_together(tmp_path, static_root, redis_url):
     assert misses_then_answers(tmp_path, static_root, redis_url) == (429, 429)
 
 
-def test_two_servers_on_the_database_cache_refuse_the_21st_miss_together(tmp_path, static_root):
+def test_two_servers_counting_in_the_database_refuse_the_21st_miss_together(tmp_path, static_root):
     assert misses_then_answers(tmp_path, static_root, "db") == (429, 429)
 
 
@@ -78,7 +60,7 @@ def test_each_process_s_own_memory_lets_twice_the_guesses_through(tmp_path, stat
         ("redis://127.0.0.1:6379/0", "django.core.cache.backends.redis.RedisCache"),
         ("rediss://cache.example:6380/1", "django.core.cache.backends.redis.RedisCache"),
         ("unix:///run/redis/redis.sock", "django.core.cache.backends.redis.RedisCache"),
-        ("db", "django.core.cache.backends.db.DatabaseCache"),
+        ("db", "django.core.cache.backends.locmem.LocMemCache"),  # the counts: cetele.models
         (" locmem ", "django.core.cache.backends.locmem.LocMemCache"),
     ],
 )
@@ -87,6 +69,7 @@ def test_the_cache_is_chosen_by_the_environment(url, backend):
     assert chosen["BACKEND"] == backend
     if "redis" in backend:
         assert chosen["LOCATION"] == url
+    assert miss_counts(url) == ("database" if url == "db" else "cache")
 
 
 @pytest.mark.parametrize("url", ["memcached://127.0.0.1", "database", "redis:/x", "file:///tmp"])

@@ -7,7 +7,7 @@ links (see cetele.models.Forgettable). A table is kept while one of its matches 
 
 Safe from cron: it asks nothing, deletes in small batches (each its own short transaction, every
 row re-checked inside it, so something opened a moment ago stays), and running it twice or
-twice at once does no harm. It also deletes the expired rows of a database cache, which hold
+twice at once does no harm. It also deletes the link-guessing counts of past windows, which hold
 client addresses (the link-guessing limit). On SQLite it then gives the space back (VACUUM)
 whenever the file has free pages, so that it shrinks and deleted names do not linger in them;
 writers wait meanwhile, so run it at a quiet hour. What it prints names nothing: numbers and
@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 from django.utils import timezone
 
-from cetele.deletion import forget_expired_cache_entries, forget_unused, give_space_back
+from cetele.deletion import forget_expired_miss_counts, forget_unused, give_space_back
 
 DEFAULT_DAYS = 365
 
@@ -68,9 +68,9 @@ class Command(BaseCommand):
         )
         if dry_run:
             return
-        expired = forget_expired_cache_entries()
+        expired = forget_expired_miss_counts()
         if expired:
-            self.stdout.write(f"removed {expired} expired link-guessing counts from the cache.")
+            self.stdout.write(f"removed {expired} expired link-guessing counts.")
         if no_vacuum:
             return
         sizes = give_space_back()

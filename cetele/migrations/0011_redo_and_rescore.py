@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('cetele', '0008_one_undo_per_change_indexed_only_where_there_is_one'),
+        ('cetele', '0010_phone_keys'),
     ]
 
     operations = [

@@ -1,0 +1,26 @@
+"""Fixtures for the tests that start real servers (tests/web/test_shared_cache.py,
+tests/web/test_miss_counts.py)."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bench.harness import RedisServer, prepare, server_env
+from tests.conftest import require_or_skip
+
+
+@pytest.fixture(scope="module")
+def static_root(tmp_path_factory) -> Path:
+    """collectstatic once for the module: the servers run with DEBUG off."""
+    root = tmp_path_factory.mktemp("static")
+    env = server_env(f"sqlite:///{tmp_path_factory.mktemp('db')}/static.sqlite3", root)
+    prepare(env, static=True)
+    return root
+
+
+@pytest.fixture
+def redis_url(tmp_path):
+    require_or_skip(shutil.which("redis-server") is not None, "redis-server (Debian package)")
+    with RedisServer(tmp_path) as redis:
+        yield redis.url
