@@ -39,6 +39,7 @@ format:
 serve:
 	@scripts/setup.sh runtime
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/gunicorn cetele.wsgi --bind $${BIND:-127.0.0.1:$(PORT)} --worker-class gthread \
 		--workers $(WORKERS) --threads $(THREADS) \

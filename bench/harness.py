@@ -56,6 +56,7 @@ def manage(env: dict[str, str], *args: str) -> None:
 
 def prepare(env: dict[str, str], static: bool = True) -> None:
     manage(env, "migrate", "--noinput", "--verbosity", "0")
+    manage(env, "createcachetable")  # the shared cache when DJANGO_CACHE_URL=db
     if static:
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
 

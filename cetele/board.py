@@ -36,6 +36,7 @@ from django.contrib.messages import get_messages
 from django.core.cache import caches
 from django.db import connections, router
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -44,7 +45,6 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from cetele.hand_form import new_request_token
-from cetele.middleware import form_token
 from cetele.models import Match, Player
 from cetele.sharing import EDIT
 from cetele.tables import played_hand
@@ -298,7 +298,7 @@ def kept_page(
     request gets it with its own values. A request with flash messages to show is drawn as it is:
     they are its own (and showing them uses them up)."""
     values = {
-        "csrf": form_token(request),  # as {% csrf_token %} asks for it: the cookie is sent too
+        "csrf": get_token(request),  # as {% csrf_token %} asks for it: the cookie is sent too
         "next": request.get_full_path(),
         "quiet": str(quiet),
         "request_token": new_request_token(),

@@ -252,10 +252,10 @@ class Match(Forgettable):
         )
 
     def _record(self, action: str, **fields) -> "Change":
-        """Bump the version and keep the change."""
-        now = timezone.now()
-        Match.objects.filter(pk=self.pk).update(version=F("version") + 1, touched_at=now)
-        return Change.objects.create(match_id=self.pk, action=action, **fields)
+        """Keep the change and bump the version; the match was last touched at its moment."""
+        change = Change.objects.create(match_id=self.pk, action=action, **fields)
+        Match.objects.filter(pk=self.pk).update(version=F("version") + 1, touched_at=change.at)
+        return change
 
     def _check_fresh_request(self, request_token: str | None) -> None:
         if request_token and self.changes.filter(request_token=request_token).exists():

@@ -400,7 +400,7 @@ def secret_link(*, role: str) -> Callable:
     answered as such (link_changed) and not counted. An edit page is kept out of every cache
     (the edit link must not linger), a view page is revalidated each time; every response whose
     URL holds a key is kept out of search engines by KeyedUrlHeadersMiddleware.
-    (Referrer-Policy: no-referrer is global: SECURE_REFERRER_POLICY.)
+    (Referrer-Policy: same-origin is global: SECURE_REFERRER_POLICY.)
     """
 
     def decorator(view: Callable) -> Callable:

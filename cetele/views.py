@@ -13,6 +13,7 @@ from django.http import (
     HttpResponsePermanentRedirect,
     HttpResponseRedirect,
 )
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
@@ -34,7 +35,6 @@ from cetele.board import (
 from cetele.forms import MatchForm, PlayerNamesForm, ReverseForm
 from cetele.hand_form import HandEntry, new_request_token
 from cetele.live import live_context, quiet_seconds
-from cetele.middleware import form_token
 from cetele.models import (
     AlreadySaved,
     AlreadyUndone,
@@ -358,7 +358,7 @@ def saved_answer(
         return answer
 
     values = {
-        "csrf": form_token(request),  # as {% csrf_token %} asks for it: the cookie is sent too
+        "csrf": get_token(request),  # as {% csrf_token %} asks for it: the cookie is sent too
         "request_token": new_request_token(),
         "position": str(position),
         "note": str(note),

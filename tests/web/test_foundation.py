@@ -9,7 +9,6 @@ import pytest
 from django.apps import apps
 from django.conf import settings
 from django.db import connection
-from django.utils.functional import cached_property
 
 pytestmark = pytest.mark.django_db
 
@@ -99,14 +98,14 @@ def test_sqlite_file_database_uses_wal_a_busy_timeout_and_immediate_transactions
 @pytest.mark.parametrize(
     ("headers", "allowed"),
     [
-        # What a browser sends for a same-origin POST under Referrer-Policy: no-referrer.
-        ({"HTTP_ORIGIN": "null", "HTTP_SEC_FETCH_SITE": "same-origin"}, True),
-        ({"HTTP_ORIGIN": "null", "HTTP_SEC_FETCH_SITE": "cross-site"}, False),
+        # What a browser sends with a POST from our own page under Referrer-Policy: same-origin.
+        ({"HTTP_ORIGIN": "http://testserver", "HTTP_SEC_FETCH_SITE": "same-origin"}, True),
+        ({"HTTP_ORIGIN": "null", "HTTP_SEC_FETCH_SITE": "same-origin"}, False),
         ({"HTTP_ORIGIN": "null"}, False),
         ({"HTTP_ORIGIN": "https://evil.example", "HTTP_SEC_FETCH_SITE": "same-origin"}, False),
     ],
 )
-def test_csrf_accepts_a_null_origin_only_from_the_same_site(headers, allowed):
+def test_csrf_accepts_our_own_origin_only(headers, allowed):
     from django.test import Client
 
     client = Client(enforce_csrf_checks=True)
@@ -192,42 +191,7 @@ def test_a_change_is_undone_once_at_most():
     assert Change.objects.filter(match=match, undoes__isnull=True).count() == 3
 
 
-HTMX_HEADERS = [
-    {},
-    {"HX-Request": "true", "HX-Target": "hand-preview", "HX-Trigger": "id_p0-remaining"},
-    {"HX-Request": "false", "HX-Boosted": "true", "HX-History-Restore-Request": "true"},
-    {"HX-Request": "", "HX-Target": ""},
-    {"HX-Current-URL": "http://testserver/m/abc/?x=1", "HX-Prompt": "Ayşe"},
-    {"HX-Current-URL": "http%3A%2F%2Ftestserver%2Fm%2F", "HX-Current-URL-URI-AutoEncoded": "true"},
-    {"HX-Prompt": "%C3%87a%C4%9Fr%C4%B1", "HX-Prompt-URI-AutoEncoded": "false"},
-    {"Triggering-Event": '{"type": "input"}', "HX-Trigger-Name": "p0-remaining"},
-    {"Triggering-Event": "not json"},
-]
-
-
-@pytest.mark.parametrize("headers", HTMX_HEADERS, ids=range(len(HTMX_HEADERS)))
-def test_request_htmx_reads_every_header_as_django_htmx_does(rf, headers):
-    import django_htmx.middleware
-
-    from cetele.middleware import HtmxDetails
-
-    request = rf.post("/m/abc/el/", headers=headers)
-    ours, theirs = HtmxDetails(request), django_htmx.middleware.HtmxDetails(request)
-    names = [
-        name
-        for name, value in vars(django_htmx.middleware.HtmxDetails).items()
-        if isinstance(value, cached_property)
-    ]
-    assert len(names) >= 8
-    assert bool(ours) == bool(theirs)
-    assert {name: getattr(ours, name) for name in names} == {
-        name: getattr(theirs, name) for name in names
-    }
-
-
-def test_every_request_gets_our_request_htmx(client):
-    from cetele.middleware import HtmxDetails
-
+def test_every_request_gets_request_htmx(client):
     response = client.get("/", headers={"HX-Request": "true"})
-    assert isinstance(response.wsgi_request.htmx, HtmxDetails)
     assert response.wsgi_request.htmx
+    assert not client.get("/").wsgi_request.htmx

@@ -8,11 +8,8 @@ from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings
-from django.core.exceptions import TooManyFieldsSent
-from django.http import QueryDict
 from django.test import Client
 
-from cetele.middleware import read_form_body
 from cetele.models import Change, Hand, HousePreset, Match
 from tests.factories import form_data, make_match, sample_inputs
 from tests.web.endpoints import fill, make_keys, post_routes
@@ -152,49 +149,3 @@ def test_a_multipart_form_without_files_still_works(client):
 
 # Bodies a form, a phone or a fuzzer may send: repeated and blank fields, "+" and escapes, a
 # wide character, a semicolon, a bare key, broken escapes, bytes that are not UTF-8.
-BODIES = [
-    b"",
-    b"a=b",
-    b"a=1&a=2&b=&c",
-    b"name=Ay%C5%9Fe+Y%C4%B1lmaz&x=%F0%9F%98%80&y=a%2Bb%3Dc%26d",
-    b"a=1;b=2&&c==3&=empty&%zz=%4&p%20q=r+s",
-    "ad=Çağrı&not-escaped=ı".encode(),
-    b"latin=\xe7\xfd&a=b",
-    b"p0-opened=no&p0-remaining=&p0-pen-TOTAL_FORMS=0&p0-pen-TOTAL_FORMS=1",
-]
-
-
-@pytest.mark.parametrize("body", BODIES, ids=range(len(BODIES)))
-def test_a_form_body_is_read_as_django_reads_it(rf, body):
-
-    request = rf.post("/", body, content_type="application/x-www-form-urlencoded")
-    read_form_body(request)
-    expected = QueryDict(body, encoding="utf-8")
-    assert list(request.POST.lists()) == list(expected.lists())
-    assert request.POST.encoding == "utf-8"
-    assert not request.POST._mutable and not request.FILES
-    with pytest.raises(AttributeError):  # immutable, as Django's own
-        request.POST["a"] = "changed"
-
-
-def test_too_many_fields_are_refused_as_django_refuses_them(rf, settings):
-
-    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 3
-    request = rf.post("/", b"a=1&b=2&c=3&d=4", content_type="application/x-www-form-urlencoded")
-    with pytest.raises(TooManyFieldsSent):
-        read_form_body(request)
-    request = rf.post("/", b"a=1&b=2&c=3", content_type="application/x-www-form-urlencoded")
-    read_form_body(request)
-    assert request.POST["c"] == "3"
-
-
-def test_other_bodies_are_left_to_django(rf):
-
-    multipart = rf.post("/", {"a": "b"})  # the test client's default: multipart
-    read_form_body(multipart)
-    assert not hasattr(multipart, "_post")
-    latin = rf.post(
-        "/", b"a=b", content_type="application/x-www-form-urlencoded; charset=iso-8859-1"
-    )
-    read_form_body(latin)
-    assert not hasattr(latin, "_post")  # Django refuses it (BadRequest): the guard's 400

@@ -34,7 +34,7 @@ def test_a_failure_on_a_match_page_is_our_500_page_without_the_key(monkeypatch, 
     assert "no-store" in response["Cache-Control"] and "Expires" in response
     assert response["X-Robots-Tag"] == "noindex, nofollow"
     assert "Content-Security-Policy" in response and response["X-Frame-Options"] == "DENY"
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "same-origin"
     everything = html + "".join(f"{name}: {value}" for name, value in response.items())
     for key in (match.edit_token, match.view_token):
         assert key not in everything

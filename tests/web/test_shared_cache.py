@@ -60,7 +60,7 @@ def test_each_process_s_own_memory_lets_twice_the_guesses_through(tmp_path, stat
         ("redis://127.0.0.1:6379/0", "django.core.cache.backends.redis.RedisCache"),
         ("rediss://cache.example:6380/1", "django.core.cache.backends.redis.RedisCache"),
         ("unix:///run/redis/redis.sock", "django.core.cache.backends.redis.RedisCache"),
-        ("db", "django.core.cache.backends.locmem.LocMemCache"),  # the counts: cetele.models
+        ("db", "django.core.cache.backends.db.DatabaseCache"),  # the counts: cetele.models
         (" locmem ", "django.core.cache.backends.locmem.LocMemCache"),
     ],
 )
