@@ -14,6 +14,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from cetele.language import engine_lang
 from cetele.stats import PlayedHand, finish_traits
 from scoring.sheet import Sheet
 
@@ -24,7 +25,11 @@ PLOT_W, PLOT_H = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 MAX_TICKS = 5
 
 # A mark above the finisher's point for the finishes worth remembering.
-TRAIT_LETTERS = {"pairs": "Ç", "okey": "O", "kafa": "K"}
+# By language: the legend under the chart explains them in the page's words (P: pairs finish).
+TRAIT_LETTERS = {
+    "tr": {"pairs": "Ç", "okey": "O", "kafa": "K"},
+    "en": {"pairs": "P", "okey": "O", "kafa": "K"},
+}
 
 
 @dataclass(frozen=True)
@@ -106,9 +111,10 @@ def match_chart(labels: list[str], sheet: Sheet, teams: bool, hands: list[Played
         for index, (label, column) in enumerate(zip(labels, columns, strict=True))
     )
     markers = []
+    letter_of = TRAIT_LETTERS[engine_lang()]
     for position, hand in enumerate(hands, start=1):
         letters = "".join(
-            TRAIT_LETTERS[trait] for trait in finish_traits(hand.finish) if trait in TRAIT_LETTERS
+            letter_of[trait] for trait in finish_traits(hand.finish) if trait in letter_of
         )
         if letters and hand.finisher is not None:
             line = hand.finisher % 2 if teams else hand.finisher

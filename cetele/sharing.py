@@ -149,7 +149,7 @@ def too_many_bad_links(retry_after: int, request: HttpRequest | None = None) -> 
     """Our refusal page with 429 and Retry-After (without the request: the page, unlogged)."""
     title = _("Çok fazla geçersiz bağlantı")
     message = _(
-        "Bu adresten kısa sürede çok sayıda geçersiz bağlantı açıldı. Birkaç dakika sonra "
+        "Bu ağdan (Wi-Fi) kısa sürede çok sayıda geçersiz bağlantı açıldı. Birkaç dakika sonra "
         "yeniden deneyin."
     )
     if request is None:
@@ -261,8 +261,8 @@ def link_changed(request: HttpRequest) -> HttpResponse:
             "retired link",
             title=_("Bu bağlantı değişti"),
             message=_(
-                "Bu bağlantı artık çalışmıyor: yenilenmiş ya da silinmiş. Güncel bağlantıyı, "
-                "çeteleyi tutan kişiden isteyin."
+                "Bu bağlantı yenilendi ve artık çalışmıyor. Güncelini, bağlantıyı size gönderen "
+                "kişiden isteyin."
             ),
             log=False,
         )

@@ -5,7 +5,6 @@ import html
 
 from django import template
 from django.template.loader import render_to_string
-from django.utils.formats import localize
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -81,7 +80,7 @@ def preview_scores(entry) -> str:
     lang = engine_lang()
     names = [html.escape(player.name) for player in entry.players]
     scores = " · ".join(
-        f'<span class="nowrap">{name} <strong>{html.escape(localize(score))}</strong></span>'
+        f'<span class="nowrap">{name} <strong>{html.escape(labels.signed(score))}</strong></span>'
         for name, score in zip(names, result["scores"], strict=True)
     )
     steps = "".join(
@@ -109,6 +108,12 @@ def step_text(step) -> str:
 @register.filter
 def finish_name(kind: str) -> str:
     return labels.finish_name(kind, engine_lang())
+
+
+@register.filter
+def score(value):
+    """A score or total as the breakdowns print it: "−303", the minus sign, not a hyphen."""
+    return labels.signed(value) if isinstance(value, int | float) else value
 
 
 @register.filter

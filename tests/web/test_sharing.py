@@ -279,7 +279,7 @@ def test_the_share_page_has_both_links_a_qr_code_and_the_standings_message(clien
     assert f'data-copy="{view}"' in html
     assert f'data-share-url="{view}"' in html
     assert f'data-copy="{edit}"' in html
-    assert "skoru değiştirebilir" in html
+    assert "çeteleyi değiştirebilir" in html
     assert re.search(r"<svg[^>]*viewBox", html)
     assert "data-share-text=" in html
     assert "2 / 13 el oynandı" in html
