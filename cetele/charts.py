@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from cetele.language import engine_lang
 from cetele.stats import PlayedHand, finish_traits
+from scoring.sentences import signed
 from scoring.sheet import Sheet
 
 # The drawing's own units; the SVG scales to the width of the page (320 px phones included).
@@ -138,7 +139,7 @@ def chart_svg(chart: Chart, *, finish_names: dict[str, str], names: list[str]) -
         y = chart.y(tick)
         kind = "chart-zero" if tick == 0 else "chart-grid"
         parts.append(f'<line class="{kind}" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}"/>')
-        parts.append(f'<text class="chart-tick" x="{LEFT - 4}" y="{y + 3.5}">{tick}</text>')
+        parts.append(f'<text class="chart-tick" x="{LEFT - 4}" y="{y + 3.5}">{signed(tick)}</text>')
     for hand in hand_labels(chart.hands):
         x = chart.x(hand)
         parts.append(f'<text class="chart-hand" x="{x}" y="{HEIGHT - 6}">{hand}</text>')
@@ -186,7 +187,7 @@ def describe(chart: Chart, finish_names: dict[str, str], names: list[str]) -> st
     """The chart in words for screen readers: every line's totals, the leader, the marks."""
     sentences = []
     for line in chart.series:
-        totals = ", ".join(str(value) for value in line.values[1:]) or "0"
+        totals = ", ".join(signed(value) for value in line.values[1:]) or "0"
         sentence = _("%(name)s: %(totals)s") % {"name": line.label, "totals": totals}
         if line.leader:
             sentence += " (" + _("önde") + ")"

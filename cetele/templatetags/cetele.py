@@ -2,9 +2,11 @@
 
 import functools
 import html
+from numbers import Number
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.formats import localize
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -112,8 +114,12 @@ def finish_name(kind: str) -> str:
 
 @register.filter
 def score(value):
-    """A score or total as the breakdowns print it: "−303", the minus sign, not a hyphen."""
-    return labels.signed(value) if isinstance(value, int | float) else value
+    """A score, total or average as the breakdowns print it: "−303", "−12,5" (the minus sign,
+    not a hyphen; the decimal mark of the page's language)."""
+    if isinstance(value, bool) or not isinstance(value, Number):
+        return value
+    text = localize(abs(value))
+    return f"{labels.MINUS}{text}" if value < 0 else text
 
 
 @register.filter

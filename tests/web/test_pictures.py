@@ -24,7 +24,8 @@ def chart_of(html: str) -> ElementTree.Element:
 
 def axis(svg: ElementTree.Element) -> tuple[int, int]:
     """The value axis as the drawing labels it: (lowest tick, highest tick)."""
-    ticks = [int(text.text) for text in svg.iter(SVG + "text") if text.get("class") == "chart-tick"]
+    labels = [text.text for text in svg.iter(SVG + "text") if text.get("class") == "chart-tick"]
+    ticks = [int(label.replace("−", "-")) for label in labels]  # printed with the minus sign
     return min(ticks), max(ticks)
 
 
