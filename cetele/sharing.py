@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 import scoring
 from cetele.models import HOUSE_PREFIX, HousePreset, Match, RetiredLink
 from cetele.refusals import refusal
+from scoring.sentences import signed
 from scoring.sheet import Sheet
 
 EDIT, VIEW = "edit", "view"
@@ -420,7 +421,7 @@ def standings_message(
         sides, totals, places, leaders = names, sheet.totals, sheet.places, sheet.leaders
     if played:
         for index in sorted(range(len(sides)), key=lambda i: (places[i], i)):
-            lines.append(f"{places[index]}. {sides[index]}: {totals[index]}")
+            lines.append(f"{places[index]}. {sides[index]}: {signed(totals[index])}")
         best = ", ".join(sides[index] for index in sorted(leaders))
         if finished:
             lines.append(_("Kazanan: %(names)s") % {"names": best})

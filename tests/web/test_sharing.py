@@ -320,6 +320,15 @@ def test_the_standings_message_lists_hands_played_totals_by_place_and_the_leader
     ]
 
 
+def test_the_standings_message_prints_a_negative_total_with_the_minus_sign():
+    """As the sheet and the breakdowns print it: "−101", not "-101" (issue 29)."""
+    sheet = tally([[-101, 40, 202]], 3, teams=False)
+
+    text = standings_message(["A", "B", "C"], teams=False, planned_hands=3, sheet=sheet)
+
+    assert text.splitlines()[1] == "1. A: −101"
+
+
 def test_the_standings_message_names_the_winner_and_shares_a_tie():
     sheet = tally([[10, 10, 50]], 3, teams=False)
 

@@ -624,3 +624,18 @@ def test_a_bad_link_of_any_kind_gets_words_for_any_kind(client, path):
 
     assert response.status_code == 404
     assert not re.search(r"\bmaç|çeteleyi tutan", page_text(response), re.IGNORECASE)
+
+
+@pytest.mark.django_db
+def test_the_english_statistics_columns_say_what_they_count(client):
+    """ "Played" and "Hands" over counts, not "Match" and "Hand" (the sheet's own "Hand" column
+    numbers hands and keeps its word)."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    match = make_match(planned_hands=1, hands=1)
+    table = table_from_match(match, "Friday")
+
+    html = client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+
+    heads = re.findall(r'<th scope="col">([^<]*)</th>', html)
+    assert heads.count("Played") == 2 and "Hands" in heads
+    assert "Match" not in heads and "Hand" not in heads
