@@ -48,6 +48,7 @@ from cetele.hand_form import new_request_token
 from cetele.models import Match, Player
 from cetele.sharing import EDIT
 from cetele.tables import played_hand
+from scoring.sentences import signed
 from scoring.sheet import tally
 
 SHEETS = "sheets"  # the cache alias: this process's memory (see settings)
@@ -88,10 +89,12 @@ def sheet_rows(numbers: list[int], rows: list, hand_url: str) -> SafeString:
             f'<a class="score-link" href="{href}">{position}</a></th>'
         )
         html.extend(
-            f'<td><a class="score-link" href="{href}#score-{seat}">{int(score)}</a></td>'
+            f'<td><a class="score-link" href="{href}#score-{seat}">{signed(int(score))}</a></td>'
             for seat, score in enumerate(row.scores)
         )
-        html.extend(f'<td class="team">{int(score)}</td>' for score in row.team_scores or ())
+        html.extend(
+            f'<td class="team">{signed(int(score))}</td>' for score in row.team_scores or ()
+        )
         html.append("</tr>\n")
     return mark_safe("".join(html))
 

@@ -14,7 +14,9 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from cetele.language import engine_lang
 from cetele.stats import PlayedHand, finish_traits
+from scoring.sentences import signed
 from scoring.sheet import Sheet
 
 # The drawing's own units; the SVG scales to the width of the page (320 px phones included).
@@ -24,7 +26,11 @@ PLOT_W, PLOT_H = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 MAX_TICKS = 5
 
 # A mark above the finisher's point for the finishes worth remembering.
-TRAIT_LETTERS = {"pairs": "Ç", "okey": "O", "kafa": "K"}
+# By language: the legend under the chart explains them in the page's words (P: pairs finish).
+TRAIT_LETTERS = {
+    "tr": {"pairs": "Ç", "okey": "O", "kafa": "K"},
+    "en": {"pairs": "P", "okey": "O", "kafa": "K"},
+}
 
 
 @dataclass(frozen=True)
@@ -106,9 +112,10 @@ def match_chart(labels: list[str], sheet: Sheet, teams: bool, hands: list[Played
         for index, (label, column) in enumerate(zip(labels, columns, strict=True))
     )
     markers = []
+    letter_of = TRAIT_LETTERS[engine_lang()]
     for position, hand in enumerate(hands, start=1):
         letters = "".join(
-            TRAIT_LETTERS[trait] for trait in finish_traits(hand.finish) if trait in TRAIT_LETTERS
+            letter_of[trait] for trait in finish_traits(hand.finish) if trait in letter_of
         )
         if letters and hand.finisher is not None:
             line = hand.finisher % 2 if teams else hand.finisher
@@ -132,7 +139,7 @@ def chart_svg(chart: Chart, *, finish_names: dict[str, str], names: list[str]) -
         y = chart.y(tick)
         kind = "chart-zero" if tick == 0 else "chart-grid"
         parts.append(f'<line class="{kind}" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}"/>')
-        parts.append(f'<text class="chart-tick" x="{LEFT - 4}" y="{y + 3.5}">{tick}</text>')
+        parts.append(f'<text class="chart-tick" x="{LEFT - 4}" y="{y + 3.5}">{signed(tick)}</text>')
     for hand in hand_labels(chart.hands):
         x = chart.x(hand)
         parts.append(f'<text class="chart-hand" x="{x}" y="{HEIGHT - 6}">{hand}</text>')
@@ -180,7 +187,7 @@ def describe(chart: Chart, finish_names: dict[str, str], names: list[str]) -> st
     """The chart in words for screen readers: every line's totals, the leader, the marks."""
     sentences = []
     for line in chart.series:
-        totals = ", ".join(str(value) for value in line.values[1:]) or "0"
+        totals = ", ".join(signed(value) for value in line.values[1:]) or "0"
         sentence = _("%(name)s: %(totals)s") % {"name": line.label, "totals": totals}
         if line.leader:
             sentence += " (" + _("önde") + ")"

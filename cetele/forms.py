@@ -56,9 +56,7 @@ class MatchForm(forms.Form):
         required=False,
         widget=forms.TextInput({"placeholder": _("Ad (boş: 3 kişi)")}),
     )
-    teams = forms.BooleanField(
-        label=_("Eşli (1. ve 3. oyuncu bir takım, 2. ve 4. oyuncu öteki)"), required=False
-    )
+    teams = forms.BooleanField(label=_("Eşli (karşılıklı oturanlar eş: 1–3, 2–4)"), required=False)
     preset = forms.ChoiceField(label=_("Kurallar"), initial="cetele-standart")
     cezali = forms.TypedChoiceField(
         label=_("Ceza"),

@@ -232,7 +232,7 @@ class SeatForm(CleanedWithoutBoundFields):
     )
     remaining = forms.IntegerField(
         label=_("Eldeki taşlar"),
-        help_text=_("Okeyler hariç sayıların toplamı"),
+        help_text=_("Okeyler dışındaki taşların toplamı (okeyler ayrıca seçilir)"),
         required=False,
         widget=forms.NumberInput(attrs={**NUMERIC, "class": "num", "placeholder": "—"}),
     )

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 import scoring
 from cetele.models import HOUSE_PREFIX, HousePreset, Match, MissCount, RetiredLink
 from cetele.refusals import refusal
+from scoring.sentences import signed
 from scoring.sheet import Sheet
 
 EDIT, VIEW = "edit", "view"
@@ -217,7 +218,7 @@ def too_many_bad_links(retry_after: int, request: HttpRequest | None = None) -> 
     """Our refusal page with 429 and Retry-After (without the request: the page, unlogged)."""
     title = _("Çok fazla geçersiz bağlantı")
     message = _(
-        "Bu adresten kısa sürede çok sayıda geçersiz bağlantı açıldı. Birkaç dakika sonra "
+        "Bu ağdan (Wi-Fi) kısa sürede çok sayıda geçersiz bağlantı açıldı. Birkaç dakika sonra "
         "yeniden deneyin."
     )
     if request is None:
@@ -379,8 +380,8 @@ def link_changed(request: HttpRequest) -> HttpResponse:
             "retired link",
             title=_("Bu bağlantı değişti"),
             message=_(
-                "Bu bağlantı artık çalışmıyor: yenilenmiş ya da silinmiş. Güncel bağlantıyı, "
-                "çeteleyi tutan kişiden isteyin."
+                "Bu bağlantı yenilendi ve artık çalışmıyor. Güncelini, bağlantıyı size gönderen "
+                "kişiden isteyin."
             ),
             log=False,
         )
@@ -566,7 +567,7 @@ def standings_message(
         sides, totals, places, leaders = names, sheet.totals, sheet.places, sheet.leaders
     if played:
         for index in sorted(range(len(sides)), key=lambda i: (places[i], i)):
-            lines.append(f"{places[index]}. {sides[index]}: {totals[index]}")
+            lines.append(f"{places[index]}. {sides[index]}: {signed(totals[index])}")
         best = ", ".join(sides[index] for index in sorted(leaders))
         if finished:
             lines.append(_("Kazanan: %(names)s") % {"names": best})

@@ -100,7 +100,7 @@ class TableMatchForm(MatchForm):
         choices = [("", _("— boş —"))] + [(key, p.name) for key, p in self.by_place.items()]
         for seat in range(1, SEATS + 1):
             self.fields[f"name_{seat}"] = forms.ChoiceField(
-                label=_("%(seat)s. koltuk") % {"seat": seat},
+                label=_("%(seat)s. yer") % {"seat": seat},
                 choices=choices,
                 required=seat <= 2,
             )
@@ -127,7 +127,7 @@ class TableMatchForm(MatchForm):
             field = f"name_{seat}"
             place = self.cleaned_data.get(field)
             if place and place in seen:
-                self.add_error(field, _("Bir oyuncu iki koltukta oturamaz."))
+                self.add_error(field, _("Bir oyuncu iki yerde oturamaz."))
             seen.add(place)
         return super().clean()
 

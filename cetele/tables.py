@@ -249,9 +249,7 @@ def standings_message(record: TableRecord, link: str = "") -> str:
     if record.season:
         name = f"{name} ({record.season})"
     lines = [
-        ngettext(
-            "Masa %(name)s: %(count)s maç bitti", "Masa %(name)s: %(count)s maç bitti", finished
-        )
+        ngettext("%(name)s: %(count)s maç bitti", "%(name)s: %(count)s maç bitti", finished)
         % {"name": name, "count": finished}
     ]
     for standing in record.stats.standings:

@@ -49,10 +49,10 @@ def manifest(request: HttpRequest) -> JsonResponse:
     ]
     data = {
         "id": "/",
-        "name": _("Çetele: 101 Okey skoru"),
+        "name": _("Çetele: 101 Okey çetelesi"),
         "short_name": "Çetele",
         "description": _(
-            "101 Okey masanızın skorunu telefonda tutun: her el, her puan ve nasıl hesaplandığı."
+            "101 Okey çetelenizi telefonda tutun: her el, her puan ve nasıl hesaplandığı."
         ),
         "lang": get_language(),
         "dir": "ltr",

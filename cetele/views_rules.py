@@ -145,7 +145,7 @@ def preset_new(request: HttpRequest) -> HttpResponse:
         messages.success(
             request,
             _(
-                "Kural kaydedildi. Bu sayfanın bağlantısı düzenleme bağlantısıdır: saklayın. "
+                "Kurallar kaydedildi. Bu sayfanın bağlantısı düzenleme bağlantısıdır: saklayın. "
                 "Paylaşmak için aşağıdaki bağlantıyı gönderin."
             ),
         )
@@ -180,7 +180,7 @@ def house_edit(request: HttpRequest, token: str) -> HttpResponse:
         house.rules = form.ruleset
         house.save(update_fields=["name", "description", "rules", "updated_at"])
         messages.success(
-            request, _("Kural kaydedildi. Daha önce başlamış maçlar kendi kopyalarıyla sürer.")
+            request, _("Kurallar kaydedildi. Daha önce başlamış maçlar kendi kopyalarıyla sürer.")
         )
         return redirect("house_edit", house.edit_token)
     form.is_valid()

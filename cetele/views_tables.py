@@ -179,5 +179,5 @@ def match_rematch(request: HttpRequest, token: str) -> HttpResponseRedirect:
     except NotFinished:
         messages.error(request, _("Rövanş, maç bitince başlar."))
         return redirect("match_detail", match.edit_token)
-    messages.success(request, _("Rövanş başladı: oyuncular birer koltuk kaydı."))
+    messages.success(request, _("Rövanş başladı: herkes bir yer kaydı."))
     return hand_over(request, redirect("match_detail", new.edit_token), new.edit_token)

@@ -16,7 +16,7 @@ from scoring.names import (
     finish_name,
     penalty_name,
 )
-from scoring.sentences import DIVIDE, MINUS, TIMES, describe_step, format_breakdown
+from scoring.sentences import DIVIDE, MINUS, TIMES, describe_step, format_breakdown, signed
 from scoring.turkish import accusative, capitalize, genitive
 
 turkish_accusative = accusative  # the name the web app and tests used before the split
@@ -42,5 +42,6 @@ __all__ = [
     "genitive",
     "human_field",
     "penalty_name",
+    "signed",
     "turkish_accusative",
 ]

@@ -82,7 +82,7 @@ FIELD_NAMES = {
         "riziko": "riziko",
         "colour": "göstergenin rengi",
         "last_hand": "son el",
-        "opened": "açma durumu",
+        "opened": "açılış",
         "remaining": "kalan taş toplamı",
         "okeys": "eldeki okey sayısı",
         "fake_okeys": "eldeki sahte okey sayısı",
@@ -281,7 +281,7 @@ ERRORS = {
             "seçilmeli."
         ),
         "pairs_okey_kafa_without_pairs_kafa": (
-            "{where}: elden + çift + okey satırı yalnızca çiftten kafa satırının yanında olabilir."
+            "{where}: çiftten okey-kafa satırı yalnızca çiftten kafa satırının yanında olabilir."
         ),
         "opening_not_opened": "{who} açmadı; açılış değeri girilemez.",
         "unknown_penalty_kind": "{who}: “{kind}” diye bir ceza yok.",
@@ -346,13 +346,13 @@ ERRORS = {
         ),
         "opening_below_base": "{who}: the opening must be at least {base} {unit}.",
         "opening_above_max": (
-            "{who}: {tiles} tiles open at most {max} pairs (a tile must stay in hand)."
+            "{who}: with {tiles} tiles you can open at most {max} pairs (a tile must stay in hand)."
         ),
         "colour_required": (
             "These rules count colours: choose the indicator's colour (red, blue, black or yellow)."
         ),
         "pairs_okey_kafa_without_pairs_kafa": (
-            "{where}: the pairs + kafa + okey row is allowed only beside the pairs kafa row."
+            "{where}: the pairs okey-kafa row is allowed only beside the pairs kafa row."
         ),
         "opening_not_opened": "{who} did not open; an opening value cannot be entered.",
         "unknown_penalty_kind": "{who}: there is no penalty called “{kind}”.",
@@ -439,6 +439,7 @@ _PARAM_WORDS = {
         "at_least": "en az {lo} olmalı",
         "at_most": "en fazla {hi} olmalı",
         "between": "{lo} ile {hi} arasında olmalı",
+        "not_positive": "0 ya da eksi olmalı",
     },
     "en": {
         "okey": "okeys",
@@ -453,6 +454,7 @@ _PARAM_WORDS = {
         "at_least": "must be at least {lo}",
         "at_most": "must be at most {hi}",
         "between": "must be from {lo} to {hi}",
+        "not_positive": "must be 0 or less",
     },
 }
 
@@ -496,6 +498,10 @@ def error_message(
     if "lo" in values or "hi" in values:
         lo, hi = values.get("lo"), values.get("hi")
         key = "between" if None not in (lo, hi) else "at_most" if lo is None else "at_least"
+        from scoring.parameters import MAX_AMOUNT  # late, as in human_field
+
+        if who.page and hi == 0 and lo == -MAX_AMOUNT:
+            key = "not_positive"  # a winner's points: the lower limit is the engine's, not a rule
         values["bounds"] = words[key].format(lo=lo, hi=hi)
     if "choices" in values and not isinstance(values["choices"], str):
         values["choices"] = ", ".join(str(choice) for choice in values["choices"])

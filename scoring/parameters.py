@@ -205,7 +205,7 @@ PENALTY_TEXTS: dict[str, tuple[Text, Text]] = {
     "okey_discard": (
         ("Okey atmak", "Discarding an okey"),
         (
-            "Okeyi bitiş taşı olmadan yere atmak.",
+            "Okeyi el bitirirken değil, oyun sırasında yere atmak.",
             "Discarding the okey other than as the finishing tile.",
         ),
     ),
@@ -232,7 +232,7 @@ PENALTY_TEXTS: dict[str, tuple[Text, Text]] = {
         ),
     ),
     "failed_open": (
-        ("Açılış tutmadı", "Opening fell short"),
+        ("Açılışı tutturamamak", "Falling short of the opening"),
         (
             "Yetmeyen açılışı geri toplamak.",
             "Picking up an opening that did not reach the minimum.",
@@ -339,7 +339,7 @@ DECLARATION: tuple[Param | Group, ...] = (
     Group(
         "finishes.pairs_okey_kafa",
         "finishes",
-        ("Elden + çift + okey ayrı satır", "Pairs + kafa + okey has its own row"),
+        ("Çiftten okey-kafa ayrı satır", "Pairs okey-kafa has its own row"),
         (
             "Çift açıp açtığı sırada okey atarak bitene ayrı değerler; yoksa çiftten kafa "
             "satırı sayılır. Yalnızca çiftten kafa varsa.",
@@ -354,7 +354,7 @@ DECLARATION: tuple[Param | Group, ...] = (
         "kafa_requires_nobody_opened",
         BOOL,
         "kafa",
-        ("Kafa için kimse açmamış olmalı", "Kafa only if nobody else opened"),
+        ("Kafa için başka kimse açmamış olmalı", "Kafa only if nobody else opened"),
         (
             "İşaretliyse başka bir oyuncu açmışken kafa (elden) bitiş olmaz.",
             "If ticked, there is no kafa finish once another player has opened.",
@@ -469,7 +469,7 @@ DECLARATION: tuple[Param | Group, ...] = (
         ("Cezalı masa", "Table with penalties"),
         (
             f"İşaretli değilse yalnızca {v.CUSTOM_PENALTY.tr} yazılır, elde kalan okey "
-            "cezası olmaz ve okey yüzü kadar sayılır.",
+            "cezası olmaz ve okey üstündeki sayı kadar sayılır.",
             "If not ticked, only custom penalties are scored, there is no penalty for an okey "
             "left in hand and the okey counts its face value.",
         ),
@@ -666,7 +666,8 @@ DECLARATION: tuple[Param | Group, ...] = (
         "house",
         ("Renk neyi çarpar?", "What does the colour multiply?"),
         (
-            "Bitiş tablosunu (riziko gibi) ya da her oyuncunun elin bütün puanını (cezalar dahil).",
+            "Bitiş tablosunu (riziko gibi) ya da her oyuncunun o eldeki bütün puanını "
+            "(cezalar dahil).",
             "The finish table (like riziko) or each player's whole hand score (penalties "
             "included).",
         ),

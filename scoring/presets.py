@@ -193,13 +193,13 @@ PRESETS: dict[str, Preset] = {
             "cetele-standart",
             "Çetele Standart",
             "Okey 101 Çetele'nin standart masası. Çift açan ×2 yazar, kalanı 100'ü geçerse "
-            "üstüne 101. Elde kalan okey ya da sahte okey yüzü kadar sayılır, üstüne 101 ceza. "
-            "Kafa (elden) bitişte başkalarının açmış olması sorun değil. Eşlide bitirenin eşi 0 "
-            "yazar; kafada eşi açmış olan açamayanın cezası yarıya iner.",
+            "üstüne 101. Elde kalan okey ya da sahte okey üstündeki sayı kadar sayılır, üstüne "
+            "101 ceza. Kafa (elden) bitişte başkalarının açmış olması sorun değil. Eşlide "
+            "bitirenin eşi 0 yazar; kafada eşi açmış olan açamayanın cezası yarıya iner.",
             "Çetele Standard",
-            "Okey 101 Çetele's standard table. A pair opener writes ×2, plus 101 when over 100. "
+            "Okey 101 Çetele's standard table. A pair opener scores ×2, plus 101 when over 100. "
             "An okey or fake okey left counts its face plus a 101 penalty. Others may have opened "
-            "on a kafa finish. In teams the finisher's partner writes 0, and on a kafa a "
+            "on a kafa finish. In teams the finisher's partner scores 0, and on a kafa a "
             "non-opener whose partner opened pays half.",
             _CETELE_STANDART,
         ),
@@ -210,17 +210,17 @@ PRESETS: dict[str, Preset] = {
             "(açamayan 404, okey-kafada 1616). Bitirenin yazdığı değişmez.",
             "Çetele Hard Mode",
             "The standard table, harder: every loser's multiplier and not-opened penalty is "
-            "doubled (404 for not opening, 1616 on okey-kafa). Winners write the same.",
+            "doubled (404 for not opening, 1616 on okey-kafa). Winners score the same.",
             _CETELE_SERT,
         ),
         Preset(
             "om-klasik",
             "Okey Masters Klasik",
             "Kafa (elden) bitiş ancak başka kimse açmamışken olur. Çift açan ×2 yazar. Elde kalan "
-            "gerçek okey sayılmaz, yerine 101 ceza yazılır; sahte okey yüzü kadar sayılır. Okey "
-            "atmak, işlek taş atmak, taş geri almak ve okey aldırmak 101 ceza.",
+            "gerçek okey sayılmaz, yerine 101 ceza yazılır; sahte okey üstündeki sayı kadar "
+            "sayılır. Okey atmak, işlek taş atmak, taş geri almak ve okey aldırmak 101 ceza.",
             "Okey Masters Classic",
-            "Kafa only when nobody else opened. A pair opener writes ×2. A real okey left is not "
+            "Kafa only when nobody else opened. A pair opener scores ×2. A real okey left is not "
             "counted but costs 101; a fake okey counts its face. Discarding an okey or a "
             "playable tile, taking tiles back and having your okey taken cost 101 each.",
             _OM_KLASIK,
@@ -238,9 +238,9 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "om-zorlu",
             "Okey Masters Zorlu",
-            "Kademeli kurallar, üstüne: attığın taşı sonraki oyuncu kullanırsa taş × 10 (seri) "
-            "ya da × 20 (çift), okeyse × 20 ya da × 40 ceza. Çifte devam deyip açamayan cezasını "
-            "iki katı yazar.",
+            "Kademeli kurallar, üstüne: attığı taşı sonraki oyuncu kullanan taş × 10 (seri) ya "
+            "da × 20 (çift), okeyse × 20 ya da × 40 ceza yazar. Çifte devam deyip açamayan "
+            "cezasının iki katını yazar.",
             "Okey Masters Hard",
             "Tiered rules, plus: a discard the next player uses costs tile × 10 (run) or × 20 "
             "(pairs), an okey × 20 or × 40. Declaring çifte devam and failing to open pays double.",
@@ -273,12 +273,12 @@ PRESETS: dict[str, Preset] = {
             "geleneksel",
             "Geleneksel 101",
             "101'in yaygın yazılı kuralları: kafa ancak başka kimse açmamışken olur ve iki "
-            "katıdır; okey-kafa ve çiftten okey dört katı. Elde kalan okey yüzü kadar sayılır, "
-            "üstüne 101. Okey atmak, işlek taş atmak, açılışın tutmaması ve taş geri almak 101 "
-            "ceza. Maç 3, 5, 7, 9 ya da 11 el.",
+            "katıdır; okey-kafa ve çiftten okey dört katı. Elde kalan okey üstündeki sayı kadar "
+            "sayılır, üstüne 101. Okey atmak, işlek taş atmak, açılışın tutmaması ve taş geri "
+            "almak 101 ceza. Maç 3, 5, 7, 9 ya da 11 el.",
             "Traditional 101",
             "The common written rules of 101: kafa only when nobody else opened, and it doubles; "
-            "okey-kafa and pairs-okey ×4. An okey left counts its face plus 101. Discarding an "
+            "okey-kafa and pairs okey ×4. An okey left counts its face plus 101. Discarding an "
             "okey or a playable tile, a failed opening and taking tiles back cost 101 each. "
             "Matches of 3, 5, 7, 9 or 11 hands.",
             _GELENEKSEL,

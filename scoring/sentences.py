@@ -21,7 +21,8 @@ _WORDS = {
         "okey": "okey",
         "fake_okey": "sahte okey",
         "okey_left": "okey kaldı",
-        "okeys_left": "okey / sahte okey kaldı",
+        "fake_okey_left": "sahte okey kaldı",
+        "okeys_left": "okey ve sahte okey kaldı",
         "over": "{threshold_acc} geçti",
         "bonus_series": "{opening} ile açtı",
         "bonus_pairs": "{opening} çift açtı",
@@ -43,7 +44,8 @@ _WORDS = {
         "okey": "okey",
         "fake_okey": "fake okey",
         "okey_left": "okey left",
-        "okeys_left": "okey / fake okey left",
+        "fake_okey_left": "fake okey left",
+        "okeys_left": "okey and fake okey left",
         "over": "over {threshold}",
         "bonus_series": "opened with {opening}",
         "bonus_pairs": "opened {opening} pairs",
@@ -119,8 +121,12 @@ def _is_expression(step: Mapping[str, Any]) -> bool:
     return len(terms) > 1 or TIMES in terms[0]  # "2 × 1 (sahte okey)" is a calculation too
 
 
-def _number(value: int) -> str:
+def signed(value: int | float) -> str:
+    """A number as every page prints it: "−303" with the minus sign (U+2212), never a hyphen."""
     return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+_number = signed
 
 
 def _sign(points: int) -> str:
@@ -176,7 +182,10 @@ def _reason(step: Mapping[str, Any], lang: str) -> str:
         threshold = step["threshold"]
         return words["over"].format(threshold=threshold, threshold_acc=accusative(threshold))
     if rule == "okey_left_penalty":
-        return words["okeys_left" if step.get("fake_okeys") else "okey_left"]
+        # Name what was left: an okey, a fake okey, or both.
+        okeys, fakes = step.get("okeys"), step.get("fake_okeys")
+        key = "okeys_left" if okeys and fakes else "fake_okey_left" if fakes else "okey_left"
+        return words[key]
     if rule == "opening_bonus":
         key = "bonus_pairs" if step["opened"] == "pairs" else "bonus_series"
         return words[key].format(opening=step["opening"])

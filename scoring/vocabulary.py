@@ -43,8 +43,8 @@ USED_WHERE = Term("Nerede kullanıldı?", "Where was it used?")
 TAKE_BACK = Term("taş geri almak", "taking tiles back")
 TOOK_BACK = Term("taş geri aldı", "took tiles back")
 # A laid okey taken from a player's meld: "okey aldırmak" (letting it be taken).
-OKEY_TAKEN = Term("okey aldırmak", "letting your okey be taken")
-LET_OKEY_BE_TAKEN = Term("okey aldırdı", "let their okey be taken")
+OKEY_TAKEN = Term("okey aldırmak", "having the okey taken from your meld")
+LET_OKEY_BE_TAKEN = Term("okey aldırdı", "okey taken from their meld")
 PARTNER_TOOK_OKEY = Term("okeyi eşine aldırdı", "their partner took the okey")
 SCORE_KEEPER = Term("çeteleyi tutan kişi", "the person keeping score")
 OR = Term("ya da", "or")
@@ -91,7 +91,51 @@ RETIRED: tuple[Retired, ...] = (
     Retired(r"\(at once\)|finish(?:ed)? at once", "in the same turn", "en"),
     Retired(r"^score sheet$", "Çetele (the product's name)", "en"),
     Retired(r"\b1 (?:were|players|hands|matches|tiles)\b", "one agrees in number", "en"),
+    # Issue 29's read-through: each kind of mistake it found, as a rule.
+    Retired(r"\bkimse bitirmedi", "kimse bitmedi (one phrase everywhere)"),
+    Retired(r"\bskor", "puan / çetele (the app's words)"),
+    Retired(r"\bkoltu[kğ]", "yer"),
+    Retired(r"dondurul|okunmaya devam", "sabitlendi / açık kalır"),
+    Retired(r"sunucu soruyor|son görülen durum", "what the player needs, not the machine"),
+    Retired(r"maçlarını ve sayılarını|maçlarındaki sayıları", "istatistikleri"),
+    Retired(r"açma durumu", "açılış"),
+    Retired(r"\bkural kaydedildi", "kurallar kaydedildi"),
+    Retired(r"yüzü kadar", "üstündeki sayı kadar"),
+    Retired(r"okey / sahte okey", "what was left: okey, sahte okey, or okey ve sahte okey"),
+    # One pattern for the finish names: "Çiftten …", "okey-kafa", never "Elden + …" or "A / B".
+    Retired(
+        r"elden \+|okey-kafa /|kafa / elden|pairs \+ |okey \+ kafa", "Çiftten okey-kafa", "any"
+    ),
+    Retired(r"\(= ?berabere\)|\d=\)|\(= level\)|\d=\)", "(2 berabere)", "any"),
+    Retired(r"bitiş taşı olmadan", "el bitirirken değil"),
+    # Broken genitive-possessive chains: "oyuncunun elin", "cezasını iki katı".
+    Retired(r"\w+(?:ın|in|un|ün) elin\b", "oyuncunun o eldeki"),
+    Retired(r"\w+[ıiuü]n[ıiuü] (?:iki|üç|dört|on) katı\b", "cezasının iki katını"),
+    Retired(r"\bbu adresten", "bu ağdan (Wi-Fi): a player reads “adres” as the web address"),
+    Retired(r"\bmasa %\(name\)s|^table %\(name\)s", "the table's name alone", "any"),
+    Retired(r"(?<!başka )kimse açmamış olmalı", "başka kimse açmamış"),
+    Retired(r"\d\. ve \d\. oyuncu bir takım", "karşılıklı oturanlar eş (1–3, 2–4)"),
+    Retired(r"okeyler hariç sayıların", "okeyler dışındaki taşların toplamı"),
+    Retired(r"aşağıdaki örnek el\b", "örnek eller (the panel shows two)"),
+    Retired(r"oyuncuları masaya geçer", "bu maçın oyuncuları masaya eklenir"),
+    Retired(r"\bbitiriş\b", "bitirdi (beside “Kazandı”)"),
+    # The app says "siz": no "sen" forms (attığın, yaptığın; sen, sana).
+    Retired(r"\b\w+[dt][ıiuü]ğ[ıiuü]n\b|\b(?:sen|seni|sana|senin)\b", "the siz form"),
+    Retired(r"\bwrote\b|\bwrites? (?:the same|0|×|\d)|\bthey write\b", "scored / scores", "en"),
+    Retired(r"\(1 times?\)", "once", "en"),
+    Retired(r"\bgoing on\b", "in progress", "en"),
+    Retired(r"^hands: ", "5 hands", "en"),
+    Retired(r"how it was made", "how it was worked out", "en"),
+    Retired(r"let their okey be taken|letting your okey be taken", "okey taken from a meld", "en"),
+    Retired(r"\btiles open at most", "with 21 tiles you can open at most", "en"),
+    Retired(r"^(?:first|second|third|fourth) player$|^name %\(", "Place N (one label)", "en"),
+    Retired(r"^Ç: ", "P: pairs finish (English letters)", "en"),
+    Retired(r"“Runs”", "“Run/set”, the button's word", "en"),
 )
+
+# A number as a page prints it: the minus sign (U+2212), never a hyphen-minus before a digit
+# ("-303"); a range keeps its en dash ("2–4"). Looked for in rendered pages.
+HYPHEN_MINUS = re.compile(r"(?<![\w\-])-\d")
 
 # Seat numbers where a player's name belongs ("Oyuncu 2", "Player 2", "seat"): looked for in
 # every string a page shows and every engine message rendered for a page.

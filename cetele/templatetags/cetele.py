@@ -2,6 +2,7 @@
 
 import functools
 import html
+from numbers import Number
 
 from django import template
 from django.template.loader import render_to_string
@@ -81,7 +82,7 @@ def preview_scores(entry) -> str:
     lang = engine_lang()
     names = [html.escape(player.name) for player in entry.players]
     scores = " · ".join(
-        f'<span class="nowrap">{name} <strong>{html.escape(localize(score))}</strong></span>'
+        f'<span class="nowrap">{name} <strong>{html.escape(labels.signed(score))}</strong></span>'
         for name, score in zip(names, result["scores"], strict=True)
     )
     steps = "".join(
@@ -109,6 +110,16 @@ def step_text(step) -> str:
 @register.filter
 def finish_name(kind: str) -> str:
     return labels.finish_name(kind, engine_lang())
+
+
+@register.filter
+def score(value):
+    """A score, total or average as the breakdowns print it: "−303", "−12,5" (the minus sign,
+    not a hyphen; the decimal mark of the page's language)."""
+    if isinstance(value, bool) or not isinstance(value, Number):
+        return value
+    text = localize(abs(value))
+    return f"{labels.MINUS}{text}" if value < 0 else text
 
 
 @register.filter

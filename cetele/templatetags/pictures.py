@@ -78,7 +78,8 @@ def match_summary_for(context) -> Summary:
             for side in summary.order
         ],
         biggest_position=biggest.position if biggest else None,
-        biggest_finish=labels.finish_name(biggest.finish, engine_lang()) if biggest else "",
+        # Inside a sentence ("1. el, okeyle bitiş (Ayşe)"): the reason's lower-case form.
+        biggest_finish=labels.FINISH_REASONS[engine_lang()][str(biggest.finish)] if biggest else "",
         biggest_finisher=names[biggest.finisher]
         if biggest and biggest.finisher is not None
         else "",

@@ -444,7 +444,8 @@
     if (t.fakes) status += " · " + fill(d.dataset.fakes, t);
     d.querySelector("[data-count-status]").textContent = status;
     d.querySelector("[data-count-tiles-list]").textContent = counting.tiles.map(function (tile) {
-      return tile === "okey" ? "★" : tile === "fake" ? "☆" : tile;
+      // Real sets print a star (or clover) on the fake okey, so ★ is the fake okey here.
+      return tile === "okey" ? "OK" : tile === "fake" ? "★" : tile;
     }).join(" ");
     d.querySelector('[data-tile="okey"]').disabled = t.okeys >= 2;
     d.querySelector('[data-tile="fake"]').disabled = t.fakes >= 2;

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 import scoring
 from cetele.models import Hand, HousePreset, Match
+from scoring.labels import signed
 from tests.browser.sheet import enter_hand, sheet_shows, start_match, totals, wait_for_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -101,7 +102,7 @@ def test_a_hand_fits_one_screen_and_a_normal_hand_takes_five_taps(phone):
     assert taps["okey finish"] <= 6
     assert taps["a non-opener"] <= 4
     match = Match.objects.get()
-    assert totals(page) == [str(total) for total in engine_totals(match)]
+    assert totals(page) == [signed(total) for total in engine_totals(match)]
     assert console.errors == []
 
 
@@ -421,8 +422,8 @@ def test_an_eleven_hand_team_match_through_the_new_form(phone):
     assert Hand.objects.count() == 11
     expected = engine_totals(match)
     shown = totals(page)
-    assert shown[:4] == [str(total) for total in expected]
-    assert shown[4:] == [str(expected[0] + expected[2]), str(expected[1] + expected[3])]
+    assert shown[:4] == [signed(total) for total in expected]
+    assert shown[4:] == [signed(expected[0] + expected[2]), signed(expected[1] + expected[3])]
     stored = [h.inputs for h in Hand.objects.filter(match=match).order_by("number")]
     for inputs, typed in zip(stored, ELEVEN_HANDS, strict=True):
         assert inputs["finisher"] == typed["finisher"]

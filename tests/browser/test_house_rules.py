@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 import scoring
 from cetele.models import Hand, HousePreset, Match
 from scoring import parameters
+from scoring.labels import signed
 from tests.browser.sheet import enter_hand, start_match, totals, wait_for_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,13 +42,13 @@ def test_build_a_house_preset_start_a_match_with_it_and_see_the_changed_scores(p
     winner.fill("-303")
     # The worked example follows as you type; the inputs are not re-rendered under your fingers.
     first_seat = page.locator("#rules-example [data-sample='1'] [data-seat='0']")
-    expect(first_seat).to_have_text("-303")
+    expect(first_seat).to_have_text("−303")
     multiplier = page.get_by_label("Okeyle bitiş — Açan ×")
     multiplier.fill("3")
     burak = page.locator("#rules-example [data-sample='1'] [data-seat='1']")
     # Burak opened pairs with 23 and a fake okey (7): (23 + 7) × 2 × 3 + 101.
     expect(burak).to_have_text("281")
-    assert first_seat.inner_text() == "-303" and burak.inner_text() == "281"
+    assert first_seat.inner_text() == "−303" and burak.inner_text() == "281"
     assert winner.input_value() == "-303" and multiplier.input_value() == "3"
 
     # An invalid value is refused next to its field, and nothing is saved.
@@ -87,7 +88,7 @@ def test_build_a_house_preset_start_a_match_with_it_and_see_the_changed_scores(p
     expected = scoring.score_json({"rules": house.rules, "hand": Hand.objects.get().inputs})
     assert expected["scores"][0] == -303
     assert expected["scores"][1] == 23 * 3
-    assert totals(page) == [str(score) for score in expected["scores"]]
+    assert totals(page) == [signed(score) for score in expected["scores"]]
 
     # The match's rules, in full, with nothing marked: it plays its preset unchanged.
     page.locator("nav.actions").get_by_role("link", name="Kurallar", exact=True).click()
@@ -366,7 +367,7 @@ def test_a_match_with_riziko_and_colours_scores_as_the_engine_does(phone):
     assert [hand.get("riziko", False) for hand in stored] == [True, False, True]
     assert [hand["colour"] for hand in stored] == ["blue", "red", "black"]
     assert [hand.get("last_hand", False) for hand in stored] == [False, False, True]
-    assert totals(page) == [str(sum(column)) for column in zip(*EXPECTED_SCORES, strict=True)]
+    assert totals(page) == [signed(sum(column)) for column in zip(*EXPECTED_SCORES, strict=True)]
     # The hand's breakdown names each multiplication.
     page.goto(f"/m/{match.edit_token}/el/3/")
     assert "−101 (normal bitiş) × 2 (riziko) × 3 (siyah) × 10 (son el) = −6060" in page.content()

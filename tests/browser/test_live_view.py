@@ -9,6 +9,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from cetele.models import Match
+from scoring.labels import signed
 from tests.browser.sheet import enter_hand, start_match, totals
 from tests.factories import add_hand, sample_inputs
 
@@ -72,7 +73,7 @@ def test_the_viewer_sees_the_editors_hand_appear_without_a_reload(phone, second_
     match.edit_hand(hand.number, fixed, hand.version, "fix-from-another-phone")
     ticks(viewer, 16)
     expect(viewer.locator("table.sheet tfoot td").first).to_have_text(
-        str(match.hands.get().scores[0]), timeout=LIVE
+        signed(match.hands.get().scores[0]), timeout=LIVE
     )
     assert not_reloaded(viewer)
     assert editor_console.errors == []

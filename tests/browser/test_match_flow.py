@@ -6,6 +6,7 @@ import pytest
 
 import scoring
 from cetele.models import Hand, Match
+from scoring.labels import signed
 from tests.browser.sheet import enter_hand, start_match, totals, wait_for_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -65,7 +66,7 @@ def test_a_match_played_through_on_a_phone(phone):
         wait_for_hand(page, number + 1)
 
     assert Hand.objects.count() == 3
-    assert totals(page) == [str(total) for total in engine_totals(match)]
+    assert totals(page) == [signed(total) for total in engine_totals(match)]
     assert "529" in page.locator("table.sheet tbody").inner_text()
 
     # Tap a score: see how it was made, and correct the hand.
@@ -77,7 +78,7 @@ def test_a_match_played_through_on_a_phone(phone):
     page.get_by_role("button", name="Eli kaydet").click()
     page.wait_for_url(re.compile(r"/m/[^/]+/$"))
     assert page.get_by_text("El düzeltildi.").is_visible()
-    assert totals(page) == [str(total) for total in engine_totals(match)]
+    assert totals(page) == [signed(total) for total in engine_totals(match)]
 
     # Delete the third hand after the confirmation, then undo the deletion.
     page.locator("table.sheet tbody tr").nth(2).locator("th a").click()
@@ -85,7 +86,7 @@ def test_a_match_played_through_on_a_phone(phone):
     page.get_by_role("button", name="Evet, sil").click()
     page.wait_for_url(re.compile(r"/m/[^/]+/$"))
     assert page.locator("table.sheet tbody tr").count() == 2
-    assert totals(page) == [str(total) for total in engine_totals(match)]
+    assert totals(page) == [signed(total) for total in engine_totals(match)]
     page.get_by_role("button", name=re.compile("Geri al")).click()
     assert page.locator("table.sheet tbody tr").count() == 3
 

@@ -19,7 +19,7 @@ from tests.browser.test_accessibility import blocking_violations
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = ["Ali", "Burak", "Can", "Deniz"]
-OFFLINE_NOTE = "Bağlantı yok — son görülen durum"
+OFFLINE_NOTE = "Bağlantı yok — çetele en son böyleydi"
 WAITING = "Bağlantı bekleniyor — el telefonda saklı"
 
 

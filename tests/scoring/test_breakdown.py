@@ -104,7 +104,19 @@ def test_fake_okeys_are_named_in_the_sum_and_the_penalty():
 
     steps = score_json(hand_request(players, okey_number=4))["breakdown"][1]
 
-    assert format_breakdown(steps) == "5 + 2 × 4 (sahte okey) + 202 (okey / sahte okey kaldı) = 215"
+    assert format_breakdown(steps) == "5 + 2 × 4 (sahte okey) + 202 (sahte okey kaldı) = 215"
+
+
+def test_the_penalty_names_what_was_left_an_okey_a_fake_okey_or_both():
+    """Only a fake okey left is "sahte okey kaldı", not "okey / sahte okey kaldı"."""
+    both = four({"opened": "series", "remaining": 5, "okeys": 1, "fake_okeys": 1})
+    okey = four({"opened": "series", "remaining": 5, "okeys": 1})
+
+    both_text = format_breakdown(score_json(hand_request(both, okey_number=4))["breakdown"][1])
+    okey_text = format_breakdown(score_json(hand_request(okey, okey_number=4))["breakdown"][1])
+
+    assert "(okey ve sahte okey kaldı)" in both_text
+    assert "(okey kaldı)" in okey_text and "sahte" not in okey_text
 
 
 @pytest.mark.parametrize(

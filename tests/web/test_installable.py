@@ -36,7 +36,7 @@ def test_the_manifest_names_the_app_and_its_icons(client):
     assert response.status_code == 200
     assert response["Content-Type"] == "application/manifest+json"
     manifest = json.loads(response.content)
-    assert manifest["name"] == "Çetele: 101 Okey skoru" and manifest["short_name"] == "Çetele"
+    assert manifest["name"] == "Çetele: 101 Okey çetelesi" and manifest["short_name"] == "Çetele"
     assert manifest["lang"] == "tr"
     assert manifest["start_url"] == "/" and manifest["scope"] == "/"
     assert manifest["display"] == "standalone"
@@ -55,8 +55,8 @@ def test_the_manifest_follows_the_language_switch(client):
 
     manifest = json.loads(response.content)
     assert manifest["lang"] == "en"
-    assert manifest["name"] == "Çetele: 101 Okey scores"
-    assert manifest["description"].startswith("Keep your 101 Okey table's score")
+    assert manifest["name"] == "Çetele: a 101 Okey score sheet"
+    assert manifest["description"].startswith("Keep your 101 Okey score sheet")
     assert "Cookie" in response["Vary"] and response["Cache-Control"] == "no-cache"
 
 
@@ -130,7 +130,7 @@ def test_a_match_page_names_the_outbox_strings_and_the_match_key(client):
 
     assert "data-outbox" in html
     assert "Bağlantı bekleniyor — el telefonda saklı" in html
-    assert "Bağlantı yok — son görülen durum" in html
+    assert "Bağlantı yok — çetele en son böyleydi" in html
     key = re.search(r'data-outbox data-match-key="(\w+)"', html).group(1)
     assert f'data-match-key="{key}"' in client.get(f"/v/{match.view_token}/").content.decode()
 

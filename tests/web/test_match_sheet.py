@@ -7,6 +7,7 @@ from django.urls import reverse
 
 import scoring
 from cetele.models import Change, Hand, Match
+from scoring.labels import signed
 from tests.factories import (
     NAMES,
     add_hand,
@@ -151,7 +152,7 @@ def test_the_preview_shows_every_score_with_its_breakdown_and_saves_nothing(clie
     assert "<form" not in html  # the inputs are never re-rendered while the user types
     assert "Okeyle bitiş" in html
     for name, score in zip(("Ali", "Ayşe", "Can", "Deniz"), (-202, 529, 100, 404), strict=True):
-        assert f"{name} <strong>{score}</strong>" in html
+        assert f"{name} <strong>{signed(score)}</strong>" in html
     assert not Hand.objects.exists()
 
 

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from cetele.models import Match
+from scoring.labels import signed
 from tests.factories import add_hand, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +42,8 @@ def test_every_link_and_score_of_the_sheet_is_what_reverse_and_the_engine_give(
     for position, (row, hand) in enumerate(zip(rows, hands, strict=True), start=1):
         url = reverse(hand_route, args=[token, hand.number])
         assert row[0] == (url, str(position))
-        assert row[1:] == [(f"{url}#score-{seat}", str(s)) for seat, s in enumerate(hand.scores)]
+        # Printed as the breakdowns print them: "−101", the minus sign, not a hyphen.
+        assert row[1:] == [(f"{url}#score-{seat}", signed(s)) for seat, s in enumerate(hand.scores)]
 
 
 def test_team_columns_show_each_side_s_score(client):
@@ -49,9 +51,9 @@ def test_team_columns_show_each_side_s_score(client):
     add_hand(match, sample_inputs(finisher=1, remaining=33))
     html = client.get(reverse("view_match", args=[match.view_token])).content.decode()
     row = html.split("<tbody>", 1)[1].split("</tr>", 1)[0]
-    teams = re.findall(r'<td class="team">(-?\d+)</td>', row)
+    teams = re.findall(r'<td class="team">([^<]*)</td>', row)
     scores = match.hands.get().scores
-    assert teams == [str(scores[0] + scores[2]), str(scores[1] + scores[3])]
+    assert teams == [signed(scores[0] + scores[2]), signed(scores[1] + scores[3])]
 
 
 def test_a_finished_match_page_has_no_hand_form_and_says_so(client):

@@ -24,7 +24,8 @@ def chart_of(html: str) -> ElementTree.Element:
 
 def axis(svg: ElementTree.Element) -> tuple[int, int]:
     """The value axis as the drawing labels it: (lowest tick, highest tick)."""
-    ticks = [int(text.text) for text in svg.iter(SVG + "text") if text.get("class") == "chart-tick"]
+    labels = [text.text for text in svg.iter(SVG + "text") if text.get("class") == "chart-tick"]
+    ticks = [int(label.replace("−", "-")) for label in labels]  # printed with the minus sign
     return min(ticks), max(ticks)
 
 
@@ -174,7 +175,7 @@ def test_a_finished_match_shows_a_summary_with_winner_totals_biggest_hand_and_fi
     for total in sheet.totals:
         assert f"<strong>{total}</strong>" in summary
     # Hand 2, the okey finish, spreads its scores the widest.
-    assert "2. el, Okeyle bitiş (Can)" in summary
+    assert "2. el, okeyle bitiş (Can)" in summary
     assert "Ali (2 kez)" in summary
     # "Rövanş" is an action: beside "Maç bitti", outside the live sheet every phone shares.
     finished = re.search(r'<div id="hand-form" class="card">.*?</div>', html, re.S).group(0)

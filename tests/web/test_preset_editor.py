@@ -12,6 +12,7 @@ import scoring
 from cetele.models import HousePreset, Match
 from cetele.ruleset_form import RulesetForm
 from cetele.rulesets import sample_hands
+from scoring.labels import signed
 from tests.factories import form_data, new_match_data
 
 pytestmark = pytest.mark.django_db
@@ -111,7 +112,7 @@ def tier(row: int, series: str, pairs: str, points: str) -> dict:
         ({OKEY_MULTIPLIER: "0"}, OKEY_MULTIPLIER, "1 ile 100 arasında"),
         ({"finishes__okey__winner": ""}, "finishes__okey__winner", "Bu alan zorunludur"),
         ({"finishes__none__not_opened": ""}, "finishes__none__not_opened", "Bu alan zorunludur"),
-        ({"finishes__okey__winner": "303"}, "finishes__okey__winner", "-100000 ile 0 arasında"),
+        ({"finishes__okey__winner": "303"}, "finishes__okey__winner", "0 ya da eksi olmalı"),
         ({NORMAL_NOT_OPENED: "abc"}, NORMAL_NOT_OPENED, "Tam bir sayı girin"),
         ({NORMAL_NOT_OPENED: "2.5"}, NORMAL_NOT_OPENED, "Tam bir sayı girin"),
         ({"pair_opener_multiplier": "1e3"}, "pair_opener_multiplier", "Tam bir sayı girin"),
@@ -139,7 +140,7 @@ def tier(row: int, series: str, pairs: str, points: str) -> dict:
         (
             tier(2, "150", "7", "50"),
             "opening_bonus__2__points",
-            "-100000 ile 0 arasında",
+            "0 ya da eksi olmalı",
         ),
     ],
 )  # fmt: skip
@@ -315,7 +316,7 @@ def test_the_htmx_preview_answers_with_the_example_region_only(client):
     assert response.status_code == 200
     assert html.lstrip().startswith('<div id="rules-example"')
     assert "<form" not in html and "<input" not in html
-    assert re.search(r'data-seat="0">-303<', html)
+    assert re.search(r'data-seat="0">−303<', html)
     assert HousePreset.objects.count() == 0
 
 
@@ -329,7 +330,7 @@ def test_the_example_scores_come_from_the_engine_with_the_draft_rules(client):
 
     response = client.post(reverse("rules_preview"), data, headers=HTMX_PREVIEW)
 
-    shown = [int(s) for s in re.findall(r'data-seat="\d">(-?\d+)<', response.content.decode())]
+    shown = re.findall(r'data-seat="\d">([^<]*)<', response.content.decode())
     form = RulesetForm(data)
     assert form.is_valid()
     expected = [
@@ -337,9 +338,9 @@ def test_the_example_scores_come_from_the_engine_with_the_draft_rules(client):
         for sample in sample_hands(form.ruleset)
         for score in scoring.score_json({"rules": form.ruleset, "hand": sample.hand})["scores"]
     ]
-    assert shown == expected
+    assert shown == [signed(score) for score in expected]
     # Burak opened pairs with 23 and a fake okey (7): (23 + 7) × 2 × 3, plus 101 for the fake.
-    assert shown[:4] == [-303, 281, 3 * (41 + 7) + 101, 404]
+    assert expected[:4] == [-303, 281, 3 * (41 + 7) + 101, 404]
 
 
 def test_an_invalid_draft_shows_its_errors_in_the_example(client):
@@ -359,7 +360,7 @@ def test_the_preview_button_works_without_javascript_and_saves_nothing(client):
     )
 
     assert response.status_code == 200
-    assert re.search(r'data-seat="0">-303<', response.content.decode())
+    assert re.search(r'data-seat="0">−303<', response.content.decode())
     assert HousePreset.objects.count() == 0
 
 
@@ -551,7 +552,7 @@ IN_RANGE = "1 ile 100 arasında olmalı."
              "finishes__pairs_okey_kafa__opened_multiplier": "8",
              "finishes__pairs_okey_kafa__not_opened": "1616"},
             "finishes__pairs_okey_kafa__on",
-            "Elden + çift + okey satırı yalnızca çiftten kafa satırının yanında olabilir.",
+            "Çiftten okey-kafa satırı yalnızca çiftten kafa satırının yanında olabilir.",
         ),
     ],
 )  # fmt: skip

@@ -279,7 +279,7 @@ def test_the_share_page_has_both_links_a_qr_code_and_the_standings_message(clien
     assert f'data-copy="{view}"' in html
     assert f'data-share-url="{view}"' in html
     assert f'data-copy="{edit}"' in html
-    assert "skoru değiştirebilir" in html
+    assert "çeteleyi değiştirebilir" in html
     assert re.search(r"<svg[^>]*viewBox", html)
     assert "data-share-text=" in html
     assert "2 / 13 el oynandı" in html
@@ -318,6 +318,15 @@ def test_the_standings_message_lists_hands_played_totals_by_place_and_the_leader
         "Önde: Ayşe",
         "Canlı izleyin: L",
     ]
+
+
+def test_the_standings_message_prints_a_negative_total_with_the_minus_sign():
+    """As the sheet and the breakdowns print it: "−101", not "-101" (issue 29)."""
+    sheet = tally([[-101, 40, 202]], 3, teams=False)
+
+    text = standings_message(["A", "B", "C"], teams=False, planned_hands=3, sheet=sheet)
+
+    assert text.splitlines()[1] == "1. A: −101"
 
 
 def test_the_standings_message_names_the_winner_and_shares_a_tie():

@@ -144,7 +144,7 @@ def test_a_match_at_a_table_seats_its_players_by_place(client):
 @pytest.mark.parametrize(
     ("seats", "message"),
     [
-        (["0", "0", "", ""], "iki koltukta"),
+        (["0", "0", "", ""], "iki yerde"),
         (["0", "", "", ""], "Bu alan zorunludur"),
         (["0", "1", "", "2"], "3. oyuncu"),
         (["0", "9", "", ""], "9 mevcut seçeneklerden biri değil"),
@@ -285,7 +285,7 @@ def test_the_standings_go_to_whatsapp_as_a_plain_link_with_the_view_link(client)
     text = parse_qs(urlparse(link.replace("&amp;", "&")).query)["text"][0]
     view_url = "http://testserver" + reverse("view_table", args=[table.view_token])
     assert text.splitlines() == [
-        "Masa Cuma: 1 maç bitti",
+        "Cuma: 1 maç bitti",
         "1. Ayşe: 1 galibiyet / 1 maç",
         "2. Ali: 0 galibiyet / 1 maç",
         f"Masanın sayfası: {view_url}",
@@ -477,7 +477,7 @@ def test_the_table_page_opens_on_the_latest_season_and_offers_the_others(client)
     html = latest.content.decode()
     assert "2026 sezonu sıralaması" in html
     assert 'href="?sezon=2025"' in html and 'href="?sezon=tumu"' in html
-    assert "Masa Cuma (2026): 1 maç bitti" in html
+    assert "Cuma (2026): 1 maç bitti" in html
 
 
 def test_a_table_of_one_season_shows_no_season_choice(client):

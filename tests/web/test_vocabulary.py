@@ -18,12 +18,15 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+import scoring
+from cetele.models import HousePreset
+from cetele.tables import table_from_match
 from scoring import messages, names, parameters, sentences, vocabulary
 from scoring.errors import InvalidHand
 from scoring.messages import ERRORS, human_field
 from scoring.turkish import lower
 from scoring.vocabulary import CONTRACT_WORDS, RETIRED, SEAT_NUMBER, retired_in
-from tests.factories import form_data, make_match, sample_inputs
+from tests.factories import add_hand, form_data, make_match, sample_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("Ayşe", "Burak", "Can", "Deniz")
@@ -397,10 +400,110 @@ def test_the_catalogue_reader_pairs_msgids_with_msgstrs():
         ("Score sheet", "en", True),
         ("Back to the score sheet", "en", False),
         ("A hand has 2, 3 or 4 players; 1 were entered.", "en", True),
+        # Issue 29: each string it reported, and a fresh one of the same kind beside it.
+        ("Kimse bitirmedi", "tr", True),
+        ("Kimse bitmedi", "tr", False),
+        ("101 Okey masanızın skorunu telefonda tutun", "tr", True),
+        ("Skor mesajı", "tr", True),
+        ("%(seat)s. koltuk", "tr", True),
+        ("herkes bir koltuk kayar", "tr", True),
+        ("herkes bir yer kayar", "tr", False),
+        ("kuralları maç başlarken dondurulmuştur", "tr", True),
+        ("Çetele okunmaya devam eder", "tr", True),
+        ("Sunucu soruyor: bu el için kararınız gerekiyor", "tr", True),
+        ("Bağlantı yok — son görülen durum", "tr", True),
+        ("masanın maçlarını ve sayılarını gösterir", "tr", True),
+        ("taşların sayılarının toplamı", "tr", False),
+        ("açma durumu", "tr", True),
+        ("Kural kaydedildi.", "tr", True),
+        ("Kurallar kaydedildi.", "tr", False),
+        ("okey yüzü kadar sayılır", "tr", True),
+        ("okey / sahte okey kaldı", "tr", True),
+        ("Okey-Kafa / Elden + okey", "tr", True),
+        ("Elden + çift + okey", "tr", True),
+        ("Pairs + kafa + okey", "en", True),
+        ("Çiftten okey-kafa", "tr", False),
+        ("3–1 (2=)", "tr", True),
+        ("önde–geride bitirdiği maçlar (= berabere)", "tr", True),
+        ("3–1 (2 berabere)", "tr", False),
+        ("Okeyi bitiş taşı olmadan yere atmak.", "tr", True),
+        ("her oyuncunun elin bütün puanını", "tr", True),
+        ("her oyuncunun o eldeki bütün puanını", "tr", False),
+        ("açamayan cezasını iki katı yazar", "tr", True),
+        ("açamayan puanını dört katı yazar", "tr", True),
+        ("açamayan cezasının iki katını yazar", "tr", False),
+        ("Bu adresten kısa sürede çok sayıda geçersiz bağlantı açıldı.", "tr", True),
+        ("Masa %(name)s: %(count)s maç bitti", "tr", True),
+        ("Table %(name)s: %(count)s match finished", "en", True),
+        ("Kafa için kimse açmamış olmalı", "tr", True),
+        ("Kafa için başka kimse açmamış olmalı", "tr", False),
+        ("Eşli (1. ve 3. oyuncu bir takım, 2. ve 4. oyuncu öteki)", "tr", True),
+        ("Okeyler hariç sayıların toplamı", "tr", True),
+        ("Aşağıdaki örnek el, siz değiştirdikçe", "tr", True),
+        ("Masa kurarsanız oyuncuları masaya geçer", "tr", True),
+        ("Bitiriş", "tr", True),
+        ("attığın taşı sonraki oyuncu kullanırsa", "tr", True),
+        ("bitirdiğin el", "tr", True),
+        ("sana kalan", "tr", True),
+        ("Kimin bitirdiğini seçin", "tr", False),
+        ("açtığında", "tr", False),
+        ("İlker wrote 898", "en", True),
+        ("Winners write the same.", "en", True),
+        ("their partner finished, so they write 0", "en", True),
+        ("Write down your table's rules.", "en", False),
+        ("Ayşe (1 time)", "en", True),
+        ("Ayşe (once)", "en", False),
+        ("going on: 3 / 5 hands", "en", True),
+        ("hands: <span data-chosen-hands>5</span>", "en", True),
+        ("every score and how it was made", "en", True),
+        ("let their okey be taken", "en", True),
+        ("21 tiles open at most 10 pairs", "en", True),
+        ("with 21 tiles you can open at most 10 pairs", "en", False),
+        ("First player", "en", True),
+        ("Name %(number)s", "en", True),
+        ("Place %(number)s", "en", False),
+        ("Ç: pairs finish · O: okey finish · K: kafa", "en", True),
+        ("choose “Runs” or “Pairs”", "en", True),
+        ("a player who opened runs/sets", "en", False),
     ],
 )
 def test_the_retired_list_catches_the_reported_variants(text, lang, caught):
     assert bool(retired_in(text, lang)) is caught
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_a_finish_name_is_a_name_without_its_explanation(lang):
+    """ "Kafa", not "Kafa (opened and finished in the same turn)" or "Kafa / Elden": a name is
+    used in headings, the chart and mid-sentence; what it means is help text."""
+    assert [name for name in names.FINISH_NAMES[lang].values() if re.search(r"[()/]", name)] == []
+
+
+def test_a_penalty_label_is_an_infinitive_like_its_neighbours():
+    """ "Okey atmak", "Taş geri almak": a label that is a sentence ("Açılış tutmadı") stands out."""
+    kinds = names.PENALTY_NAMES["tr"]
+    labels = [texts[0][0] for kind, texts in parameters.PENALTY_TEXTS.items() if kind in kinds]
+    assert len(labels) >= 6
+    assert [label for label in labels if not re.search(r"m[ae]k$", label)] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "caught"),
+    [("-303", True), ("Ali -202", True), ("−303", False), ("2–4", False), ("Wi-Fi", False)],
+)
+def test_the_hyphen_pattern_catches_a_hyphen_for_a_minus(text, caught):
+    assert bool(vocabulary.HYPHEN_MINUS.search(text)) is caught
+
+
+def capital_after_comma(text: str, lang: str) -> list[str]:
+    """Finish names written with their capital in mid-sentence: "1. el, Okeyle bitiş"."""
+    shown = [name for kind, name in names.FINISH_NAMES[lang].items() if kind != "none"]
+    return [name for name in shown if re.search(rf"[,(] ?{re.escape(name)}", text)]
+
+
+def test_the_capital_check_catches_a_finish_name_mid_sentence():
+    assert capital_after_comma("1. el, Okeyle bitiş (Ayşe)", "tr") == ["Okeyle bitiş"]
+    assert capital_after_comma("1. el, okeyle bitiş (Ayşe)", "tr") == []
+    assert capital_after_comma("Hand 1, Okey finish (Ayşe)", "en") == ["Okey finish"]
 
 
 @pytest.mark.parametrize(
@@ -454,3 +557,85 @@ def test_a_question_keeps_its_own_mark_on_every_form(client, lang):
     assert all("?" in text for text in shown)  # the questions are there...
     assert [text for text in shown if re.search(r"\?\s*:", text)] == []  # ...without a colon
     assert [text for text in shown if CONTRACT_WORDS.search(text.replace("JSON indir", ""))] == []
+
+
+def _pages_with_numbers(client) -> dict[str, str]:
+    """The pages that print scores, totals, figures and finish names, as a player reads them:
+    a finished match (sheet, standings, summary, chart), a hand, the history, a table with
+    its statistics, a built-in and a house rule's page, and a house rule's deletion page."""
+    match = make_match(planned_hands=4, hands=0)
+    for finisher in range(4):
+        inputs = sample_inputs(finisher=finisher, remaining=30)
+        inputs["okey_finish"] = finisher % 2 == 1
+        add_hand(match, inputs)
+    table = table_from_match(match, "Cuma")
+    house = HousePreset.objects.create(
+        name="Bizim masa",
+        rules=scoring.resolve_rules("cetele-standart"),
+        base_slug="cetele-standart",
+    )
+    urls = {
+        "sheet": reverse("match_detail", args=[match.edit_token]),
+        "view": reverse("view_match", args=[match.view_token]),
+        "hand": reverse("hand_detail", args=[match.edit_token, 2]),
+        "history": reverse("match_history", args=[match.edit_token]),
+        "table": reverse("table_detail", args=[table.edit_token]),
+        "rules": reverse("rules_detail", args=["om-klasik"]),
+        "house": reverse("house_detail", args=[house.view_token]),
+        "house_delete": reverse("house_delete", args=[house.edit_token]),
+    }
+    pages = {}
+    for name, url in urls.items():
+        response = client.get(url)
+        assert response.status_code == 200, name
+        pages[name] = page_text(response)
+    return pages
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_pages_print_numbers_and_names_as_a_player_writes_them(client, lang):
+    """On every page that prints numbers: the minus sign, never a hyphen ("−303", issue 29's
+    "-303" on the sheet beside "−303" in the breakdowns); a finish's name in lower case in
+    mid-sentence ("1. el, okeyle bitiş"); no retired variant built at run time ("Masa Cuma");
+    no count of nothing ("0 maç")."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+
+    pages = _pages_with_numbers(client)
+
+    assert all("−" in pages[name] for name in ("sheet", "view", "hand", "table", "rules"))
+    problems = {
+        name: {
+            "hyphen": vocabulary.HYPHEN_MINUS.findall(text),
+            "capital": capital_after_comma(text, lang),
+            "retired": [r.pattern for r in retired_in(text, lang)],
+            "zero": re.findall(r"\b0 (?:maç|match)", text),
+        }
+        for name, text in pages.items()
+    }
+    assert {name: found for name, found in problems.items() if any(found.values())} == {}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/m/{}/", "/masa/{}/", "/ev/{}/"])
+def test_a_bad_link_of_any_kind_gets_words_for_any_kind(client, path):
+    """The 404 page serves match, table and house-rule links alike: it names none of them."""
+    response = client.get(path.format("x" * 43))
+
+    assert response.status_code == 404
+    assert not re.search(r"\bmaç|çeteleyi tutan", page_text(response), re.IGNORECASE)
+
+
+@pytest.mark.django_db
+def test_the_english_statistics_columns_say_what_they_count(client):
+    """ "Played" and "Hands" over counts, not "Match" and "Hand" (the sheet's own "Hand" column
+    numbers hands and keeps its word)."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    match = make_match(planned_hands=1, hands=1)
+    table = table_from_match(match, "Friday")
+
+    html = client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+
+    heads = re.findall(r'<th scope="col">([^<]*)</th>', html)
+    assert heads.count("Played") == 2 and "Hands" in heads
+    assert "Match" not in heads and "Hand" not in heads

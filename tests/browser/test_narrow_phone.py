@@ -1,0 +1,102 @@
+"""On a 320 px phone, in Turkish and in English: each seat row of the hand form ("Açmadı | Seri
+| Çift", the sum, ⋯) stays on one line, and a four-player sheet fits the screen, its last
+column whole (issue 29)."""
+
+import os
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+import scoring
+from cetele.models import Match
+from tests.browser.sheet import start_match
+from tests.factories import add_hand
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Long names on purpose: the widest a phone at the table is likely to see.
+NAMES = ["Ali Kemal", "Burcu", "Cengizhan", "İlknur"]
+NARROW = {"width": 320, "height": 640}
+SHOTS = Path(os.environ.get("CETELE_SCREENSHOTS", "/tmp/cetele-screenshots"))
+
+
+def _narrow_page(browser, live_server):
+    context = browser.new_context(
+        base_url=live_server.url, viewport=NARROW, is_mobile=True, has_touch=True
+    )
+    return context, context.new_page()
+
+
+def _speak(context, page, live_server, lang: str) -> None:
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    page.goto(page.url)
+
+
+def _tops(page, seat: int) -> dict[str, float]:
+    """The top edge of each part of a seat's row, by part."""
+    parts = {
+        "no": f"#seat-{seat} .opened-no",
+        "series": f"#seat-{seat} .opened-series",
+        "pairs": f"#seat-{seat} .opened-pairs",
+        "sum": f"#seat-{seat} .sum input",
+        "more": f"#seat-{seat} details.more > summary",
+    }
+    boxes = {name: page.locator(selector).bounding_box() for name, selector in parts.items()}
+    return {name: box["y"] + box["height"] / 2 for name, box in boxes.items()}
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_each_seat_row_fits_one_line_at_320_px(browser, live_server, lang):
+    context, page = _narrow_page(browser, live_server)
+    try:
+        start_match(page, NAMES)
+        _speak(context, page, live_server, lang)
+        for seat in range(4):
+            middles = _tops(page, seat)
+            line = middles["no"]
+            assert all(abs(middle - line) < 4 for middle in middles.values()), (seat, middles)
+            right = page.locator(f"#seat-{seat} details.more > summary").bounding_box()
+            assert right["x"] + right["width"] <= 320
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator("#seat-0").screenshot(path=SHOTS / f"seat-row-320-{lang}.png")
+    finally:
+        context.close()
+
+
+def _big_hand(finisher: int) -> dict:
+    """A hand whose losers score four figures: the widest numbers a sheet's column holds."""
+    players = [{"opened": "pairs", "remaining": 99} for _ in range(4)]
+    players[finisher] = {"opened": "series"}
+    return {"finisher": finisher, "okey_finish": True, "okey_number": 13, "players": players}
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_a_four_player_sheet_fits_320_px_with_its_last_column_whole(browser, live_server, lang):
+    match = Match.start(
+        NAMES,
+        teams=False,
+        planned_hands=5,
+        rules=scoring.resolve_rules("cetele-standart"),
+        preset_slug="cetele-standart",
+        base_rules=scoring.resolve_rules("cetele-standart"),
+    )
+    for number in range(4):
+        add_hand(match, _big_hand(number % 4))
+    context, page = _narrow_page(browser, live_server)
+    try:
+        context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+        page.goto(reverse("match_detail", args=[match.edit_token]))
+        wrap = page.locator(".sheet-wrap")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        wrap.screenshot(path=SHOTS / f"sheet-320-{lang}.png")
+        sizes = wrap.evaluate("e => [e.scrollWidth, e.clientWidth]")
+        last = page.locator("table.sheet thead th").last.bounding_box()
+        box = wrap.bounding_box()
+
+        assert sizes[0] <= sizes[1], sizes  # no sideways scrolling inside the sheet
+        assert last["x"] + last["width"] <= box["x"] + box["width"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    finally:
+        context.close()
