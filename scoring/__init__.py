@@ -48,6 +48,8 @@ Breakdown steps, in order, per seat (their points add up to the seat's score):
     partner_zero       0 (teams: the finisher's partner)         finisher
     not_opened         F.not_opened × k                          finish (+ factors)
     cifte_devam        not_opened × (factor − 1)                 factor
+    opened_flat        F.opened_flat × k, a loser who opened     finish (+ factors)
+                       where the row has it (no tiles then)
     kafa_halving       the halving, a negative amount            before, after
     tiles              tiles × pair multiplier × F mult. × k     remaining, okeys, fake_okeys,
                                                                  okey_value, okey_number, tiles,

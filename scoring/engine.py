@@ -82,6 +82,7 @@ def _scaled(row: FinishRow, factors: tuple[dict, ...]) -> FinishRow:
         opened_multiplier=row.opened_multiplier * k,
         not_opened=row.not_opened * k,
         winner=None if row.winner is None else row.winner * k,
+        opened_flat=None if row.opened_flat is None else row.opened_flat * k,
     )
 
 
@@ -127,6 +128,10 @@ def _seat_steps(
         yield Step("partner_zero", 0, {"finisher": hand.finisher})
     elif seat.opened is Opened.NO:
         yield from _not_opened(hand, rules, kind, row, factors, index)
+    elif row.opened_flat is not None:
+        # The row's flat amount is the whole base: no tiles, multipliers or okey penalty.
+        yield Step("opened_flat", row.opened_flat, _with_factors({"finish": kind.value}, factors))
+        yield from _opening_bonus(rules, seat)
     else:
         yield from _opened_loser(hand, rules, kind, row, factors, index)
         yield from _opening_bonus(rules, seat)

@@ -89,6 +89,7 @@ class FinishRow:
     opened_multiplier: int
     not_opened: int
     winner: int | None = None
+    opened_flat: int | None = None  # a loser who opened scores this, whatever they hold
 
 
 @dataclass(frozen=True, slots=True)

@@ -132,11 +132,12 @@ SECTIONS = (
 
 # --- The finish table -----------------------------------------------------------------------
 
-FINISH_COLUMNS = ("winner", "opened_multiplier", "not_opened")
+FINISH_COLUMNS = ("winner", "opened_multiplier", "not_opened", "opened_flat")
 COLUMN_LABELS: dict[str, Text] = {
     "winner": ("Bitiren", "Finisher"),
     "opened_multiplier": ("Açan ×", "Opened ×"),
     "not_opened": ("Açamayan", "Not opened"),
+    "opened_flat": ("Açana sabit", "Opened: flat"),
 }
 COLUMN_HELP: dict[str, Text] = {
     "winner": ("Bitirenin yazdığı (0 ya da eksi).", "What the finisher scores (0 or negative)."),
@@ -147,6 +148,11 @@ COLUMN_HELP: dict[str, Text] = {
     "not_opened": (
         "Açamayanın yazdığı sabit ceza.",
         "The fixed penalty a player who did not open scores.",
+    ),
+    "opened_flat": (
+        "Doluysa, açıp kaybeden elindekine bakılmadan bu puanı yazar (ör. kafada 808). Boş = yok.",
+        "When set, a loser who opened scores this, whatever they hold (e.g. 808 on a kafa). "
+        "Empty = none.",
     ),
 }
 FINISH_HELP: dict[str, Text] = {
@@ -175,12 +181,20 @@ OPTIONAL_FINISHES = ("pairs_kafa", "pairs_okey_kafa")
 FINISH_ORDER = tuple(kind.value for kind in FinishKind)  # RULES.md's order
 
 
+# A house-rule extension (RULES.md): absent from every built-in row, and not on the `none` row.
+OPTIONAL_COLUMNS = ("opened_flat",)
+
+
 def _finish_params(kind: str) -> list[Param]:
-    columns = FINISH_COLUMNS[1:] if kind == FinishKind.NONE else FINISH_COLUMNS
+    if kind == FinishKind.NONE:  # nobody finished: no winner, no flat amount for openers
+        columns = ("opened_multiplier", "not_opened")
+    else:
+        columns = FINISH_COLUMNS
     bounds = {
         "winner": (-MAX_AMOUNT, 0),
         "opened_multiplier": (1, MAX_MULTIPLIER),
         "not_opened": (0, MAX_AMOUNT),
+        "opened_flat": (0, MAX_AMOUNT),
     }
     return [
         Param(
@@ -194,6 +208,8 @@ def _finish_params(kind: str) -> list[Param]:
             COLUMN_HELP[column],
             *bounds[column],
             signed=column == "winner",
+            # Off unless set: a ruleset without the key scores as it always did.
+            **({"nullable": True, "default": ABSENT} if column in OPTIONAL_COLUMNS else {}),
         )
         for column in columns
     ]

@@ -15,6 +15,7 @@ _WORDS = {
     "tr": {
         "partner_zero": "eşi bitirdi",
         "not_opened": "açamadı",
+        "opened_flat": "açtı, sabit",
         "cifte_devam": "çifte devam",
         "kafa_halving": "kafa, eşi açtı",
         "pair_opened": "çift açtı",
@@ -38,6 +39,7 @@ _WORDS = {
     "en": {
         "partner_zero": "partner finished",
         "not_opened": "did not open",
+        "opened_flat": "opened, flat",
         "cifte_devam": "çifte devam",
         "kafa_halving": "kafa, partner opened",
         "pair_opened": "opened pairs",
@@ -175,9 +177,9 @@ def _factors_text(step: Mapping[str, Any], lang: str) -> str:
 def _reason(step: Mapping[str, Any], lang: str) -> str:
     words = _WORDS[lang]
     rule = step["rule"]
-    if rule in ("winner", "not_opened") and "finish" in step:
+    if rule in ("winner", "not_opened", "opened_flat") and "finish" in step:
         base = FINISH_REASONS[lang][step["finish"]]
-        return base if rule == "winner" else f"{words['not_opened']}, {base}"
+        return base if rule == "winner" else f"{words[rule]}, {base}"
     if rule == "pair_opener_over":
         threshold = step["threshold"]
         return words["over"].format(threshold=threshold, threshold_acc=accusative(threshold))

@@ -194,3 +194,15 @@ def test_two_fake_okeys_alone_read_as_a_calculation_with_its_result():
 )
 def test_the_genitive_suffix_follows_the_last_word_spoken(number, written):
     assert genitive(number) == written
+
+
+EXTENSIONS = load_shared("vectors/extensions.json")
+
+
+def test_a_flat_amount_for_an_opener_reads_as_one_figure_with_its_row():
+    request = next(v for v in EXTENSIONS if v["name"].startswith("opened_flat with riziko"))
+    steps = score_json(request["request"])["breakdown"]
+
+    assert format_breakdown(steps[0]) == "300 (açtı, sabit, okeyle bitiş) × 2 (riziko) = 600"
+    assert format_breakdown(steps[0], "en").startswith("300 (opened, flat, okey finish) × 2")
+    assert [step["rule"] for step in steps[2]] == ["opened_flat", "penalty"]
