@@ -5,11 +5,12 @@ the same moment on a new database all succeed, and leave it migrated once. (Djan
 import os
 import subprocess
 import sys
+import time
 import uuid
 
 import pytest
 
-from bench.harness import ROOT, server_env
+from bench.harness import ROOT, free_port, server_env
 
 STARTERS = 4
 
@@ -78,3 +79,21 @@ def test_several_starters_at_once_on_a_new_postgres_database_all_succeed(
 
     assert [r.returncode for r in results] == [0] * STARTERS, [r.stderr[-500:] for r in results]
     assert unapplied(env) == ""
+
+
+def test_it_waits_for_a_database_that_does_not_answer_yet_then_says_so(tmp_path):
+    env = server_env(f"postgres://postgres@127.0.0.1:{free_port()}/cetele", tmp_path)
+
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "manage.py", "prepare_database", "--wait", "2"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+    assert time.monotonic() - started >= 2
+    assert result.returncode == 1
+    assert "The database did not answer in 2 s" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -6,15 +6,19 @@ and the second fails on a table the first just made. Here every starter waits fo
 whoever gets it second finds nothing left to do. PostgreSQL: a session advisory lock (released
 when the connection closes, even if this process dies); SQLite: an exclusive lock on a file
 beside the database (the one machine holding the file).
+
+--wait SECONDS: first wait that long for the database to answer (a database container started
+beside the app takes a few seconds to accept connections).
 """
 
 import fcntl
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
-from django.db import connection
+from django.core.management.base import BaseCommand, CommandError
+from django.db import OperationalError, connection
 
 LOCK_KEY = 0x63E7E1E  # any fixed number: "Çetele's migrations" among the server's advisory locks
 
@@ -39,11 +43,30 @@ def migration_lock():
         yield
 
 
+def wait_for_database(seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            connection.ensure_connection()
+            return
+        except OperationalError as error:
+            if time.monotonic() >= deadline:
+                message = f"The database did not answer in {seconds:g} s: {error}"
+                raise CommandError(message) from error
+            time.sleep(0.5)
+
+
 class Command(BaseCommand):
     help = "Migrate and create the cache table, once even when several servers start together."
 
-    def handle(self, *args, **options) -> None:
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--wait", type=float, default=0, help="seconds to wait for the database to answer"
+        )
+
+    def handle(self, *args, wait: float, **options) -> None:
         verbosity = options["verbosity"]
+        wait_for_database(wait)
         with migration_lock():
             call_command("migrate", interactive=False, verbosity=verbosity)
             call_command("createcachetable", verbosity=verbosity)
