@@ -31,9 +31,10 @@ work=$(mktemp -d "$tmp/cetele-containers.XXXXXX")
 export CONTAINERS_CONF="$work/containers.conf" CONTAINERS_STORAGE_CONF="$work/storage.conf"
 project=cetele-test-$$
 compose() { "$work/venv/bin/podman-compose" -p "$project" -f compose.yaml -f tests/container/compose.test.yaml "$@"; }
-cleanup() {
-  compose down -v -t 5 >/dev/null 2>&1 || true
+cleanup() { # the tests take their stacks down; whatever a failure left is removed here
   podman rm -af -t 0 >/dev/null 2>&1 || true
+  podman volume prune -f >/dev/null 2>&1 || true
+  podman network prune -f >/dev/null 2>&1 || true
   podman rmi -af >/dev/null 2>&1 || true
   rm -rf "$work"
 }
@@ -70,10 +71,11 @@ sources() { grep -rh -v '^[[:space:]]*#' /etc/apt/sources.list /etc/apt/sources.
 mirror=$(sources | grep -oE 'https?://[^ ]+/debian/?( |$)' | head -n 1 | tr -d ' ')
 security=$(sources | grep -oE 'https?://[^ ]+/debian-security/?( |$)' | head -n 1 | tr -d ' ')
 export BASE=localhost/cetele-test-base:bookworm
-# gettext too: the build then finds msgfmt and skips its apt-get. No manual pages or docs, no
+# Essential packages and these only (no apt: nothing is installed in it later); gettext too, so
+# the build finds msgfmt and skips its apt-get. No manual pages or docs, no
 # PostgreSQL cluster made at install (the stand-in makes its own), dpkg without fsync: the leg's
 # time is mostly this step's CPU.
-TMPDIR=$work mmdebstrap --quiet --variant=minbase --dpkgopt=force-unsafe-io \
+TMPDIR=$work mmdebstrap --quiet --variant=essential --dpkgopt=force-unsafe-io \
   --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
   --dpkgopt='path-exclude=/usr/share/locale/*' \
   --essential-hook='mkdir -p "$1/etc/postgresql-common/createcluster.d" && echo "create_main_cluster = false" >"$1/etc/postgresql-common/createcluster.d/none.conf"' \
@@ -96,6 +98,7 @@ echo "   built after $(($(date +%s) - started)) s"
 echo "== drive the stack over HTTP (tests/container)"
 export CETELE_PROJECT=$project
 export CETELE_COMPOSE="$work/venv/bin/podman-compose -p $project -f compose.yaml -f tests/container/compose.test.yaml"
+export CETELE_COMPOSE_SQLITE="$work/venv/bin/podman-compose -p $project-sqlite -f compose.sqlite.yaml"
 export CETELE_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 status=0
 .venv/bin/python -m pytest tests/container -q -p no:cacheprovider || status=$?

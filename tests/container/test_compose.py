@@ -16,59 +16,35 @@ from urllib.parse import urlencode
 import pytest
 
 from bench.harness import Client, hand_form_data, sample_hand
+from tests.container.stack import (
+    HOST,
+    PORT,
+    PROXY_HEADERS,
+    Phone,
+    healthz,
+    run_compose,
+    wait_until_healthy,
+)
 
-COMPOSE = shlex.split(os.environ.get("CETELE_COMPOSE", ""))
-PORT = int(os.environ.get("CETELE_PORT", "0"))
+COMMAND = shlex.split(os.environ.get("CETELE_COMPOSE", ""))
 PROJECT = os.environ.get("CETELE_PROJECT", "")
-HOST = os.environ.get("DJANGO_ALLOWED_HOSTS", "")  # compose.yaml's .env: set by the leg
-# What Caddy or nginx in front of the app adds to each request of a phone.
-PROXY_HEADERS = {
-    "Host": HOST,
-    "X-Forwarded-Proto": "https",
-    "X-Forwarded-For": "203.0.113.7",
-    "Origin": f"https://{HOST}",
-}
 
 
-def compose(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    result = subprocess.run(
-        [*COMPOSE, *args],
+def compose(*args: str, timeout: float = 120) -> str:
+    return run_compose(COMMAND, *args, timeout=timeout)
+
+
+def app_container(template: str) -> str:
+    """`podman inspect`'s `template` for the app's container."""
+    labels = [f"label=com.docker.compose.project={PROJECT}", "label=com.docker.compose.service=app"]
+    (container,) = subprocess.run(
+        ["podman", "ps", "-q", *[f"--filter={label}" for label in labels]],
         capture_output=True,
         text=True,
-        timeout=timeout,
-    )
-    assert result.returncode == 0, f"compose {' '.join(args)}: {result.stderr[-2000:]}"
-    return result
-
-
-class Phone(Client):
-    """A phone behind the TLS proxy: its requests arrive with the proxy's headers."""
-
-    def request(self, method, path, body=None, headers=None):
-        return super().request(method, path, body, {**PROXY_HEADERS, **(headers or {})})
-
-
-def healthz() -> int:
-    try:
-        return Client(PORT, timeout=5).get("/healthz", headers={"Host": HOST})[0]
-    except OSError:
-        return 0
-
-
-def wait_until_healthy(timeout: float = 120) -> float:
-    """Seconds until /healthz answered 200 (compose health checks need systemd: polled here)."""
-    started = time.monotonic()
-    while time.monotonic() - started < timeout:
-        if healthz() == 200:
-            return time.monotonic() - started
-        time.sleep(0.25)
-    pytest.fail(f"/healthz did not answer 200 within {timeout} s")
-
-
-def app_started_at() -> str:
-    labels = [f"label=com.docker.compose.project={PROJECT}", "label=com.docker.compose.service=app"]
+        check=True,
+    ).stdout.split()
     return subprocess.run(
-        ["podman", "ps", "--format", "{{.StartedAt}}", *[f"--filter={label}" for label in labels]],
+        ["podman", "inspect", "--format", template, container],
         capture_output=True,
         text=True,
         check=True,
@@ -118,12 +94,12 @@ def test_a_match_is_created_and_a_hand_saved_on_postgresql(stack):
 
 def test_the_hand_is_still_there_after_the_app_container_restarts(stack):
     phone, match = stack["phone"], stack["match"]
-    before = app_started_at()
+    before = app_container("{{.State.StartedAt}}")
 
     compose("restart", "app")
     wait_until_healthy()
 
-    assert app_started_at() != before
+    assert app_container("{{.State.StartedAt}}") != before
     assert phone.get(match + "el/1/")[0] == 200
 
 
