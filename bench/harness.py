@@ -243,7 +243,7 @@ class RedisServer:
         self.stop()
 
 
-NGINX_CONF = """# make loadtest's load balancer (bench only; README.md shows a real one).
+NGINX_CONF = """# make loadtest's load balancer (bench only; docs/deployment.md shows a real one).
 worker_processes 1;
 daemon off;
 pid {dir}/nginx.pid;

@@ -104,7 +104,7 @@ class Forgettable(models.Model):
 
     `touched_at` is its last use: created, changed, a match started with it, or opened through
     one of its links (a visit is written at most once a day; a live-view poll is not a visit).
-    `forget_unused` deletes what stays untouched for long (README, Privacy): player names are
+    `forget_unused` deletes what stays untouched for long (docs/privacy.md): player names are
     personal data and are not kept forever.
     """
 

@@ -207,6 +207,8 @@ if DEBUG:
 # --- Security -------------------------------------------------------------------------------
 HTTPS = env_flag("DJANGO_HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
+# A load balancer or an orchestrator probes the app server itself, over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000")) if HTTPS else 0
@@ -299,6 +301,7 @@ LOGGING = {
 # First path segments the app itself uses: the admin may not hide behind one of them.
 RESERVED_PATHS = {"m", "v", "ev", "masa", "yeni", "kurallar", "static", "i18n", "favicon.ico"}
 RESERVED_PATHS |= {"sw.js", "manifest.webmanifest"}  # the installable app (views_app)
+RESERVED_PATHS |= {"healthz"}  # load balancers' and orchestrators' probe (cetele.health)
 
 
 def admin_path(value: str) -> str:

@@ -2,6 +2,7 @@ from django.conf import settings
 from django.urls import include, path, re_path, register_converter
 
 from cetele import (
+    health,
     sharing,
     views,
     views_app,
@@ -35,6 +36,7 @@ urlpatterns = [
     # First: the live poll is nearly all the traffic, and patterns are tried in order.
     path("m/<token:token>/poll/", views_sharing.match_poll, name="match_poll"),
     path("v/<token:token>/poll/", views_sharing.view_poll, name="view_poll"),
+    path("healthz", health.healthz, name="healthz"),  # load balancers ask it every few seconds
     path("", views.home, name="home"),
     path("yeni/", views.match_create, name="match_create"),
     path("yeni/kurallar/", views_rules.match_adjust, name="match_adjust"),

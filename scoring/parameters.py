@@ -186,10 +186,8 @@ OPTIONAL_COLUMNS = ("opened_flat",)
 
 
 def _finish_params(kind: str) -> list[Param]:
-    if kind == FinishKind.NONE:  # nobody finished: no winner, no flat amount for openers
-        columns = ("opened_multiplier", "not_opened")
-    else:
-        columns = FINISH_COLUMNS
+    # Nobody finished: no winner, and no flat amount for openers.
+    columns = ("opened_multiplier", "not_opened") if kind == FinishKind.NONE else FINISH_COLUMNS
     bounds = {
         "winner": (-MAX_AMOUNT, 0),
         "opened_multiplier": (1, MAX_MULTIPLIER),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test run (make test): lint, checks, the suite on SQLite with the real-browser tests,
-# and the suite again on a throw-away PostgreSQL. On CI (CI=true) no leg may skip.
+# the suite again on a throw-away PostgreSQL, and the container image with its compose stack.
+# On CI (CI=true) no leg may skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh dev
@@ -31,6 +32,16 @@ scripts/with-postgres.sh .venv/bin/python -m pytest tests/web tests/browser || s
 if [ "$status" = 77 ]; then
   if [ "$ci" = true ]; then echo "!! CI: the PostgreSQL leg may not skip" >&2; exit 1; fi
   echo "!!!!!!!! SKIPPED the PostgreSQL leg: run make test as root to include it !!!!!!!!" >&2
+elif [ "$status" != 0 ]; then
+  exit "$status"
+fi
+
+echo "== leg 3: the container image and compose.yaml's stack under podman (tests/container)"
+status=0
+scripts/container-test.sh || status=$?
+if [ "$status" = 77 ]; then
+  if [ "$ci" = true ]; then echo "!! CI: the container leg may not skip" >&2; exit 1; fi
+  echo "!!!!!!!! SKIPPED the container leg: run make test as root to include it !!!!!!!!" >&2
 elif [ "$status" != 0 ]; then
   exit "$status"
 fi

@@ -1,5 +1,6 @@
-"""`manage.py backup` while a real gunicorn saves hands, then `manage.py restore` (README.md,
-"Backups"). The copy must be one consistent instant: intact, every hand with its history entry.
+"""`manage.py backup` while a real gunicorn saves hands, then `manage.py restore`
+(docs/deployment.md, "Backups on SQLite"). The copy must be one consistent instant: intact, every
+hand with its history entry.
 """
 
 import contextlib

@@ -595,7 +595,7 @@ def test_trusted_proxies_default_to_the_loopback_behind_a_proxy_and_none_otherwi
 
 
 def test_make_serve_binds_the_loopback_address_by_default():
-    # Behind a proxy the app must be reachable only through it (README, Configuration).
+    # Behind a proxy the app must be reachable only through it (docs/deployment.md).
     dry_run = subprocess.run(
         ["make", "-n", "serve"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout

@@ -5,7 +5,8 @@ snapshot of one instant, and the server's writers go on beside it (readers never
 The copy is written beside FILE and renamed into place, checked with `PRAGMA integrity_check`,
 and switched to a rollback journal so that it is one self-contained file.
 
-Restore with `manage.py restore FILE` (see README.md, "Backups"). PostgreSQL: use pg_dump.
+Restore with `manage.py restore FILE` (docs/deployment.md, "Backups on SQLite"; in a container:
+docs/self-hosting.md). PostgreSQL: use pg_dump.
 """
 
 import contextlib

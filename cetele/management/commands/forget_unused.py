@@ -2,7 +2,7 @@
 nobody has used for that long, and print what went.
 
 Player names are personal data; a score sheet nobody has opened for a year is not kept "just in
-case" (README, Privacy). "Used" is `touched_at`: created, changed, or opened through one of its
+case" (docs/privacy.md). "Used" is `touched_at`: created, changed, or opened through one of its
 links (see cetele.models.Forgettable). A table is kept while one of its matches is in use.
 
 Safe from cron: it asks nothing, deletes in small batches (each its own short transaction, every

@@ -3,7 +3,7 @@
 The backup is checked first (integrity, and that it holds Çetele's tables); then SQLite's backup
 API copies it over the live database in one write transaction, so that every connection sees
 either the old database or the restored one, never a mixture, and the WAL stays consistent.
-Stopping the server first is still the calm way to do it (README.md, "Backups").
+Stopping the server first is still the calm way to do it (docs/deployment.md, "Backups on SQLite").
 """
 
 import contextlib
