@@ -1,15 +1,11 @@
 """cetele.prepared: a queryset compiled once per connection gives, for any values, the rows
-the queryset itself gives, and insert_row writes the row create() writes (on SQLite and on
+the queryset itself gives (on SQLite and on
 PostgreSQL: the test run has a leg for each)."""
 
-import datetime
-
 import pytest
-from django.forms.models import model_to_dict
-from django.utils import timezone
 
-from cetele.models import Change, Hand
-from cetele.prepared import insert_row, prepared
+from cetele.models import Hand
+from cetele.prepared import prepared
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
@@ -51,48 +47,3 @@ def test_the_sheet_reads_its_hands_through_one_prepared_query(django_assert_num_
 
     with django_assert_num_queries(1):
         assert match.sheet_hands() == expected
-
-
-@pytest.mark.parametrize(
-    "model, values",
-    [
-        (Hand, {"number": 7, "inputs": {"finisher": 1, "players": []}, "result": {"scores": [1]}}),
-        (Change, {"action": "create", "hand_number": 7, "after": {"a": [1, "ş"]}}),
-        (Change, {"action": "rename", "before": {"names": ["Can"]}, "after": None}),
-    ],
-)
-def test_an_inserted_row_is_the_one_create_writes(model, values):
-    match = make_match()
-    made = model.objects.create(match_id=match.pk, **values)
-    made_fields = model_to_dict(model.objects.get(pk=made.pk), exclude=["id", "number", "undoes"])
-    if model is Hand:
-        values = values | {"number": 8}
-
-    key = insert_row(model, match_id=match.pk, **values)
-
-    written = model.objects.get(pk=key)
-    assert key != made.pk
-    assert model_to_dict(written, exclude=["id", "number", "undoes"]) == made_fields
-    for stamp in ("created_at", "updated_at", "at"):  # auto_now(_add): now, as create() does
-        if hasattr(written, stamp):
-            assert abs(getattr(written, stamp) - getattr(made, stamp)).total_seconds() < 5
-
-
-@pytest.mark.parametrize("model", [Hand, Change])
-def test_an_inserted_row_given_a_moment_is_dated_at_it_in_every_date_column(model):
-    match = make_match()
-    moment = timezone.now() - datetime.timedelta(days=3, microseconds=123457)
-    values = {"number": 1, "inputs": {}, "result": {}} if model is Hand else {"action": "create"}
-
-    written = model.objects.get(pk=insert_row(model, match_id=match.pk, at=moment, **values))
-
-    names = [name for name in ("created_at", "updated_at", "at") if hasattr(written, name)]
-    stamps = [getattr(written, name) for name in names]
-    assert stamps and all(stamp == moment for stamp in stamps)
-
-
-def test_an_insert_with_a_field_the_model_has_not_is_refused():
-    match = make_match()
-    with pytest.raises(TypeError, match="scores"):
-        insert_row(Hand, match_id=match.pk, number=1, inputs={}, result={}, scores=[1])
-    assert not Hand.objects.exists()
