@@ -34,7 +34,6 @@ from dataclasses import dataclass
 
 from django.contrib.messages import get_messages
 from django.core.cache import caches
-from django.db import connections, router
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -129,43 +128,8 @@ def board_for(match: Match, links: dict) -> Board:
 
 
 def players_of(match: Match) -> list[Player]:
-    """The match's players in seat order at the version it was read at (a renaming bumps it),
-    read once per version and kept: every page and form of a match needs them. Their names and
-    seats, that is: `table_place` changes without a new version (cetele.tables reads it from
-    the database). Kept as their rows, not as objects: pickling four model objects in and
-    out of the cache took longer than reading them."""
-    key = players_key(match)
-    cache = caches[SHEETS]
-    rows = cache.get(key)
-    alias = router.db_for_read(Player)
-    if rows is None:
-        with connections[alias].cursor() as cursor:
-            cursor.execute(PLAYERS_QUERY, [match.pk])
-            rows = cursor.fetchall()
-        cache.set(key, rows)
-    return [Player.from_db(alias, PLAYER_ATTNAMES, row) for row in rows]
-
-
-def keep_players(match: Match, players: list[Player]) -> None:
-    """Keep `players` as the match's at the version it is now at: a new hand's save, when no
-    change came between the request's first look and its own, carries them to the version it
-    made, for every phone that then asks for the sheet."""
-    rows = [tuple(getattr(player, name) for name in PLAYER_ATTNAMES) for player in players]
-    caches[SHEETS].set(players_key(match), rows)
-
-
-def players_key(match: Match) -> str:
-    return f"players:{stamp(match)}"
-
-
-# match.players.all(), written out (as cetele.sharing.MATCH_QUERY): every save reads them anew,
-# and the ORM took three times as long to build the query as the rest of reading them.
-PLAYER_ATTNAMES = [field.attname for field in Player._meta.concrete_fields]
-PLAYERS_QUERY = (
-    f"SELECT {', '.join(field.column for field in Player._meta.concrete_fields)}"
-    f" FROM {Player._meta.db_table} WHERE match_id = %s"
-    f" ORDER BY {Player._meta.get_field('seat').column}"
-)
+    """The match's players in seat order."""
+    return list(match.players.all())
 
 
 def draw(match: Match, links: dict) -> Board:

@@ -216,18 +216,8 @@ class Match(Forgettable):
         return scoring.score_hand_json(hand_inputs, self.ruleset(), self.teams)
 
     def ruleset(self) -> scoring.Ruleset:
-        """The engine's form of this match's rules: found by the text they were read from when
-        it was kept (keep_rules_text) and the rules are still the ones read with it, else by
-        the rules themselves (which the engine serialises to know them)."""
-        kept = getattr(self, "_rules_text", None)
-        if kept is not None and kept[1] is self.rules:
-            return scoring.ruleset_from_text(kept[0])
+        """The engine's form of this match's rules (the engine keeps each ruleset it has read)."""
         return scoring.ruleset_for(self.rules)
-
-    def keep_rules_text(self, text: str) -> None:
-        """Keep the JSON text `rules` was just decoded from (by the database's row): scoring a
-        hand then finds the engine's ruleset by it (cetele.sharing.match_by_token)."""
-        self._rules_text = (text, self.rules)
 
     def rotate_token(self, kind: str) -> str:
         """Give the edit ("edit") or view ("view") link a new token: the old link stops working

@@ -321,7 +321,10 @@ class RulesetForm(forms.Form):
             elif item.type == p.LENGTHS:
                 _put(rules, item.path, sorted(cleaned.get(name_of(item.path)) or []))
             else:
-                _put(rules, item.path, cleaned.get(name_of(item.path)))
+                value = cleaned.get(name_of(item.path))
+                if value is None and item.default is p.ABSENT:
+                    continue  # an optional figure left empty stays out, as the presets have it
+                _put(rules, item.path, value)
         return rules
 
     def field_for_path(self, path: str) -> str | None:

@@ -127,7 +127,8 @@ def shown_rules(rules: dict[str, Any], base: dict[str, Any] | None = None) -> Sh
                 if group.section == "finishes"
             ]
         sections.append(shown)
-    columns = [parameters.COLUMN_LABELS[c][lang == "en"] for c in parameters.FINISH_COLUMNS]
+    finish_columns = parameters.shown_columns(rules.get("finishes") or {})
+    columns = [parameters.COLUMN_LABELS[c][lang == "en"] for c in finish_columns]
     return ShownRules(sections, bool(changed), columns)
 
 
@@ -140,7 +141,7 @@ def _finish_rows(rules: dict, changed: frozenset[str], lang: str) -> list:
             continue
         whole = f"finishes.{kind}" in changed  # an optional row switched on
         cells = []
-        for column in parameters.FINISH_COLUMNS:
+        for column in parameters.shown_columns(finishes):
             path = f"finishes.{kind}.{column}"
             if path not in parameters.PARAMS:
                 cells.append(("—", False))

@@ -16,7 +16,7 @@ from functools import lru_cache, wraps
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
-from django.db import IntegrityError, connections, router, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Case, F, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
@@ -59,46 +59,16 @@ class BadLink(Http404):
     """No match has this token (unknown, rotated or malformed): counted against the address."""
 
 
-# The lookup every keyed page starts with, written out: building it through the ORM took longer
-# than running it, and raw() took longer again to turn the row into a Match (bench/profile.py).
-# The column is ours, never the request's; the token is a parameter.
-# All but the preset the rules were made from (base_rules), which only the rules page reads:
-# decoding it took 9 µs of every keyed request; there, Django reads it when first asked for.
-MATCH_FIELDS = [field for field in Match._meta.concrete_fields if field.name != "base_rules"]
-MATCH_ATTNAMES = [field.attname for field in MATCH_FIELDS]
-RULES_COLUMN = MATCH_ATTNAMES.index("rules")
-MATCH_QUERY = {
-    role: f"SELECT {', '.join(f.column for f in MATCH_FIELDS)} FROM {Match._meta.db_table} "
-    f"WHERE {field} = %s"
-    for role, field in TOKEN_FIELDS.items()
-}
-
-
 def match_by_token(role: str, token: str) -> Match:
     """The match this edit or view link opens, or BadLink. Opening it counts as using it (at
-    most one write a day): `forget_unused` never deletes a match people still look at."""
-    alias = router.db_for_read(Match)
-    connection = connections[alias]
-    with connection.cursor() as cursor:
-        cursor.execute(MATCH_QUERY[role], [token])
-        row = cursor.fetchone()
-    if row is None:
-        raise BadLink()
-    compiler, converters = match_converters(connection)
-    (values,) = compiler.apply_converters([row], converters)
-    match = Match.from_db(alias, MATCH_ATTNAMES, values)
-    match.keep_rules_text(row[RULES_COLUMN])  # both databases give a JSON column as its text
+    most one write a day): `forget_unused` never deletes a match people still look at. The
+    preset the rules were made from (base_rules) is read only by the rules page, when asked."""
+    try:
+        match = Match.objects.defer("base_rules").get(**{TOKEN_FIELDS[role]: token})
+    except Match.DoesNotExist as error:
+        raise BadLink() from error
     match.touch()
     return match
-
-
-@lru_cache(maxsize=64)
-def match_converters(connection) -> tuple:
-    """How this database connection's values become a Match's (a JSON string a dict, SQLite's
-    text a datetime): what the ORM works out for every query, worked out once per connection."""
-    compiler = Match.objects.none().query.get_compiler(connection=connection)
-    columns = [field.get_col(Match._meta.db_table) for field in MATCH_FIELDS]
-    return compiler, compiler.get_converters(columns)
 
 
 def link_context(match: Match, role: str) -> dict:

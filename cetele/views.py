@@ -27,7 +27,6 @@ from cetele.board import (
     blank_hand_fields,
     board_for,
     board_key,
-    keep_players,
     kept_drawing,
     kept_page,
     players_of,
@@ -248,9 +247,7 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
         if hand is None:
             shown = match.version
             saved = match.add_hand(entry.inputs, entry.request_token, position, result=entry.result)
-            if match.version == shown + 1:  # nothing came between: the same players
-                keep_players(match, players)
-            else:  # a change came between (a renaming?): read them anew
+            if match.version != shown + 1:  # a change came between (a renaming?): read them anew
                 players = players_of(match)
         else:
             saved = match.edit_hand(

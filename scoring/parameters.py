@@ -185,6 +185,17 @@ FINISH_ORDER = tuple(kind.value for kind in FinishKind)  # RULES.md's order
 OPTIONAL_COLUMNS = ("opened_flat",)
 
 
+def shown_columns(finishes: Mapping[str, Any]) -> tuple[str, ...]:
+    """The finish table's columns as a ruleset's rules page shows them: an optional one only
+    where some row of this ruleset sets it."""
+    rows = [row for row in finishes.values() if isinstance(row, Mapping)]
+    return tuple(
+        column
+        for column in FINISH_COLUMNS
+        if column not in OPTIONAL_COLUMNS or any(row.get(column) is not None for row in rows)
+    )
+
+
 def _finish_params(kind: str) -> list[Param]:
     # Nobody finished: no winner, and no flat amount for openers.
     columns = ("opened_multiplier", "not_opened") if kind == FinishKind.NONE else FINISH_COLUMNS

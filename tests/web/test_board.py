@@ -6,7 +6,7 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.core.cache import caches
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -171,14 +171,14 @@ def test_a_save_answers_without_the_sheet_and_the_scorer_s_poll_is_given_the_kep
     # Every row names its hand, for the page to mark the one it saved; nothing drawn is marked.
     assert re.findall(r'<tr data-hand="(\d+)">', polled) == [str(n) for n in (1, 2)]
     assert "just-saved" not in polled
-    with django_assert_num_queries(1):  # the match by its link: the sheet is the one drawn
+    with django_assert_num_queries(2):  # the match by its link, its players: the sheet is kept
         other = edit(Client(), match)
     assert sheet_of(other) == polled
 
 
 def test_the_sheets_cache_is_bounded():
     """Memory is bounded: some 100 MB per worker at 10,000 entries (cetele/settings.py)."""
-    options = caches[SHEETS]._max_entries
+    options = settings.CACHES[SHEETS]["OPTIONS"]["MAX_ENTRIES"]
     assert 2000 < options <= 10_000
 
 
