@@ -72,6 +72,10 @@ def enter_hand(page, names: list[str], inputs: dict, *, save_label: str = "Eli k
         taps.click(form.locator(".colours").get_by_text(COLOUR_LABELS[inputs["colour"]]))
     for seat, entry in enumerate(inputs["players"]):
         row = page.locator(f"#seat-{seat}")
+        if row.locator(".partner-note").is_visible():
+            # The finisher's partner writes 0 (teams): their row has nothing to type but
+            # penalties, as a player at the table sees it.
+            entry = {"penalties": entry.get("penalties", [])}
         opened = entry.get("opened", "no")
         if entry.get("remaining") is not None:
             # Typing a sum marks "Seri" by itself.

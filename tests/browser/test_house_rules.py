@@ -153,14 +153,34 @@ def test_adjust_a_preset_for_one_match_and_see_the_differences_marked(phone):
 EVERYTHING_CHANGED = {
     "name": "Her şey farklı",
     "finishes": {
-        "normal": {"winner": -111, "opened_multiplier": 2, "not_opened": 211},
-        "kafa": {"winner": -212, "opened_multiplier": 3, "not_opened": 412},
-        "pairs": {"winner": -213, "opened_multiplier": 4, "not_opened": 413},
-        "okey": {"winner": -214, "opened_multiplier": 5, "not_opened": 414},
-        "okey_kafa": {"winner": -415, "opened_multiplier": 6, "not_opened": 815},
-        "pairs_okey": {"winner": -416, "opened_multiplier": 7, "not_opened": 816},
-        "pairs_kafa": {"winner": -417, "opened_multiplier": 8, "not_opened": 817},
-        "pairs_okey_kafa": {"winner": -818, "opened_multiplier": 9, "not_opened": 1618},
+        "normal": {"winner": -111, "opened_multiplier": 2, "not_opened": 211, "opened_flat": 300},
+        "kafa": {"winner": -212, "opened_multiplier": 3, "not_opened": 412, "opened_flat": 808},
+        "pairs": {"winner": -213, "opened_multiplier": 4, "not_opened": 413, "opened_flat": 302},
+        "okey": {"winner": -214, "opened_multiplier": 5, "not_opened": 414, "opened_flat": 303},
+        "okey_kafa": {
+            "winner": -415,
+            "opened_multiplier": 6,
+            "not_opened": 815,
+            "opened_flat": 304,
+        },
+        "pairs_okey": {
+            "winner": -416,
+            "opened_multiplier": 7,
+            "not_opened": 816,
+            "opened_flat": 305,
+        },
+        "pairs_kafa": {
+            "winner": -417,
+            "opened_multiplier": 8,
+            "not_opened": 817,
+            "opened_flat": 306,
+        },
+        "pairs_okey_kafa": {
+            "winner": -818,
+            "opened_multiplier": 9,
+            "not_opened": 1618,
+            "opened_flat": 307,
+        },
         "none": {"opened_multiplier": 2, "not_opened": 219},
     },
     "kafa_requires_nobody_opened": True,
@@ -253,7 +273,12 @@ def test_the_editor_round_trips_every_parameter(phone):
     rows = page.locator("tr[data-kind]")
     assert [row.get_attribute("data-kind") for row in rows.all()] == list(parameters.FINISH_ORDER)
     okey_kafa = page.locator("tr[data-kind='pairs_okey_kafa'] td").all_inner_texts()
-    assert [cell.removesuffix("(değişti)").strip() for cell in okey_kafa] == ["−818", "×9", "1618"]
+    assert [cell.removesuffix("(değişti)").strip() for cell in okey_kafa] == [
+        "−818",
+        "×9",
+        "1618",
+        "307",
+    ]
     shown = {element.get_attribute("data-rule"): element for element in page.locator("dd").all()}
     expected = {
         "pair_opener_over": "toplam 90'ı geçerse üstüne +150",
