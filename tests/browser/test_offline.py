@@ -7,6 +7,7 @@ reaches the server, which saves, and the phone gets a network error instead of t
 """
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -39,17 +40,26 @@ HANDS = [
 ]
 
 
+def wait_until(page, script: str, arg=None, timeout: float = 10_000) -> None:
+    """Wait until the async `script` resolves to something truthy. (`page.wait_for_function`
+    takes the promise an async function returns as truthy at once: it never waited.)"""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(script, arg):
+        assert time.monotonic() < deadline, f"still false after {timeout} ms: {script}"
+        page.wait_for_timeout(200)
+
+
 def kept_for_offline(page, text: str = "") -> None:
     """Wait until the worker controls the page and its copy (holding `text`) is on the phone."""
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.wait_for_function(
+    wait_until(
+        page,
         """async (text) => {
             const cache = await caches.open("cetele-pages");
             const copy = await cache.match(location.pathname);
             return !!copy && (await copy.text()).includes(text);
         }""",
-        arg=text,
-        polling=200,
+        text,
     )
 
 
@@ -141,11 +151,12 @@ def test_the_worker_sends_a_kept_hand_by_background_sync_with_every_tab_closed(p
     context = page.context
     context.set_offline(True)
     enter_hand(page, NAMES, HANDS[0])  # kept in the outbox
-    page.wait_for_function(
+    wait_until(
+        page,
         """async () => {
             const copy = await (await caches.open("cetele-outbox")).match("/outbox.json");
             return !!copy && (await copy.json()).length === 1;
-        }"""
+        }""",
     )
     # The browser's side of Background Sync, through its DevTools protocol: the worker's
     # registration, then the "sync" event it fires when the connection is back.
@@ -358,8 +369,8 @@ def test_a_rotated_edit_link_leaves_the_phone_at_its_next_use_and_its_waiting_ha
     # The old link answers "changed": its copy is dropped, the hand stays on the phone.
     outbox = page.locator("[data-outbox]")
     expect(outbox).to_contain_text("Bu bağlantı değişti", timeout=15_000)
-    page.wait_for_function(
-        "async (path) => !(await (await caches.open('cetele-pages')).match(path))", arg=old_path
+    wait_until(
+        page, "async (path) => !(await (await caches.open('cetele-pages')).match(path))", old_path
     )
     assert Hand.objects.count() == 0
     page.goto(old_path)
@@ -391,8 +402,8 @@ def test_a_match_deleted_on_the_phone_leaves_its_copy_and_its_waiting_hands(phon
     page.get_by_role("button", name="Sil").click()
     expect(page.get_by_text("Maç silindi")).to_be_visible()
 
-    page.wait_for_function(
-        "async (path) => !(await (await caches.open('cetele-pages')).match(path))", arg=path
+    wait_until(
+        page, "async (path) => !(await (await caches.open('cetele-pages')).match(path))", path
     )
     assert page.evaluate("() => localStorage.getItem('cetele.outbox')") == "[]"
 
