@@ -602,3 +602,18 @@ def test_deleting_a_match_on_the_phone_wipes_its_pages_kept_for_offline(phone):
             .every((request) => !new URL(request.url).pathname.startsWith(prefix))""",
         edit,
     )
+
+
+def test_a_changed_link_takes_every_page_kept_under_it(phone):
+    page, _ = phone
+    start_match(page, NAMES, hands=5)
+    match = Match.objects.get()
+    old = f"/m/{match.edit_token}/"
+    kept_for_offline(page)
+    opened_online(page, f"{old}gecmis/", "Geçmiş")
+    opened_online(page, f"{old}kurallar/", match.rules_name)
+    match.rotate_token("edit")
+
+    page.goto(f"{old}gecmis/")  # "Bu bağlantı değişti"
+    expect(page.get_by_role("heading", name="Bu bağlantı değişti")).to_be_visible()
+    assert [path for path in cached_paths(page) if path.startswith(old)] == []
