@@ -132,7 +132,18 @@
     if (preview) preview.textContent = "";
     placeForm();
     render();
+    // The note in view was about the hand before (and its "Geri al"): now it is about this one.
+    say(fill(b.dataset.kept, { n: item.position || "?" }));
     return true;
+  }
+  function say(text) {
+    const note = document.getElementById("saved-note");
+    if (!note) return;
+    const message = document.createElement("div");
+    message.className = "message";
+    message.setAttribute("role", "status");
+    message.appendChild(document.createElement("span")).textContent = text;
+    note.replaceChildren(message);
   }
 
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -183,6 +194,8 @@
   });
 
   function done(item, saved) {
+    // Its row stays in the sheet until the sheet is drawn with the hand itself.
+    if (saved.number) landed.push(Object.assign({}, item, { position: saved.position, number: saved.number }));
     // My later hands move with this one if it was added at another place.
     const shift = saved.position && item.position ? saved.position - item.position : 0;
     store(load().filter(function (other) { return other.token !== item.token; }).map(function (other) {
@@ -245,6 +258,10 @@
   function showSaved(html, saved) {
     const doc = parse(html);
     put(doc.getElementById("saved-note"));
+    // The server may answer "already saved" (the worker's Background Sync, or a first try whose
+    // answer was lost, got there first): for this phone, its hand got through.
+    const text = document.querySelector("#saved-note .message span");
+    if (text && saved.position && box()) text.textContent = fill(box().dataset.sent, { n: saved.position });
     setLive(true);
     pollNow(); // the answer has no sheet: ask for it, as a tapped save does (app.js)
     const fresh = doc.querySelector('#hand-form input[name="position"]');
@@ -337,7 +354,52 @@
     });
     b.classList.toggle("hidden", !mine.length);
     placeForm();
+    drawPending();
   }
+
+  // --- The same hands in the sheet, each where it will land --------------------------------
+  let landed = []; // sent, with the hand's number: their rows wait for the sheet that has them
+  function drawPending() {
+    const b = box();
+    const sheet = document.getElementById("sheet");
+    if (!b || !sheet) return;
+    const key = pageKey();
+    landed = landed.filter(function (item) {
+      return item.key === key && !sheet.querySelector('tr[data-hand="' + Number(item.number) + '"]');
+    });
+    const rows = landed.concat(load().filter(function (item) { return item.key === key && !item.state; }))
+      .sort(function (x, y) { return x.position - y.position || x.at - y.at; });
+    sheet.querySelectorAll("tr[data-pending]").forEach(function (tr) { tr.remove(); });
+    if (!rows.length) return;
+    let tbody = sheet.querySelector("table.sheet tbody");
+    if (!tbody) { // no hand saved yet: a sheet of the waiting ones
+      const wrap = document.createElement("div");
+      wrap.className = "sheet-wrap";
+      wrap.appendChild(document.createElement("table")).className = "sheet";
+      tbody = wrap.firstChild.appendChild(document.createElement("tbody"));
+      const standings = sheet.querySelector(".standings");
+      sheet.insertBefore(wrap, standings ? standings.nextSibling : null);
+    }
+    const head = sheet.querySelector("table.sheet thead tr");
+    rows.forEach(function (item) {
+      const tr = document.createElement("tr");
+      tr.className = "pending";
+      tr.dataset.pending = item.token;
+      const th = tr.appendChild(document.createElement("th"));
+      th.scope = "row";
+      th.textContent = item.position || "?";
+      const td = tr.appendChild(document.createElement("td"));
+      td.colSpan = head ? head.cells.length - 1 : 1;
+      td.textContent = b.dataset.pending + (item.who ? " · " + item.who : "");
+      // Before the saved hand now at its place, if any (positions count from 1).
+      const saved = tbody.querySelectorAll("tr[data-hand], tr[data-pending]");
+      tbody.insertBefore(tr, item.position ? saved[item.position - 1] || null : null);
+    });
+  }
+  // A new drawing of the sheet (the poll) has none of this phone's rows.
+  document.addEventListener("htmx:load", function (event) {
+    if (event.detail.elt && event.detail.elt.id === "sheet") drawPending();
+  });
   document.addEventListener("click", function (event) {
     const show = event.target.closest("[data-outbox-show]");
     const drop = event.target.closest("[data-outbox-drop]");
@@ -375,8 +437,17 @@
       const keys = forget.dataset.forgetMatch.split(",");
       let known = [];
       try { known = JSON.parse(localStorage.getItem("cetele.matches") || "[]"); } catch (err) { known = []; }
-      if (window.caches) caches.open(PAGES).then(function (cache) {
-        known.forEach(function (m) { if (keys.indexOf(m.key) >= 0) cache.delete(m.url); });
+      // Its page and every page under its links (history, hands, rules: sw.js READ).
+      const links = known.filter(function (m) { return keys.indexOf(m.key) >= 0; }).map(function (m) {
+        return new URL(m.url, location.href).pathname;
+      });
+      if (window.caches && links.length) caches.open(PAGES).then(function (cache) {
+        return cache.keys().then(function (copies) {
+          copies.forEach(function (copy) {
+            const path = new URL(copy.url).pathname;
+            if (links.some(function (link) { return path.indexOf(link) === 0; })) cache.delete(copy);
+          });
+        });
       });
       try { store(load().filter(function (i) { return keys.indexOf(i.key) < 0; })); } catch (err) { /* */ }
     }

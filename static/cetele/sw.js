@@ -5,11 +5,14 @@
 // HTTP caching headers: an edit page's `no-store` keeps it out of shared caches, not out of
 // this one, on purpose):
 // - the static files, cache first (their names change with their contents);
-// - the last copy of the home page and of each match page this phone opened, network first:
+// - the last copy of the home page and of each match page this phone opened, and of the
+//   match's pages to read (history, a hand's reasons, the rules: READ), network first:
 //   without a connection the copy is shown, marked `data-offline` on <body>, which shows
 //   "Bağlantı yok — son görülen durum" (base.html) and tells offline.js the page is not live.
-// A link that answers "changed" (410, or 286 to a poll) or a page that is gone (404) is
-// dropped from the copies at that use. Hands saved offline are offline.js's, not ours.
+// A link that answers "changed" (410, or 286 to a poll) or a match page that is gone (404)
+// drops every copy under that link at that use, a page that is gone (a hand deleted) its own;
+// deleting a match on this phone drops them too (offline.js). Hands saved offline are
+// offline.js's, not ours.
 "use strict";
 
 const STATIC_CACHE = "cetele-static-" + VERSION;
@@ -18,6 +21,7 @@ const OUTBOX = "cetele-outbox"; // offline.js's copy of its outbox, for Backgrou
 const OUTBOX_KEY = "/outbox.json";
 const PAGE = /^\/(?:[mv]\/[A-Za-z0-9_-]{22,64}\/)?$/;
 const UNDER_LINK = /^(\/[mv]\/[A-Za-z0-9_-]{22,64}\/)(.*)$/;
+const READ = /^\/[mv]\/[A-Za-z0-9_-]{22,64}\/(?:gecmis\/|kurallar\/|el\/\d+\/)$/;
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
@@ -45,7 +49,7 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin || request.method !== "GET") return;
   if (url.pathname.indexOf("/static/") === 0) {
     event.respondWith(cacheFirst(request));
-  } else if (request.mode === "navigate" && PAGE.test(url.pathname)) {
+  } else if (request.mode === "navigate" && (PAGE.test(url.pathname) || READ.test(url.pathname))) {
     event.respondWith(networkFirst(request, url));
   } else if (UNDER_LINK.test(url.pathname)) {
     event.respondWith(watchLink(request, url));
@@ -76,7 +80,7 @@ async function networkFirst(request, url) {
     return markedCopy(copy);
   }
   if (response.status === 200 && !url.search) await keep(key, response.clone());
-  else if (response.status === 404 || response.status === 410) await pages.delete(key);
+  else if (response.status === 404 || response.status === 410) await drop(url, response.status);
   return response;
 }
 
@@ -87,9 +91,7 @@ self.addEventListener("message", function (event) {
   const key = self.location.origin + path;
   event.waitUntil(fetch(key).then(function (response) {
     if (response.status === 200) return keep(key, response);
-    if (response.status === 404 || response.status === 410) {
-      return caches.open(PAGES).then(function (pages) { return pages.delete(key); });
-    }
+    if (response.status === 404 || response.status === 410) return drop(new URL(key), response.status);
   }).catch(function () { /* offline: the copy stays as it was */ }));
 });
 
@@ -117,10 +119,22 @@ async function watchLink(request, url) {
   const parts = UNDER_LINK.exec(url.pathname);
   const page = parts[2] === "" || parts[2] === "poll/";
   if (response.status === 410 || response.status === 286 || (page && response.status === 404)) {
-    const pages = await caches.open(PAGES);
-    await pages.delete(url.origin + parts[1]);
+    await drop(url, response.status);
   }
   return response;
+}
+
+// A changed or deleted link (410, 286) or match (its page or poll 404) takes every copy under
+// the link with it; any other page that is gone (404: a hand deleted), its own copy.
+async function drop(url, status) {
+  const pages = await caches.open(PAGES);
+  const parts = UNDER_LINK.exec(url.pathname);
+  const whole = parts && (status !== 404 || parts[2] === "" || parts[2] === "poll/");
+  if (!whole) return pages.delete(url.origin + url.pathname);
+  const copies = await pages.keys();
+  await Promise.all(copies.filter(function (copy) {
+    return new URL(copy.url).pathname.indexOf(parts[1]) === 0;
+  }).map(function (copy) { return pages.delete(copy); }));
 }
 
 async function markedCopy(copy) {
