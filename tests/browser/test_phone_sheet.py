@@ -1,0 +1,110 @@
+"""What a 390×844 phone shows of the sheet and the hand form (issue 27, item 14): the "Toplam"
+row in view however far the sheet scrolls, no row cut in half by it, a team sheet without a
+sideways swipe, the indicator's colours on their chips."""
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+import scoring
+from cetele.models import Match
+from tests.factories import NAMES, make_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+COLOURS = {"multipliers": {"red": 2, "blue": 3, "black": 4, "yellow": 5}, "scope": "all"}
+
+# Where each part of the scrolled sheet is, in the page's coordinates.
+GEOMETRY = """
+() => {
+  const wrap = document.querySelector('.sheet-wrap');
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom};
+  };
+  return {
+    wrap: box(wrap),
+    scrolled: wrap.scrollTop,
+    head: box(document.querySelector('table.sheet thead th')),
+    foot: box(document.querySelector('table.sheet tfoot th')),
+    rows: Array.from(document.querySelectorAll('table.sheet tbody tr')).map(box),
+  };
+}
+"""
+
+
+def cut_rows(geometry: dict) -> list[dict]:
+    """Rows of the sheet partly visible between the sticky names and the sticky "Toplam"."""
+    top = geometry["head"]["bottom"]
+    bottom = min(geometry["foot"]["top"], geometry["wrap"]["bottom"])
+    slack = 1.5  # a border's width
+    return [
+        row
+        for row in geometry["rows"]
+        if row["bottom"] > top + slack
+        and row["top"] < bottom - slack
+        and (row["top"] < top - slack or row["bottom"] > bottom + slack)
+    ]
+
+
+@pytest.mark.parametrize("teams", [False, True], ids=["singles", "teams"])
+def test_toplam_stays_in_view_and_cuts_no_row_on_a_12_hand_sheet(phone, teams):
+    page, console = phone
+    match = make_match(hands=12, planned_hands=13, teams=teams)
+    match.rename_players(["Ayşegül", "Burak", "Canan", "Dilek"])
+    page.goto(reverse("match_detail", args=[match.edit_token]))
+    expect(page.locator("table.sheet tbody tr")).to_have_count(12)
+    wrap = page.locator(".sheet-wrap")
+    wrap.scroll_into_view_if_needed()
+    for steps in (1, 3, 40):  # a little, some more, to the end
+        box = wrap.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.wheel(0, 70 * steps)
+        page.wait_for_timeout(600)  # the wheel's smooth scroll and the snap settle
+        geometry = page.evaluate(GEOMETRY)
+        assert geometry["scrolled"] > 0
+        foot, frame = geometry["foot"], geometry["wrap"]
+        assert frame["top"] <= foot["top"] and foot["bottom"] <= frame["bottom"] + 1, geometry
+        assert cut_rows(geometry) == [], geometry
+    assert console.errors == []
+
+
+def test_a_four_player_team_sheet_needs_no_sideways_swipe(phone):
+    page, console = phone
+    match = make_match(hands=3, teams=True)
+    match.rename_players(["Ayşegül", "Burak", "Canan", "Dilek"])
+    page.goto(reverse("match_detail", args=[match.edit_token]))
+    expect(page.locator("table.sheet tbody tr")).to_have_count(3)
+    widths = page.evaluate(
+        """() => {
+          const wrap = document.querySelector('.sheet-wrap');
+          const page = document.documentElement.scrollWidth;
+          return {wrap: wrap.scrollWidth, client: wrap.clientWidth, page: page};
+        }"""
+    )
+    assert widths["wrap"] <= widths["client"] <= 390, widths
+    assert widths["page"] <= 390, widths
+    assert console.errors == []
+
+
+def test_the_colour_chips_show_their_colour_and_its_name(phone):
+    page, console = phone
+    rules = scoring.resolve_rules("cetele-standart") | {"colours": COLOURS}
+    match = Match.start(NAMES, teams=False, planned_hands=5, rules=rules)
+    page.goto(reverse("match_detail", args=[match.edit_token]))
+    chips = page.locator(".colours label.colour")
+    expect(chips).to_have_count(4)
+    seen = {}
+    for index in range(4):
+        chip = chips.nth(index)
+        seen[chip.inner_text().strip()] = chip.evaluate(
+            "el => getComputedStyle(el).backgroundColor"
+        )
+    assert set(seen) == {"Kırmızı", "Mavi", "Siyah", "Sarı (yeşil)"}  # the word, for everyone
+    assert seen == {
+        "Kırmızı": "rgb(198, 40, 40)",
+        "Mavi": "rgb(21, 101, 192)",
+        "Siyah": "rgb(33, 33, 33)",
+        "Sarı (yeşil)": "rgb(212, 160, 0)",
+    }
+    assert console.errors == []
