@@ -153,13 +153,41 @@ def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirec
 @require_safe
 @secret_link(role=EDIT)
 def match_detail(request: HttpRequest, token: str) -> HttpResponse:
-    """The çetele with the form for the next hand."""
-    return sheet_page(request, editable_match(token), "cetele/match.html", role=EDIT)
+    """The çetele with the form for the next hand (and, after a correction, its note)."""
+    match = editable_match(token)
+    note = corrected_note(request, match)
+    return sheet_page(request, match, "cetele/match.html", role=EDIT, note=note)
 
 
-def sheet_page(request: HttpRequest, match: Match, template_name: str, role: str) -> HttpResponse:
+# The sheet a saved correction sends the phone back to names the correction's change, so that
+# its note ("2. el düzeltildi.") carries a "Geri al" for exactly that change, like a new hand's.
+CORRECTED_PARAM = "duzeltildi"
+
+
+def corrected_url(match: Match, change: Change) -> str:
+    return f"{match_url(match)}?{CORRECTED_PARAM}={change.pk}"
+
+
+def corrected_note(request: HttpRequest, match: Match) -> dict:
+    """The note and "Geri al" of the correction ?duzeltildi= names, while it is the match's
+    latest change (a reload after the next save or an undo shows none: it would be stale).
+    Anything else in the parameter shows nothing: it can only ever name a true statement."""
+    value = request.GET.get(CORRECTED_PARAM, "")
+    if not value.isdigit():
+        return {}
+    latest = match.changes.first()  # the latest first
+    if latest is None or str(latest.pk) != value or latest.action != Change.Action.EDIT:
+        return {}
+    place = {"number": change_place(match, latest)}
+    return {"saved_note": _("%(number)s. el düzeltildi.") % place, "saved_change": latest.pk}
+
+
+def sheet_page(
+    request: HttpRequest, match: Match, template_name: str, role: str, note: dict | None = None
+) -> HttpResponse:
     """The sheet's page for this link (the scorer's with the next hand's form, or the view
-    link's), drawn once per version and kept whole: cetele.board.kept_page."""
+    link's), drawn once per version and kept whole: cetele.board.kept_page. A page with a
+    correction's `note` is this request's own and drawn as it is."""
 
     def context(values: dict) -> dict:  # this request's own values, or the marks for them
         page = sheet_context(match, role=role)
@@ -172,6 +200,9 @@ def sheet_page(request: HttpRequest, match: Match, template_name: str, role: str
 
     key = board_key(match, link_context(match, role))
     quiet = quiet_seconds(match.touched_at)
+    if note:
+        values = {"quiet": str(quiet), "request_token": new_request_token()}
+        return TemplateResponse(request, template_name, {**context(values), **note})
     return kept_page(request, template_name, key, context, quiet=quiet)
 
 
@@ -305,6 +336,14 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
         note = _("%(number)s. el düzeltildi.") % {"number": entry.position}
     else:
         note = _("%(number)s. el kaydedildi.") % {"number": saved.position}
+    if entry.is_correction and saved is not None:
+        # Back to the sheet, whose own note says so with "Geri al" (corrected_note).
+        url = corrected_url(match, saved.change)
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = url
+            return response
+        return redirect(url)
     if not request.htmx or entry.is_correction:
         messages.success(request, note)
         if request.htmx:

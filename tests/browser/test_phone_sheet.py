@@ -8,6 +8,8 @@ from playwright.sync_api import expect
 
 import scoring
 from cetele.models import Match
+from tests.browser.sheet import enter_hand, wait_for_hand
+from tests.browser.test_at_the_table import TYPICAL_HANDS
 from tests.factories import NAMES, make_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -107,4 +109,66 @@ def test_the_colour_chips_show_their_colour_and_its_name(phone):
         "Siyah": "rgb(33, 33, 33)",
         "Sarı (yeşil)": "rgb(212, 160, 0)",
     }
+    assert console.errors == []
+
+
+def test_the_rovans_note_goes_away_after_the_next_save(phone):
+    page, console = phone
+    finished = make_match(hands=3, planned_hands=3)
+    page.goto(reverse("match_detail", args=[finished.edit_token]))
+    page.get_by_role("button", name="Rövanş").click()
+    page.wait_for_url("**/m/*/")
+    note = page.locator(".messages")
+    expect(note).to_contain_text("Rövanş başladı")
+
+    enter_hand(page, NAMES, TYPICAL_HANDS["normal"])
+    wait_for_hand(page, 2)
+
+    expect(page.locator("#saved-note")).to_contain_text("1. el kaydedildi.")
+    expect(page.get_by_text("Rövanş başladı")).to_have_count(0)
+    assert console.errors == []
+
+
+def test_the_two_phones_form_keeps_its_tasları_say_buttons(phone, second_phone):
+    page, console = phone
+    other, other_console = second_phone
+    match = make_match(hands=0)
+    page.goto(reverse("match_detail", args=[match.edit_token]))
+    other.goto(reverse("match_detail", args=[match.edit_token]))
+    expect(page.locator("#hand-form .count-open")).to_have_count(4)
+    expect(page.locator("#hand-form .count-open").first).to_be_visible()
+
+    enter_hand(other, NAMES, TYPICAL_HANDS["normal"])  # the other phone saves hand 1 first
+    wait_for_hand(other, 2)
+    enter_hand(page, NAMES, TYPICAL_HANDS["okey finish"])  # this one had typed hand 1 too
+
+    expect(page.locator("#hand-form .taken")).to_contain_text("Kaydedilen el:")
+    counters = page.locator("#hand-form .count-open")
+    expect(counters).to_have_count(4)
+    for seat in (0, 2, 3):  # the finisher's row (seat 1) holds no tiles: its button folds away
+        expect(page.locator(f"#hand-form #seat-{seat} .count-open")).to_be_visible()
+    counters.first.click()  # and it still counts
+    expect(page.locator("[data-tile-counter]")).to_be_visible()
+    assert console.errors == [] and other_console.errors == []
+
+
+def test_a_corrections_geri_al_sits_in_its_own_note_and_undoes_it(phone):
+    page, console = phone
+    match = make_match(hands=3)
+    hand = match.hands.order_by("number")[1]
+    before = hand.inputs
+    page.goto(reverse("hand_detail", args=[match.edit_token, hand.number]))
+    page.fill("#id_p3-remaining", "44")  # seat 3 had not opened: 44 left means they did
+    page.get_by_role("button", name="Eli kaydet").click()
+    page.wait_for_url(f"**{reverse('match_detail', args=[match.edit_token])}*")
+
+    note = page.locator("#saved-note")
+    expect(note).to_contain_text("2. el düzeltildi.")
+    hand.refresh_from_db()
+    assert hand.inputs != before
+    note.get_by_role("button", name="Geri al").click()
+
+    expect(page.locator(".messages")).to_contain_text("Geri alındı: El düzeltildi.")
+    hand.refresh_from_db()
+    assert hand.inputs == before
     assert console.errors == []
