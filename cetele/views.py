@@ -57,6 +57,7 @@ from cetele.sharing import (
     match_by_token,
     secret_link,
 )
+from scoring.sheet import team_split
 
 logger = logging.getLogger(__name__)
 # A write the database would not take (locked past its timeout, a full disk), for a form that
@@ -583,12 +584,30 @@ def match_history(request: HttpRequest, token: str) -> TemplateResponse:
     """Every change to the match: when, what, old and new scores."""
     match = editable_match(token)
     players = players_of(match)
-    changes = list(match.changes.select_related("undoes"))
+    changes = match.changes.select_related("undoes")
+    history = [(change, score_rows(change, match.teams)) for change in changes]
     return TemplateResponse(
         request,
         "cetele/history.html",
-        {"match": match, "players": players, "changes": changes, "Action": Change.Action},
+        {"match": match, "players": players, "history": history, "Action": Change.Action},
     )
+
+
+def score_rows(change: Change, teams: bool) -> list[tuple[str, list[int], tuple[int, ...]]]:
+    """A hand's scores before and after a change, as the history shows them: (label, the
+    seats' scores, the teams' scores — none in singles), the teams' as the engine gave them
+    (`team_scores`) or, for a result stored without them, as scoring.sheet adds them up."""
+    rows = []
+    for label, state in ((_("Önce"), change.before), (_("Sonra"), change.after)):
+        if not state or "result" not in state:
+            continue
+        result = state["result"]
+        scores = result["scores"]
+        team_scores = ()
+        if teams:
+            team_scores = tuple(result.get("team_scores") or team_split(scores))
+        rows.append((label, scores, team_scores))
+    return rows
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -72,3 +72,55 @@ def test_the_correction_note_shows_only_while_it_is_the_latest_change(client):
         response = client.get(f"{url('match_detail', match)}?duzeltildi={value}")
         assert response.status_code == 200
         assert "Geri al" not in saved_note(response.content.decode())
+
+
+# --- The history of a team match ----------------------------------------------------------------
+
+
+def history_rows(html: str) -> list[list[str]]:
+    """Each history table's rows, as the texts of their cells."""
+    return [
+        re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)
+        for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)
+    ]
+
+
+def test_a_team_matchs_history_shows_the_teams_before_and_after(client):
+    match = make_match(teams=True)
+    hand = add_hand(match, sample_inputs(remaining=20))
+    client.post(
+        url("hand_edit", match, hand.number),
+        form_data(sample_inputs(remaining=35), version=hand.version),
+    )
+    change = match.changes.get(action=Change.Action.EDIT)
+    before, after = change.before["result"], change.after["result"]
+
+    rows = history_rows(client.get(url("match_history", match)).content.decode())
+
+    assert rows[0][-2:] == ["Ali & Can", "Ayşe & Deniz"]  # the correction, latest first
+    assert rows[1] == ["Önce", *map(str, before["scores"]), *map(str, before["team_scores"])]
+    assert rows[2] == ["Sonra", *map(str, after["scores"]), *map(str, after["team_scores"])]
+    assert before["team_scores"] != after["team_scores"]
+
+
+def test_a_team_result_stored_without_team_scores_is_added_up_by_scoring(client):
+    match = make_match(teams=True)
+    add_hand(match, sample_inputs(remaining=20))
+    change = match.changes.get()
+    del change.after["result"]["team_scores"]  # as an older result was stored
+    change.save()
+    scores = change.after["result"]["scores"]
+
+    rows = history_rows(client.get(url("match_history", match)).content.decode())
+
+    teams = [scores[0] + scores[2], scores[1] + scores[3]]
+    assert rows[1] == ["Sonra", *map(str, scores), *map(str, teams)]
+
+
+def test_a_singles_history_has_no_team_columns(client):
+    match = make_match()
+    add_hand(match, sample_inputs(remaining=20))
+
+    rows = history_rows(client.get(url("match_history", match)).content.decode())
+
+    assert len(rows[0]) == 5 and len(rows[1]) == 5  # the label and four players
