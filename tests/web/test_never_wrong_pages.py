@@ -6,7 +6,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from cetele.models import Change, Match
+import scoring
+from cetele.models import Change, HousePreset, Match, Table
+from cetele.tables import create_table
 from tests.factories import add_hand, form_data, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db
@@ -124,3 +126,82 @@ def test_a_singles_history_has_no_team_columns(client):
     rows = history_rows(client.get(url("match_history", match)).content.decode())
 
     assert len(rows[0]) == 5 and len(rows[1]) == 5  # the label and four players
+
+
+# --- Rotating a link asks first ------------------------------------------------------------------
+
+CONFIRM = "Evet, eski bağlantı çalışmasın"
+REFUSED = "Yenilemek için önce bu kutuyu işaretleyin."
+
+
+def rotation(kind_of_object: str):
+    """(the rotate URL, the page its form is on, the object's tokens now) for a match, a table
+    or a house preset."""
+    if kind_of_object == "match":
+        match = make_match()
+        return (
+            url("match_rotate", match),
+            url("match_share", match),
+            lambda: Match.objects.values_list("edit_token", "view_token").get(),
+        )
+    if kind_of_object == "table":
+        table = create_table("Köşe masası", ["Ali", "Ayşe", "Can", "Deniz"])
+        return (
+            reverse("table_rotate", args=[table.edit_token]),
+            reverse("table_detail", args=[table.edit_token]),
+            lambda: Table.objects.values_list("edit_token", "view_token").get(),
+        )
+    house = HousePreset.objects.create(
+        name="Bizim masa",
+        rules=scoring.resolve_rules("cetele-standart") | {"name": "Bizim masa"},
+        base_slug="cetele-standart",
+    )
+    return (
+        reverse("house_rotate", args=[house.edit_token]),
+        reverse("house_edit", args=[house.edit_token]),
+        lambda: HousePreset.objects.values_list("edit_token", "view_token").get(),
+    )
+
+
+KINDS = ["match", "table", "house"]
+
+
+@pytest.mark.parametrize("thing", KINDS)
+def test_the_rotation_form_asks_for_a_tick(client, thing):
+    rotate, page, _ = rotation(thing)
+
+    html = client.get(page).content.decode()
+
+    form = html[html.index(f'action="{rotate}"') :]
+    form = form[: form.index("</form>")]
+    assert CONFIRM in form and 'type="checkbox" name="confirm"' in form
+    assert 'name="kind" value="view"' in form and 'name="kind" value="edit"' in form
+
+
+@pytest.mark.parametrize("kind", ["view", "edit"])
+@pytest.mark.parametrize("thing", KINDS)
+def test_a_rotation_without_the_tick_changes_nothing_and_shows_the_form_again(client, thing, kind):
+    rotate, _, tokens = rotation(thing)
+    before = tokens()
+
+    response = client.post(rotate, {"kind": kind})
+
+    assert tokens() == before  # both links still open
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert REFUSED in html and CONFIRM in html and f'action="{rotate}"' in html
+
+
+@pytest.mark.parametrize("kind", ["view", "edit"])
+@pytest.mark.parametrize("thing", KINDS)
+def test_a_rotation_with_the_tick_gives_the_link_a_new_token(client, thing, kind):
+    rotate, _, tokens = rotation(thing)
+    before = dict(zip(["edit", "view"], tokens(), strict=True))
+
+    response = client.post(rotate, {"kind": kind, "confirm": "on"})
+
+    after = dict(zip(["edit", "view"], tokens(), strict=True))
+    assert response.status_code == 302
+    assert after[kind] != before[kind]
+    other = "view" if kind == "edit" else "edit"
+    assert after[other] == before[other]
