@@ -109,6 +109,11 @@ def test_the_colour_chips_show_their_colour_and_its_name(phone):
         "Siyah": "rgb(33, 33, 33)",
         "Sarı (yeşil)": "rgb(212, 160, 0)",
     }
+    blue = chips.filter(has_text="Mavi")
+    blue.click()  # chosen, it keeps its colour (and is ringed)
+    expect(blue.locator("input")).to_be_checked()
+    assert blue.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(21, 101, 192)"
+    assert blue.evaluate("el => getComputedStyle(el).outlineStyle") == "solid"
     assert console.errors == []
 
 
