@@ -191,9 +191,24 @@ class PlayerNamesForm(forms.Form):
 
 
 class RotateLinkForm(forms.Form):
-    """Which of a match's two links gets a new token."""
+    """Which of two links (a match's, a table's, a house preset's) gets a new token, after a
+    deliberate tick: a stray tap on the button must not break every phone holding the link."""
 
-    kind = forms.ChoiceField(choices=[("edit", _("Düzenleme")), ("view", _("İzleme"))])
+    kind = forms.ChoiceField(
+        choices=[("edit", _("Düzenleme")), ("view", _("İzleme"))],
+        error_messages={
+            "required": _("Hangi bağlantının yenileneceği anlaşılamadı."),
+            "invalid_choice": _("Hangi bağlantının yenileneceği anlaşılamadı."),
+        },
+    )
+    confirm = forms.BooleanField(
+        label=_("Evet, eski bağlantı çalışmasın"),
+        error_messages={"required": _("Yenilemek için önce bu kutuyu işaretleyin.")},
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "rotate-%s")  # beside other forms on the same page
+        super().__init__(*args, **kwargs)
 
 
 class ReverseForm(forms.Form):

@@ -56,6 +56,7 @@ from cetele.sharing import (
     match_by_token,
     secret_link,
 )
+from scoring.sheet import team_split
 
 logger = logging.getLogger(__name__)
 # A write the database would not take (locked past its timeout, a full disk), for a form that
@@ -152,13 +153,41 @@ def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirec
 @require_safe
 @secret_link(role=EDIT)
 def match_detail(request: HttpRequest, token: str) -> HttpResponse:
-    """The çetele with the form for the next hand."""
-    return sheet_page(request, editable_match(token), "cetele/match.html", role=EDIT)
+    """The çetele with the form for the next hand (and, after a correction, its note)."""
+    match = editable_match(token)
+    note = corrected_note(request, match)
+    return sheet_page(request, match, "cetele/match.html", role=EDIT, note=note)
 
 
-def sheet_page(request: HttpRequest, match: Match, template_name: str, role: str) -> HttpResponse:
+# The sheet a saved correction sends the phone back to names the correction's change, so that
+# its note ("2. el düzeltildi.") carries a "Geri al" for exactly that change, like a new hand's.
+CORRECTED_PARAM = "duzeltildi"
+
+
+def corrected_url(match: Match, change: Change) -> str:
+    return f"{match_url(match)}?{CORRECTED_PARAM}={change.pk}"
+
+
+def corrected_note(request: HttpRequest, match: Match) -> dict:
+    """The note and "Geri al" of the correction ?duzeltildi= names, while it is the match's
+    latest change (a reload after the next save or an undo shows none: it would be stale).
+    Anything else in the parameter shows nothing: it can only ever name a true statement."""
+    value = request.GET.get(CORRECTED_PARAM, "")
+    if not value.isdigit():
+        return {}
+    latest = match.changes.first()  # the latest first
+    if latest is None or str(latest.pk) != value or latest.action != Change.Action.EDIT:
+        return {}
+    place = {"number": change_place(match, latest)}
+    return {"saved_note": _("%(number)s. el düzeltildi.") % place, "saved_change": latest.pk}
+
+
+def sheet_page(
+    request: HttpRequest, match: Match, template_name: str, role: str, note: dict | None = None
+) -> HttpResponse:
     """The sheet's page for this link (the scorer's with the next hand's form, or the view
-    link's), drawn once per version and kept whole: cetele.board.kept_page."""
+    link's), drawn once per version and kept whole: cetele.board.kept_page. A page with a
+    correction's `note` is this request's own and drawn as it is."""
 
     def context(values: dict) -> dict:  # this request's own values, or the marks for them
         page = sheet_context(match, role=role)
@@ -171,6 +200,9 @@ def sheet_page(request: HttpRequest, match: Match, template_name: str, role: str
 
     key = board_key(match, link_context(match, role))
     quiet = quiet_seconds(match.touched_at)
+    if note:
+        values = {"quiet": str(quiet), "request_token": new_request_token()}
+        return TemplateResponse(request, template_name, {**context(values), **note})
     return kept_page(request, template_name, key, context, quiet=quiet)
 
 
@@ -302,6 +334,14 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
         note = _("%(number)s. el düzeltildi.") % {"number": entry.position}
     else:
         note = _("%(number)s. el kaydedildi.") % {"number": saved.position}
+    if entry.is_correction and saved is not None:
+        # Back to the sheet, whose own note says so with "Geri al" (corrected_note).
+        url = corrected_url(match, saved.change)
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = url
+            return response
+        return redirect(url)
     if not request.htmx or entry.is_correction:
         messages.success(request, note)
         if request.htmx:
@@ -541,12 +581,30 @@ def match_history(request: HttpRequest, token: str) -> TemplateResponse:
     """Every change to the match: when, what, old and new scores."""
     match = editable_match(token)
     players = players_of(match)
-    changes = list(match.changes.select_related("undoes"))
+    changes = match.changes.select_related("undoes")
+    history = [(change, score_rows(change, match.teams)) for change in changes]
     return TemplateResponse(
         request,
         "cetele/history.html",
-        {"match": match, "players": players, "changes": changes, "Action": Change.Action},
+        {"match": match, "players": players, "history": history, "Action": Change.Action},
     )
+
+
+def score_rows(change: Change, teams: bool) -> list[tuple[str, list[int], tuple[int, ...]]]:
+    """A hand's scores before and after a change, as the history shows them: (label, the
+    seats' scores, the teams' scores — none in singles), the teams' as the engine gave them
+    (`team_scores`) or, for a result stored without them, as scoring.sheet adds them up."""
+    rows = []
+    for label, state in ((_("Önce"), change.before), (_("Sonra"), change.after)):
+        if not state or "result" not in state:
+            continue
+        result = state["result"]
+        scores = result["scores"]
+        team_scores = ()
+        if teams:
+            team_scores = tuple(result.get("team_scores") or team_split(scores))
+        rows.append((label, scores, team_scores))
+    return rows
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

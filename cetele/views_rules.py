@@ -23,6 +23,7 @@ from cetele.rulesets import differences, find_house, worked_example
 from cetele.sharing import EDIT as EDIT_LINK
 from cetele.sharing import VIEW as VIEW_LINK
 from cetele.sharing import BadLink, forgotten, hand_over, house_keys_guarded, secret_link
+from cetele.views_sharing import rotation_refused
 
 DEFAULT_PRESET = "cetele-standart"
 NEW, EDIT, MATCH = "new", "edit", "match"
@@ -166,6 +167,7 @@ def house_edit(request: HttpRequest, token: str) -> HttpResponse:
         "example_rules": house.rules,
         "view_url": request.build_absolute_uri(reverse("house_detail", args=[house.view_token])),
         "start_url": start_url(house.choice_value),
+        "rotate_form": RotateLinkForm(),
     }
     if request.method != "POST":
         initial = {
@@ -195,8 +197,9 @@ def house_rotate(request: HttpRequest, token: str) -> HttpResponse:
     house = house_by_token("edit_token", token)
     form = RotateLinkForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Hangi bağlantının yenileneceği anlaşılamadı."))
-        return redirect("house_edit", house.edit_token)
+        back = reverse("house_edit", args=[house.edit_token])
+        label = _("Yeni paylaşma bağlantısı")
+        return rotation_refused(request, form, request.path, back, label)
     new = house.rotate_token(form.cleaned_data["kind"])
     messages.success(
         request,

@@ -9,7 +9,7 @@ the edit token in what they render.
 import segno
 from csp.decorators import csp_exempt
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -72,19 +72,34 @@ def match_share(request: HttpRequest, token: str) -> TemplateResponse:
             sheet=sheet,
             link=view_url,
         ),
+        "rotate_form": RotateLinkForm(),
     }
     return TemplateResponse(request, "cetele/share.html", context)
 
 
+def rotation_refused(
+    request: HttpRequest, form: RotateLinkForm, action: str, back_url: str, view_label: str
+) -> TemplateResponse:
+    """A rotation without its tick (or naming no link): nothing changed; its form again, with
+    why, posting to `action`, and the way back to the page it came from."""
+    context = {
+        "rotate_form": form,
+        "action": action,
+        "back_url": back_url,
+        "view_label": view_label,
+    }
+    return TemplateResponse(request, "cetele/rotate_refused.html", context)
+
+
 @require_POST
 @secret_link(role=EDIT)
-def match_rotate(request: HttpRequest, token: str) -> HttpResponseRedirect:
+def match_rotate(request: HttpRequest, token: str) -> HttpResponse:
     """Give the edit or the view link a new token; the old link stops working at once."""
     match = match_by_token(EDIT, token)
     form = RotateLinkForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Hangi bağlantının yenileneceği anlaşılamadı."))
-        return redirect("match_share", match.edit_token)
+        back = reverse("match_share", args=[match.edit_token])
+        return rotation_refused(request, form, request.path, back, _("Yeni izleme bağlantısı"))
     kind = form.cleaned_data["kind"]
     new = match.rotate_token(kind)
     if kind == EDIT:

@@ -31,6 +31,7 @@ from cetele.tables import (
     table_by_token,
     table_from_match,
 )
+from cetele.views_sharing import rotation_refused
 
 TABLE_URLS = {
     EDIT: {"page": "table_detail", "match": "match_detail"},
@@ -102,6 +103,7 @@ def table_detail(request: HttpRequest, token: str) -> TemplateResponse:
     table = table_by_token(EDIT, token)
     context = table_context(request, table, EDIT)
     context["edit_url"] = request.build_absolute_uri(table_url(table))
+    context["rotate_form"] = RotateLinkForm()
     return TemplateResponse(request, "cetele/table.html", context)
 
 
@@ -154,13 +156,13 @@ def table_players(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @secret_link(role=EDIT)
-def table_rotate(request: HttpRequest, token: str) -> HttpResponseRedirect:
+def table_rotate(request: HttpRequest, token: str) -> HttpResponse:
     """Give the table's edit or view link a new token; the old one stops working at once."""
     table = table_by_token(EDIT, token)
     form = RotateLinkForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Hangi bağlantının yenileneceği anlaşılamadı."))
-        return redirect(table_url(table))
+        label = _("Yeni izleme bağlantısı")
+        return rotation_refused(request, form, request.path, table_url(table), label)
     new = table.rotate_token(form.cleaned_data["kind"])
     messages.success(request, _("Masanın yeni bağlantısı hazır; eskisi artık açılmıyor."))
     return hand_over(request, redirect(table_url(table)), new)

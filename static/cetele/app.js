@@ -176,6 +176,9 @@
   let justSaved = null;
   document.addEventListener("cetele:hand-saved", function (event) {
     justSaved = event.detail && event.detail.number;
+    // The flash messages above ("Rövanş başladı", "Geri alındı: …") were about what came
+    // before this hand: without JavaScript the save's new page would not show them either.
+    document.querySelectorAll("#main > .messages").forEach(function (el) { el.remove(); });
     if (window.htmx) document.querySelectorAll("[data-poll]").forEach(pollNow);
   });
   function markSaved(root) {

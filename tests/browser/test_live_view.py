@@ -124,6 +124,7 @@ def test_a_rotated_view_link_stops_the_live_view_and_says_so(phone, second_phone
     viewer.on("request", lambda r: requests.append(r.url) if "/poll/" in r.url else None)
 
     editor.get_by_role("link", name="Paylaş").click()
+    editor.get_by_label("Evet, eski bağlantı çalışmasın").check()
     editor.get_by_role("button", name="Yeni izleme bağlantısı").click()
     expect(editor.get_by_text("Yeni izleme bağlantısı hazır")).to_be_visible()
 

@@ -76,8 +76,8 @@ def test_a_match_played_through_on_a_phone(phone):
     page.fill("#id_p0-remaining", "43")
     page.wait_for_selector("#hand-preview:has-text('Ali 43')")
     page.get_by_role("button", name="Eli kaydet").click()
-    page.wait_for_url(re.compile(r"/m/[^/]+/$"))
-    assert page.get_by_text("El düzeltildi.").is_visible()
+    page.wait_for_url(re.compile(r"/m/[^/]+/\?duzeltildi=\d+$"))  # the sheet, naming the change
+    assert page.locator("#saved-note").get_by_text("El düzeltildi.").is_visible()
     assert totals(page) == [signed(total) for total in engine_totals(match)]
 
     # Delete the third hand after the confirmation, then undo the deletion.

@@ -51,6 +51,7 @@ def test_the_edit_link_just_rotated_opens_after_another_phone_guessed(phone, sec
     guess_from_the_same_address(guesser)
 
     page.goto(f"/m/{old}/paylas/")
+    page.get_by_label("Evet, eski bağlantı çalışmasın").check()
     page.get_by_role("button", name="Yeni düzenleme bağlantısı").click()
 
     new = Match.objects.get().edit_token

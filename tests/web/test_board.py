@@ -123,7 +123,7 @@ def test_a_rotated_link_never_gets_a_sheet_with_the_old_links(client):
     old = match.edit_token
     assert old in sheet_of(edit(client, match))
 
-    client.post(reverse("match_rotate", args=[old]), {"kind": "edit"})
+    client.post(reverse("match_rotate", args=[old]), {"kind": "edit", "confirm": "on"})
     match.refresh_from_db()
 
     sheet = sheet_of(edit(client, match))

@@ -130,7 +130,9 @@ def test_a_match_link_just_rotated_opens_and_the_old_one_is_told_it_changed(clie
     opened(client, f"/m/{match.edit_token}/", f"/v/{match.view_token}/")
     over_the_limit(client)
 
-    response = client.post(reverse("match_rotate", args=[match.edit_token]), {"kind": kind})
+    response = client.post(
+        reverse("match_rotate", args=[match.edit_token]), {"kind": kind, "confirm": "on"}
+    )
 
     match.refresh_from_db()
     assert lands(client, response) == 200
@@ -144,7 +146,9 @@ def test_a_table_link_just_rotated_opens(client, kind):
     opened(client, *(reverse(n, args=[t]) for n, t in table_pages(table)))
     over_the_limit(client)
 
-    response = client.post(reverse("table_rotate", args=[table.edit_token]), {"kind": kind})
+    response = client.post(
+        reverse("table_rotate", args=[table.edit_token]), {"kind": kind, "confirm": "on"}
+    )
 
     table.refresh_from_db()
     assert lands(client, response) == 200
@@ -159,7 +163,9 @@ def test_a_house_preset_link_just_rotated_opens(client, kind):
     opened(client, *(reverse(n, args=[t]) for n, t in house_pages(house)))
     over_the_limit(client)
 
-    response = client.post(reverse("house_rotate", args=[house.edit_token]), {"kind": kind})
+    response = client.post(
+        reverse("house_rotate", args=[house.edit_token]), {"kind": kind, "confirm": "on"}
+    )
 
     house.refresh_from_db()
     assert lands(client, response) == 200
@@ -174,7 +180,7 @@ def test_the_marks_of_several_links_handed_over_at_once_are_all_kept(client):
     opened(client, f"/m/{match.edit_token}/")
     over_the_limit(client)
 
-    client.post(reverse("match_rotate", args=[match.edit_token]), {"kind": "view"})
+    client.post(reverse("match_rotate", args=[match.edit_token]), {"kind": "view", "confirm": "on"})
 
     match.refresh_from_db()
     assert client.get(f"/v/{match.view_token}/").status_code == 200

@@ -129,7 +129,7 @@ def test_rotating_the_view_link_retires_the_old_one_at_once(client):
     match = make_match()
     old = match.view_token
 
-    response = client.post(edit_url("match_rotate", match), {"kind": "view"})
+    response = client.post(edit_url("match_rotate", match), {"kind": "view", "confirm": "on"})
 
     match.refresh_from_db()
     assert response.status_code == 302
@@ -145,7 +145,9 @@ def test_rotating_the_edit_link_sends_the_editor_to_the_new_one(client):
     match = make_match()
     old = match.edit_token
 
-    response = client.post(edit_url("match_rotate", match), {"kind": "edit"}, follow=True)
+    response = client.post(
+        edit_url("match_rotate", match), {"kind": "edit", "confirm": "on"}, follow=True
+    )
 
     match.refresh_from_db()
     assert match.edit_token != old
@@ -161,10 +163,11 @@ def test_an_unknown_rotation_kind_changes_nothing(client):
     match = make_match()
     before = (match.edit_token, match.view_token)
 
-    response = client.post(edit_url("match_rotate", match), {"kind": "both"})
+    response = client.post(edit_url("match_rotate", match), {"kind": "both", "confirm": "on"})
 
     match.refresh_from_db()
-    assert response.status_code == 302
+    assert response.status_code == 200
+    assert "Hangi bağlantının yenileneceği anlaşılamadı." in response.content.decode()
     assert (match.edit_token, match.view_token) == before
 
 
@@ -283,7 +286,7 @@ def test_the_share_page_has_both_links_a_qr_code_and_the_standings_message(clien
     assert re.search(r"<svg[^>]*viewBox", html)
     assert "data-share-text=" in html
     assert "2 / 13 el oynandı" in html
-    assert html.count(f'action="{edit_url("match_rotate", match)}"') == 2
+    assert html.count(f'action="{edit_url("match_rotate", match)}"') == 1
     assert view_url("view_export_csv", match) in html
 
 

@@ -193,9 +193,11 @@ def test_table_pages_are_noindex_and_the_edit_page_is_never_cached(client, table
 def test_rotating_a_table_link_retires_the_old_one_at_once(client, table):
     old_view, old_edit = table.view_token, table.edit_token
 
-    client.post(fill("masa/<token:token>/yenile/", old_edit), {"kind": "view"})
+    client.post(fill("masa/<token:token>/yenile/", old_edit), {"kind": "view", "confirm": "on"})
     table.refresh_from_db()
-    response = client.post(fill("masa/<token:token>/yenile/", old_edit), {"kind": "edit"})
+    response = client.post(
+        fill("masa/<token:token>/yenile/", old_edit), {"kind": "edit", "confirm": "on"}
+    )
     table.refresh_from_db()
 
     assert table.view_token != old_view and table.edit_token != old_edit
