@@ -40,15 +40,12 @@ _table_made: list = []
 
 def kept(request: HttpRequest) -> JsonResponse:
     """This process's id; whether the canary an earlier visit left among the kept drawings is
-    still there (it is left again now); how many players' field sets are kept."""
-    from cetele.hand_form import seat_fields
-
+    still there (it is left again now)."""
     planted = caches["sheets"].add("bench:canary", os.getpid(), timeout=None)
     return JsonResponse(
         {
             "pid": os.getpid(),
             "canary_kept": not planted,
-            "seat_fields": seat_fields.cache_info().currsize,
         }
     )
 

@@ -1,17 +1,16 @@
 """A deleted match leaves nothing of it in any process's memory.
 
-What each process keeps (cetele.board: the sheets, whole pages, the players, the next hand's
-form; cetele.hand_form: form fields named after the players) holds players' names. Keyed by the
-match's state, a deleted match's entries can never be reached again, but they would stay until
-pushed out or an hour old. So a deletion, once committed, is announced: the process that made it
-forgets everything it keeps at once and writes a new mark in the shared cache (CACHES "default":
-the database or Redis, which every process of every app server reads); every other process
-looks at that mark each second (DeletionWatch, one thread per process: even one no request
+What each process keeps (cetele.board: the sheets, whole pages, the next hand's form) holds players'
+names. Keyed by the match's state, a deleted match's entries can never be reached again, but they
+would stay until pushed out or an hour old. So a deletion, once committed, is announced: the process
+that made it forgets everything it keeps at once and writes a new mark in the shared cache (CACHES
+"default": the database or Redis, which every process of every app server reads); every other
+process looks at that mark each second (DeletionWatch, one thread per process: even one no request
 reaches) and forgets everything it keeps when it changed, then again a second later, in case a
 request that read the match just before the deletion kept its drawing after the first time.
 
-Deletions are rare (a phone's "Sil", forget_unused at night), and what is forgotten is drawn
-again at its next request: a few milliseconds per table then playing.
+Deletions are rare (a phone's "Sil", forget_unused at night), and what is forgotten is drawn again
+at its next request: a few milliseconds per table then playing.
 """
 
 import logging
@@ -23,7 +22,6 @@ from django.core.cache import cache, caches
 from django.db import close_old_connections, transaction
 
 from cetele.board import SHEETS
-from cetele.hand_form import hand_level_fields, seat_fields
 
 logger = logging.getLogger("cetele.forgetting")
 
@@ -34,8 +32,6 @@ EVERY = 1.0  # seconds between two looks at the mark
 def forget_kept() -> None:
     """Forget everything this process keeps that may name a player."""
     caches[SHEETS].clear()
-    hand_level_fields.cache_clear()
-    seat_fields.cache_clear()
 
 
 def match_deleted(sender, **kwargs) -> None:

@@ -10,15 +10,13 @@ never read as 0, and a typed sum is never dropped (RULES.md lets the engine igno
 non-opener's sum; the form refuses it instead, so that nothing typed is lost in silence).
 """
 
-import copy
 import re
 import secrets
 from collections.abc import Mapping
-from functools import cached_property, lru_cache, partial
+from functools import cached_property, partial
 
 from django import forms
-from django.core.exceptions import ValidationError
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import scoring
@@ -46,64 +44,6 @@ PENALTY_FIELDS = {
     "discard_used": ("okey", "used_for", "tile"),
     "custom": ("points", "note"),
 }
-
-
-def copy_field(field: forms.Field) -> forms.Field:
-    """One form's own copy of a declared field: what Django's deep copy gives (its own widget,
-    widget attributes, error messages, validators and choice lists; the rest is shared and never
-    changed in place), made without the copy module, whose machinery was two thirds of making
-    the hand form. A penalty row's form copies its fields so; a player's shared fields
-    (`build_fields`) are copied so once, from the declared ones."""
-    new = object.__new__(type(field))
-    new.__dict__.update(field.__dict__)
-    new.error_messages = field.error_messages.copy()
-    new.validators = field.validators[:]
-    widget = field.widget
-    new.widget = object.__new__(type(widget))
-    new.widget.__dict__.update(widget.__dict__)
-    new.widget.attrs = widget.attrs.copy()
-    for owner, copied in ((field, new), (widget, new.widget)):
-        if "_choices" in owner.__dict__:
-            copied._choices = copy.copy(owner._choices)
-    return new
-
-
-class FieldsCopiedQuickly(dict):
-    """A form class's declared fields, which Django deep-copies for every form it makes."""
-
-    def __deepcopy__(self, memo) -> dict:
-        return {name: copy_field(field) for name, field in self.items()}
-
-
-def copied_quickly(form_class):
-    """Class decorator: each form of this class gets its fields by `copy_field`."""
-    form_class.base_fields = FieldsCopiedQuickly(form_class.base_fields)
-    return form_class
-
-
-class SharedFields(dict):
-    """A form's fields built whole for what they name (the players, the language, the rules),
-    once, and then shared by every form made for the same: each form gets its own dict of them
-    but not its own copies. So nothing may change one of these fields after it is built: every
-    per-player choice, message and attribute is set in the builder (`seat_fields`,
-    `hand_level_fields`). A player's sum box, messages and radios were two thirds of making the
-    hand form, at every preview and save."""
-
-    def __deepcopy__(self, memo) -> dict:
-        return dict(self)
-
-
-# The players' field sets each process keeps: enough for every table entering a hand within
-# the same few minutes on a busy server (4,500 live tables: some 900 hands a minute), the one
-# burst of previews and a save in which a set is asked for again. About 4.6 KB a player and
-# 7.8 KB a table: some 27 MB a process when full.
-PLAYER_FIELD_SETS = 4096
-TABLE_FIELD_SETS = PLAYER_FIELD_SETS // 4
-
-
-def build_fields(form_class, drop: tuple[str, ...]) -> dict:
-    """Fresh copies (`copy_field`) of a form class's declared fields, without those in `drop`."""
-    return {name: copy_field(f) for name, f in form_class.base_fields.items() if name not in drop}
 
 
 def penalty_label(kind: str) -> str:
@@ -151,25 +91,8 @@ def new_request_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class CleanedWithoutBoundFields(forms.Form):
-    """A form whose fields are cleaned straight from the posted data, as Django's own
-    `BaseForm._clean_fields` does through a bound field made for each. The hand form is cleaned
-    at every tap of a preview, which never draws those bound fields, and making them was a
-    quarter of cleaning it. It is the same as Django's for fields that are not disabled and
-    not files, in forms without `clean_<name>` methods, as the hand form's are (tests/web/
-    test_hand_entry.py checks both, and compares the two on right and wrong input)."""
-
-    def _clean_fields(self) -> None:
-        for name, field in self.fields.items():
-            value = field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
-            try:
-                self.cleaned_data[name] = field.clean(value)
-            except ValidationError as error:
-                self.add_error(name, error)
-
-
-class HandLevelForm(CleanedWithoutBoundFields):
-    """The hand's own facts. A form's fields are its players' (hand_level_fields)."""
+class HandLevelForm(forms.Form):
+    """The hand's own facts; "Kim bitirdi?" lists the players and its message names them."""
 
     # Required, with "nobody" as an explicit choice: a forgotten tap must not save a hand
     # as "kimse bitmedi".
@@ -204,28 +127,23 @@ class HandLevelForm(CleanedWithoutBoundFields):
     position = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
 
     def __init__(self, *args, players, rules, **kwargs) -> None:
-        seats = tuple((p.seat, p.name) for p in players)
-        flags = (bool(rules.get("riziko")), bool(rules.get("colours")))
-        self.base_fields = hand_level_fields(get_language(), seats, *flags)
         super().__init__(*args, **kwargs)
+        # The house-rule facts are asked only where the match's rules have the rule.
+        if not rules.get("riziko"):
+            del self.fields["riziko"]
+        if not rules.get("colours"):
+            del self.fields["colour"]
+        finisher = self.fields["finisher"]
+        finisher.choices = [*((p.seat, p.name) for p in players), (NOBODY, _("Kimse bitmedi"))]
+        names = ", ".join(p.name for p in players)
+        finisher.error_messages["required"] = gettext(
+            "Kimin bitirdiğini seçin: %(names)s ya da “Kimse bitmedi”."
+        ) % {"names": names}
 
 
-@lru_cache(maxsize=TABLE_FIELD_SETS)
-def hand_level_fields(language, seats: tuple, riziko: bool, colours: bool) -> SharedFields:
-    """The hand-level fields for these players (seat, name) in this language (SharedFields):
-    "Kim bitirdi?" lists them and its message names them."""
-    drop = ("riziko",) * (not riziko) + ("colour",) * (not colours)
-    fields = build_fields(HandLevelForm, drop)
-    fields["finisher"].choices = [*seats, (NOBODY, _("Kimse bitmedi"))]
-    names = ", ".join(name for _seat, name in seats)
-    fields["finisher"].error_messages["required"] = gettext(
-        "Kimin bitirdiğini seçin: %(names)s ya da “Kimse bitmedi”."
-    ) % {"names": names}
-    return SharedFields(fields)
-
-
-class SeatForm(CleanedWithoutBoundFields):
-    """One player's hand. A form's fields are that player's (seat_fields)."""
+class SeatForm(forms.Form):
+    """One player's hand: its sum box and messages name the player; the opening and "çifte
+    devam" fields are there where the rules have them."""
 
     opened = forms.ChoiceField(
         label=_("Açılış"), choices=OPENED_CHOICES, initial="no", widget=forms.RadioSelect
@@ -259,10 +177,16 @@ class SeatForm(CleanedWithoutBoundFields):
     cifte_devam = forms.BooleanField(label=_("Çifte devam dedi"), required=False)
 
     def __init__(self, *args, rules, player, **kwargs) -> None:
-        flags = (bool(rules.get("opening_bonus")), bool(rules.get("cifte_devam_factor")))
-        self.base_fields = seat_fields(get_language(), player.name, *flags)
         super().__init__(*args, **kwargs)
         self.player = player
+        if not rules.get("opening_bonus"):
+            del self.fields["opening"]
+        if not rules.get("cifte_devam_factor"):
+            del self.fields["cifte_devam"]
+        self.fields["remaining"].widget.attrs["aria-label"] = gettext(
+            "%(name)s: eldeki taşların toplamı"
+        ) % {"name": player.name}
+        name_the_player(self.fields, player.name)
 
     @cached_property
     def penalties(self):
@@ -284,20 +208,6 @@ class SeatForm(CleanedWithoutBoundFields):
         )
 
 
-@lru_cache(maxsize=PLAYER_FIELD_SETS)
-def seat_fields(language, name: str, opening: bool, cifte_devam: bool) -> SharedFields:
-    """One player's fields in this language (SharedFields): their sum box and messages name
-    them; the opening and "çifte devam" fields are there where the rules have them."""
-    drop = ("opening",) * (not opening) + ("cifte_devam",) * (not cifte_devam)
-    fields = build_fields(SeatForm, drop)
-    fields["remaining"].widget.attrs["aria-label"] = gettext(
-        "%(name)s: eldeki taşların toplamı"
-    ) % {"name": name}
-    name_the_player(fields, name)
-    return SharedFields(fields)
-
-
-@copied_quickly
 class PenaltyForm(forms.Form):
     kind = forms.ChoiceField(label=_("Ceza"))
     taken = forms.BooleanField(label=_("Sonraki oyuncu aldı"), required=False)

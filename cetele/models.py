@@ -21,7 +21,6 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from cetele.language import preset_name
-from cetele.prepared import prepared
 
 logger = logging.getLogger(__name__)
 TOKEN_BYTES = 32  # 256 bits from `secrets`: match links are the keys, treat them like passwords
@@ -411,9 +410,8 @@ class Match(Forgettable):
     def sheet_hands(self) -> list[tuple[int, list[int], int | None, str]]:
         """(number, scores, finisher, finish) of every hand, in order: all that the sheet, its
         chart and its summary read of a hand, without its inputs and breakdowns (most of its
-        data) and without making a model object per hand. Every drawing of the sheet asks for
-        them: the query is compiled once (cetele.prepared)."""
-        return PLAYED_HANDS(self.pk)
+        data) and without making a model object per hand."""
+        return list(self.hands.values_list("number", *Hand.PLAYED))
 
     def undo(self, change_id: int) -> "Change":
         """Reverse the change `change_id`, which must be the latest undoable one; the undo is
@@ -591,12 +589,6 @@ class Change(models.Model):
 
 # A match form (and Match.preset_slug) names a house preset "house:<view token>".
 HOUSE_PREFIX = "house:"
-
-
-# Match.sheet_hands().
-PLAYED_HANDS = prepared(
-    lambda match_id: Hand.objects.filter(match_id=match_id).values_list("number", *Hand.PLAYED)
-)
 
 
 class HousePreset(Forgettable):

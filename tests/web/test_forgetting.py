@@ -17,7 +17,6 @@ from bench.harness import Gunicorn, prepare, server_env
 from cetele.board import SHEETS, board_key
 from cetele.deletion import forget_unused
 from cetele.forgetting import MARK, DeletionWatch
-from cetele.hand_form import seat_fields
 from cetele.sharing import VIEW, link_context
 from tests.factories import make_match
 
@@ -30,12 +29,10 @@ def test_the_process_that_deletes_a_match_forgets_its_pages_at_once(client):
     with override("tr"):
         sheet = board_key(match, link_context(match, VIEW))
     assert caches[SHEETS].get(sheet) is not None
-    assert seat_fields.cache_info().currsize > 0
 
     client.post(f"/m/{match.edit_token}/sil/", {"confirm": "on"})
 
     assert caches[SHEETS].get(sheet) is None
-    assert seat_fields.cache_info().currsize == 0
 
 
 @pytest.mark.django_db(transaction=True)
@@ -88,10 +85,10 @@ def test_every_gunicorn_worker_forgets_a_deleted_match(tmp_path):
         page = scorer.start_match(("Zerrin", "Ayşe", "Can", "Deniz"))
         for _ in range(100):  # until each worker has drawn the match's pages
             scorer.get(page)
-            if all(a["seat_fields"] for a in each_worker(server.port, 2).values()):
+            if all(a["canary_kept"] for a in each_worker(server.port, 2).values()):
                 break
         before = each_worker(server.port, 2)  # each now holds the canary too
-        assert all(answer["canary_kept"] and answer["seat_fields"] for answer in before.values())
+        assert all(answer["canary_kept"] for answer in before.values())
 
         status, _, _ = scorer.post(f"{page}sil/", {"confirm": "on"})
         deleted = time.monotonic()
@@ -99,7 +96,7 @@ def test_every_gunicorn_worker_forgets_a_deleted_match(tmp_path):
         forgot: dict[int, float] = {}  # worker: seconds after the deletion it was seen empty
         while forgot.keys() != before.keys() and time.monotonic() < deleted + 10:
             for pid, answer in each_worker(server.port, 2).items():
-                if not answer["canary_kept"] and not answer["seat_fields"]:
+                if not answer["canary_kept"]:
                     forgot.setdefault(pid, time.monotonic() - deleted)
             time.sleep(0.1)
 

@@ -7,7 +7,6 @@ import time
 
 import pytest
 from django.db import connection
-from django.forms import FileField
 from django.http import QueryDict
 from django.urls import reverse
 
@@ -417,10 +416,9 @@ def fields_as_drawn(entry: HandEntry) -> list:
 
 
 def test_the_fields_a_form_shares_name_its_player_and_nothing_changes_them(client):
-    """A player's fields are built once per name, language and rules and shared by every form
-    that shows them (hand_form.SharedFields): each names its own player, the declared fields
-    name nobody, and nothing a table does (previews with errors and without, a save, a refused
-    hand, the sheet, a correction) changes them afterwards."""
+    """Each form's fields name its own player, the declared fields name nobody, and nothing a
+    table does (previews with errors and without, a save, a refused hand, the sheet, a
+    correction) changes the fields the next form gets."""
     from cetele.hand_form import HandLevelForm, SeatForm
 
     match = make_match()
@@ -458,10 +456,8 @@ def test_the_fields_a_form_shares_name_its_player_and_nothing_changes_them(clien
 
 
 def test_a_penalty_row_changing_its_fields_in_place_changes_no_other_row():
-    """A penalty row's form copies its fields without the copy module (hand_form.copy_field,
-    which also builds the players' shared fields from the declared ones): a change to one
-    row's choices, widget attributes, messages or validators stays in that row, as with
-    Django's deep copy, and the declared fields stay as declared."""
+    """A change to one penalty row's choices, widget attributes, messages or validators stays in
+    that row, and the declared fields stay as declared."""
     from cetele.hand_form import PenaltyForm
 
     match = make_match()
@@ -525,61 +521,6 @@ def test_the_preview_s_error_containers_are_each_visible_field_s_own(rules):
 
     assert every_field_errors(entry) == expected
     assert expected.count("<li>") >= 2  # a count out of its choices, a penalty without points
-
-
-def django_cleaned(form_class):
-    """The same form class, cleaned by Django's own BaseForm._clean_fields."""
-    from django import forms
-
-    return type(
-        f"Django{form_class.__name__}",
-        (form_class,),
-        {"_clean_fields": forms.BaseForm._clean_fields},
-    )
-
-
-WRONG = {
-    "finisher": ["", "9", "x", "none", "2"],
-    "okey_number": ["", "0", "14", "x", "7"],
-    "version": ["", "-1", "x", "3"],
-    "position": ["", "0", "x", "5"],
-    "request_token": ["", "t" * 65, "ok"],
-    "p1-opened": ["", "odd", "pairs"],
-    "p1-remaining": ["", " 12 ", "1.0", "x", "-3", "99999999999999999999"],
-    "p1-okeys": ["", "3", "x", "1"],
-    "p1-fake_okeys": ["", "-1", "2"],
-}
-
-
-@pytest.mark.parametrize("field", WRONG)
-def test_the_hand_form_cleans_as_django_does_right_and_wrong_input(field):
-    """hand_form.CleanedWithoutBoundFields against Django's own field cleaning: the same
-    cleaned values and the same messages, for every value tried in every field."""
-    from cetele.hand_form import HandLevelForm, SeatForm
-
-    match = make_match()
-    players = list(match.players.all())
-    base = form_data(sample_inputs(finisher=0), action="preview", position=1)
-    for value in WRONG[field]:
-        data = QueryDict(mutable=True)
-        data.update(base | {field: value})
-        ours = [
-            HandLevelForm(data, players=players, rules=match.rules),
-            SeatForm(data, rules=match.rules, player=players[1], prefix="p1"),
-        ]
-        django_s = [
-            django_cleaned(HandLevelForm)(data, players=players, rules=match.rules),
-            django_cleaned(SeatForm)(data, rules=match.rules, player=players[1], prefix="p1"),
-        ]
-        for mine, theirs in zip(ours, django_s, strict=True):
-            assert mine.is_valid() == theirs.is_valid(), (field, value)
-            assert mine.cleaned_data == theirs.cleaned_data, (field, value)
-            assert mine.errors.get_json_data() == theirs.errors.get_json_data(), (field, value)
-    # What makes the two the same: no field of the hand form is disabled or a file, and no
-    # form has a clean_<field> method.
-    for form in ours:
-        assert not any(f.disabled or isinstance(f, FileField) for f in form.fields.values())
-        assert not any(hasattr(form, f"clean_{name}") for name in form.fields)
 
 
 @pytest.mark.django_db(transaction=True)
