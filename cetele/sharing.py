@@ -308,26 +308,28 @@ def is_match_path(request: HttpRequest) -> bool:
     return request.path.startswith(("/m/", "/v/"))
 
 
-def match_deleted(request: HttpRequest) -> HttpResponse:
-    """A deleted match, to a browser that had it open. A live page's poll gets 286 (htmx stops
-    polling) with nothing to swap and an event app.js answers by taking the sheet away and
-    saying so; anything else gets a 410 page saying so, and the same event."""
+def link_gone(request: HttpRequest, event: str, reason: str, title, message) -> HttpResponse:
+    """A link that worked once and works no more, to a browser that had it. A live page's poll
+    gets 286 (htmx stops polling) with nothing to swap; anything else gets our 410 page saying
+    so. Both carry `event`, which app.js answers by saying so on an open page."""
     if is_poll(request):
         response = HttpResponse(status=286)
         response["HX-Reswap"] = "none"
     else:
-        response = refusal(
-            request,
-            410,
-            "deleted match",
-            title=_("Bu maç silindi"),
-            message=_(
-                "Çeteleyi tutan kişi bu maçı oyuncu adları, eller ve geçmişiyle birlikte sildi."
-            ),
-            log=False,
-        )
-    response["HX-Trigger"] = "cetele:match-deleted"
+        response = refusal(request, 410, reason, title=title, message=message, log=False)
+    response["HX-Trigger"] = event
     return response
+
+
+def match_deleted(request: HttpRequest) -> HttpResponse:
+    """A deleted match, to a browser that had it open: app.js takes the sheet away."""
+    return link_gone(
+        request,
+        "cetele:match-deleted",
+        "deleted match",
+        _("Bu maç silindi"),
+        _("Çeteleyi tutan kişi bu maçı oyuncu adları, eller ve geçmişiyle birlikte sildi."),
+    )
 
 
 def is_poll(request: HttpRequest) -> bool:
@@ -337,26 +339,17 @@ def is_poll(request: HttpRequest) -> bool:
 
 
 def link_changed(request: HttpRequest) -> HttpResponse:
-    """A rotated or deleted link: not a guess, so not counted. A live page's poll gets 286 (htmx
-    stops polling) with nothing to swap and an event app.js answers by saying so; anything else
-    gets a 410 page saying so."""
-    if is_poll(request):
-        response = HttpResponse(status=286)
-        response["HX-Reswap"] = "none"
-    else:
-        response = refusal(
-            request,
-            410,
-            "retired link",
-            title=_("Bu bağlantı değişti"),
-            message=_(
-                "Bu bağlantı yenilendi ve artık çalışmıyor. Güncelini, bağlantıyı size gönderen "
-                "kişiden isteyin."
-            ),
-            log=False,
-        )
-    response["HX-Trigger"] = "cetele:link-changed"
-    return response
+    """A rotated or deleted link: not a guess, so not counted."""
+    return link_gone(
+        request,
+        "cetele:link-changed",
+        "retired link",
+        _("Bu bağlantı değişti"),
+        _(
+            "Bu bağlantı yenilendi ve artık çalışmıyor. Güncelini, bağlantıyı size gönderen "
+            "kişiden isteyin."
+        ),
+    )
 
 
 # --- The decorator every match page and fragment wears ----------------------------------------
