@@ -28,15 +28,6 @@ SAVED = {302, 303}
 REFUSED_MESSAGE = "El kaydedilemedi: sunucu şu an veritabanına yazamıyor."
 
 
-@pytest.fixture(scope="module")
-def static_root(tmp_path_factory) -> Path:
-    """collectstatic once for the module: the servers run with DEBUG off."""
-    root = tmp_path_factory.mktemp("static")
-    env = server_env(f"sqlite:///{tmp_path_factory.mktemp('db')}/static.sqlite3", root)
-    prepare(env, static=True)
-    return root
-
-
 def new_server(db: Path, static_root: Path, log: Path, **env) -> Gunicorn:
     server_environment = server_env(f"sqlite:///{db}", static_root, **env)
     prepare(server_environment, static=False)
