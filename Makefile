@@ -43,7 +43,7 @@ serve:
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/gunicorn cetele.wsgi --bind $${BIND:-127.0.0.1:$(PORT)} --worker-class gthread \
 		--workers $(WORKERS) --threads $(THREADS) \
-		--access-logfile - --logger-class cetele.logs.GunicornLogger --graceful-timeout 30
+		--access-logfile - --logger-class cetele.shell.logs.GunicornLogger --graceful-timeout 30
 
 ## make bench: server times (match page, preview, save) beside a minimal view, and the engine's
 bench:

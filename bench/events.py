@@ -1,12 +1,14 @@
 """Server-sent events for the live sheet, from an asynchronous server: `make loadtest --live sse`
 measures them side by side with polling (issue 17). A measurement, not the app's live path: the
-app polls (cetele.live), which works behind any balancer and needs no second kind of server.
+app polls (cetele.live.schedule), which works behind any balancer and needs no second kind of
+server.
 
 A phone that opened a match link holds one connection, GET /events/<m|v>/<token>/?v=<n>,
 answered `text/event-stream`; whenever the match is past the version the phone shows, the
 server sends `data: <version>` and the phone fetches the sheet as a poll that found news does
 (/m|v/<token>/poll/?v=<n>, from the app server). Only connections are held here, never Django's
-request cycle: the connection is guarded as cetele.fastpoll guards the plain poll (the browser's
+request cycle: the connection is guarded as cetele.live.fastpoll guards the plain poll (the
+browser's
 signed `cetele_links` cookie must hold the link's mark, so the link-guessing limiter is never
 asked), then the match is looked up by its token (one indexed query).
 
@@ -35,9 +37,9 @@ from asgiref.sync import sync_to_async  # noqa: E402
 from django.db import close_old_connections, connection  # noqa: E402
 from django.http import parse_cookie  # noqa: E402
 
-from cetele.fastpoll import PollFastPath  # noqa: E402
-from cetele.live import current_version  # noqa: E402
-from cetele.sharing import EDIT, TOKEN_FIELDS, VIEW  # noqa: E402
+from cetele.live.fastpoll import PollFastPath  # noqa: E402
+from cetele.live.schedule import current_version  # noqa: E402
+from cetele.sharing.links import EDIT, TOKEN_FIELDS, VIEW  # noqa: E402
 
 EVENTS = re.compile(r"/events/(m|v)/([A-Za-z0-9_-]{22,64})/")
 ROLES = {"m": EDIT, "v": VIEW}

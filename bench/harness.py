@@ -96,7 +96,7 @@ class Gunicorn:
             "--log-level",
             "warning",
             "--logger-class",  # as `make serve` runs it: no key in gunicorn's own lines
-            "cetele.logs.GunicornLogger",
+            "cetele.shell.logs.GunicornLogger",
             *extra_args,
         ]
         self.log = log

@@ -3,7 +3,7 @@ every acknowledged hand is in the database exactly once.
 
 A table is one match: its editor's phone saves a hand every `--save-every` seconds (HTMX POST,
 as the "Eli kaydet" button sends it) and polls its own sheet; `--viewers` phones poll the view
-link. Phones poll as app.js does: on the schedule of cetele.live (every 8 s while the table
+link. Phones poll as app.js does: on the schedule of cetele.live.schedule (every 8 s while the table
 plays, every 15 s in the two minutes after a save, less on a quiet match), or every
 `--poll-every` seconds when that is given. Each table starts at a random point of its hand, as in
 a room where tables started at different times. The defaults are the capacity model of the issue:
@@ -72,7 +72,7 @@ from bench.harness import (
     seed_match,
     server_env,
 )
-from cetele.live import poll_every
+from cetele.live.schedule import poll_every
 
 HOST = "127.0.0.1"
 REQUEST_TIMEOUT = 10.0
@@ -394,14 +394,14 @@ def saved_token(head: bytes) -> str | None:
 
 
 def seen_cookie(token: str) -> str:
-    """The cookie a phone holds once it has opened this link (cetele.sharing.remember_link): a
+    """The cookie a phone holds once it has opened this link (cetele.sharing.links.remember_link): a
     phone polls the page it opened. Made here with the server's key rather than by opening
     5,000 pages."""
     from django.http import HttpResponse
 
-    from cetele.sharing import SEEN_COOKIE, link_mark
+    from cetele.sharing.links import SEEN_COOKIE, link_mark
 
-    response = HttpResponse()  # signed as cetele.sharing.remember_link signs it
+    response = HttpResponse()  # signed as cetele.sharing.links.remember_link signs it
     response.set_signed_cookie(SEEN_COOKIE, link_mark(token), salt=SEEN_COOKIE)
     return f"{SEEN_COOKIE}={response.cookies[SEEN_COOKIE].value}"
 

@@ -8,7 +8,7 @@ Django's test client on a throw-away SQLite file, so that what is left is the ap
     python -m bench.profile all [--requests 300]   # no profiler: in-process medians, interleaved
 
 Prints the mean time per request in this process (no server, no socket), then the profile.
---cold forgets the drawn sheets (cetele/board.py) before each request: what a page costs the
+--cold forgets the drawn sheets (cetele/live/board.py) before each request: what a page costs the
 first time its version is shown.
 """
 
@@ -61,7 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="a regular expression on file:function")
     parser.add_argument("--dump", default="", help="also write the profile to this file")
     parser.add_argument(
-        "--cold", action="store_true", help="forget drawn sheets before each request (cetele.board)"
+        "--cold",
+        action="store_true",
+        help="forget drawn sheets before each request (cetele.live.board)",
     )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="cetele-profile-") as tmp:

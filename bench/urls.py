@@ -3,7 +3,8 @@
 /bench/minimal/        the smallest Django view: what every server time is divided by;
 /bench/minimal-write/  the same plus one row committed in its own transaction: the floor a save
                        cannot go under on this disk (SQLite's WAL is fsync'ed at each commit).
-/bench/kept/           which process answered, and whether what it keeps (cetele.forgetting) is
+/bench/kept/           which process answered, and whether what it keeps
+(cetele.your_data.forgetting) is
                        as the previous visit left it: tests/web/test_forgetting.py.
 """
 

@@ -1,5 +1,5 @@
 """The operator's door: Django's admin, on only when DJANGO_ADMIN_PATH is set (settings); its
-site, with the counts, is cetele.admin_site.OperatorSite.
+site, with the counts, is cetele.shell.admin_site.OperatorSite.
 
 A self-hosting café owner can list and search matches, tables and house presets by date and
 state, see the counts and delete them — nothing else: nothing can be added or changed here, so

@@ -11,17 +11,17 @@ class CeteleConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete
 
-        from cetele.forgetting import match_deleted
         from cetele.models import Match
+        from cetele.your_data.forgetting import match_deleted
 
         # However a match goes (its edit link, a table's deletion, the admin, forget_unused):
-        # no process keeps its pages (cetele.forgetting).
+        # no process keeps its pages (cetele.your_data.forgetting).
         post_delete.connect(match_deleted, sender=Match, dispatch_uid="cetele.forget-deleted")
 
 
 class OperatorAdminConfig(admin_apps.AdminConfig):
-    """Django's admin with our site (cetele.admin_site.OperatorSite): installed only when
+    """Django's admin with our site (cetele.shell.admin_site.OperatorSite): installed only when
     DJANGO_ADMIN_PATH is set (settings.admin_settings)."""
 
     default = False
-    default_site = "cetele.admin_site.OperatorSite"
+    default_site = "cetele.shell.admin_site.OperatorSite"

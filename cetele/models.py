@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from cetele.language import preset_name
+from cetele.shell.language import preset_name
 
 logger = logging.getLogger(__name__)
 TOKEN_BYTES = 32  # 256 bits from `secrets`: match links are the keys, treat them like passwords
@@ -680,7 +680,7 @@ class TablePlayer(models.Model):
 
 class RetiredLink(models.Model):
     """A link that worked once and was rotated or deleted. Its requests are not counted as
-    guesses (cetele.sharing): phones still holding it share their café's address. A rotated
+    guesses (cetele.sharing.links): phones still holding it share their café's address. A rotated
     link is answered "this link changed"; a deleted one the ordinary 404, as if it never was.
     Only a digest of the token is kept, never the token."""
 
@@ -716,7 +716,8 @@ def retire_deleted_links(sender, instance, **kwargs) -> None:
 
 class MissCount(models.Model):
     """How many unknown links (or, on its own counter, wrong admin passwords) one client address
-    asked for in the current window: the link-guessing limiter's count (cetele.sharing) when it
+    asked for in the current window: the link-guessing limiter's count (cetele.sharing.links) when
+    it
     is kept in the database (DJANGO_CACHE_URL=db). One row per counter and address, counted up
     by one UPDATE, so that parallel guessers cannot count over each other, and never culled
     (forget_unused deletes rows whose window has passed)."""

@@ -57,21 +57,21 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: nothing may read X-Forwarded-* before it is known to come from our proxy.
-    "cetele.middleware.TrustedProxyMiddleware",
+    "cetele.shell.middleware.TrustedProxyMiddleware",
     # Next: its privacy headers go on every response whose URL holds a key, whoever answered.
-    "cetele.middleware.KeyedUrlHeadersMiddleware",
+    "cetele.shell.middleware.KeyedUrlHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "cetele.middleware.TurkishFirstLocaleMiddleware",
+    "cetele.shell.middleware.TurkishFirstLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "cetele.middleware.DatabaseRefusedMiddleware",
+    "cetele.shell.middleware.DatabaseRefusedMiddleware",
     # Last, so its refusals carry every header above; still before the CSRF check reads the body.
-    "cetele.middleware.RequestBodyGuardMiddleware",
+    "cetele.shell.middleware.RequestBodyGuardMiddleware",
 ]
 
 ROOT_URLCONF = "cetele.urls"
@@ -95,7 +95,7 @@ TEMPLATES = [
 
 # Django's form renderer, with the input widgets written out in Python (the hand form draws some
 # sixty of them; same output, tested in tests/web/test_form_renderer.py).
-FORM_RENDERER = "cetele.form_renderer.FastWidgets"
+FORM_RENDERER = "cetele.shell.form_renderer.FastWidgets"
 
 # --- Database -------------------------------------------------------------------------------
 DATABASES = {
@@ -124,7 +124,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # --- Cache ----------------------------------------------------------------------------------
 # What every worker and every app server must share: the link-guessing limiter's counts
-# (cetele.sharing). Kept in one process's memory, two workers would let twice the guesses
+# (cetele.sharing.links). Kept in one process's memory, two workers would let twice the guesses
 # through. DJANGO_CACHE_URL chooses where they live:
 #   redis://host:port/db (also rediss://, unix://)  Django's RedisCache: for several app servers;
 #   db       a table of their own in the database (cetele.models.MissCount): shared by every
@@ -138,7 +138,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 def cache_settings(url: str) -> dict:
     """CACHES for DJANGO_CACHE_URL (see above). With `db` the default cache is Django's database
     cache (`manage.py createcachetable`): what it still shares between processes (the deletion
-    mark, cetele.forgetting) must reach every one of them."""
+    mark, cetele.your_data.forgetting) must reach every one of them."""
     url = url.strip()
     if url.split("://", 1)[0] in {"redis", "rediss", "unix"}:
         backend = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
@@ -157,11 +157,11 @@ def cache_settings(url: str) -> dict:
 
 
 def miss_counts(url: str) -> str:
-    """Where cetele.sharing counts misses for DJANGO_CACHE_URL: "database" or "cache"."""
+    """Where cetele.sharing.links counts misses for DJANGO_CACHE_URL: "database" or "cache"."""
     return "database" if url.strip() == "db" else "cache"
 
 
-# What cetele/board.py draws once and keeps (sheets, whole pages, players, empty hand forms, a
+# What cetele/live/board.py draws once and keeps (sheets, whole pages, players, empty hand forms, a
 # link's navigation): keyed by the match's state, so never stale and never shared; this
 # process's memory is the fastest place for them. At most this many entries, the least recently
 # used third dropped when full. Each save makes a few new ones, and a table's empty form is asked
@@ -218,7 +218,7 @@ BEHIND_TLS_PROXY = env_flag("DJANGO_BEHIND_TLS_PROXY", False)
 if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # The peers (IPs or networks) whose X-Forwarded-For / -Proto are believed; anyone else's are
-# dropped by cetele.middleware.TrustedProxyMiddleware (a client can write them itself).
+# dropped by cetele.shell.middleware.TrustedProxyMiddleware (a client can write them itself).
 TRUSTED_PROXIES = [
     proxy.strip()
     for proxy in os.environ.get(
@@ -236,7 +236,7 @@ CSRF_TRUSTED_ORIGINS = [
     if origin.strip()
 ]
 # Match links are keys: never leak them to another site through the Referer header. A
-# same-origin Referer goes only to us (and our logs redact keys: cetele.logs), and under this
+# same-origin Referer goes only to us (and our logs redact keys: cetele.shell.logs), and under this
 # policy browsers send a real Origin with our own POSTs, which Django's CSRF check verifies
 # (under no-referrer they send `Origin: null`, which it must refuse).
 SECURE_REFERRER_POLICY = "same-origin"
@@ -271,12 +271,12 @@ CONTENT_SECURITY_POLICY = {
 # Every record goes out through the one handler, which takes every key out of it (links are the
 # keys, and Django's loggers print paths): Django's own handlers for its loggers (`django`, and
 # `django.server` under runserver, which printed every URL) are taken off. gunicorn's
-# logs: `--logger-class cetele.logs.GunicornLogger` (Makefile, README).
+# logs: `--logger-class cetele.shell.logs.GunicornLogger` (Makefile, README).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_keys": {"()": "cetele.logs.RedactKeys"}},
-    "formatters": {"one_line_for_4xx": {"()": "cetele.logs.ClientErrorsOnOneLine"}},
+    "filters": {"redact_keys": {"()": "cetele.shell.logs.RedactKeys"}},
+    "formatters": {"one_line_for_4xx": {"()": "cetele.shell.logs.ClientErrorsOnOneLine"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
@@ -301,7 +301,7 @@ LOGGING = {
 # First path segments the app itself uses: the admin may not hide behind one of them.
 RESERVED_PATHS = {"m", "v", "ev", "masa", "yeni", "kurallar", "static", "i18n", "favicon.ico"}
 RESERVED_PATHS |= {"sw.js", "manifest.webmanifest"}  # the installable app (views_app)
-RESERVED_PATHS |= {"healthz"}  # load balancers' and orchestrators' probe (cetele.health)
+RESERVED_PATHS |= {"healthz"}  # load balancers' and orchestrators' probe (cetele.shell.health)
 
 
 def admin_path(value: str) -> str:

@@ -17,7 +17,7 @@ def require_or_skip(available: bool, what: str) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
-    """Bad match links may be counted in the cache (cetele.sharing; in the database they go
+    """Bad match links may be counted in the cache (cetele.sharing.links; in the database they go
     with the test's transaction): no test inherits another's misses, or a test that opens
     unknown links would make a later one see 429."""
     from django.core.cache import cache

@@ -11,7 +11,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from cetele.language import engine_lang
+from cetele.shell.language import engine_lang
 from scoring import labels
 
 register = template.Library()

@@ -1,17 +1,18 @@
 """The match as a picture and as a summary, for the sheet (match.html#sheet) to show.
 
-Both tags read what the sheet's context already holds (`hands`: cetele.tables.PlayedHand in
+Both tags read what the sheet's context already holds (`hands`: cetele.tables.season.PlayedHand in
 order, `sheet`: scoring.sheet.tally's totals), so they cost no query and follow every live update of
-the sheet. The figures come from cetele.charts and cetele.stats; nothing is computed here.
+the sheet. The figures come from cetele.matches.charts and cetele.matches.stats; nothing is
+computed here.
 """
 
 from dataclasses import dataclass
 
 from django import template
 
-from cetele.charts import Series, chart_svg, match_chart
-from cetele.language import engine_lang
-from cetele.stats import match_summary, side_names
+from cetele.matches.charts import Series, chart_svg, match_chart
+from cetele.matches.stats import match_summary, side_names
+from cetele.shell.language import engine_lang
 from scoring import labels
 
 register = template.Library()

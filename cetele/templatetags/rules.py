@@ -1,9 +1,9 @@
 """{% rule_sections rules base as shown %}: a ruleset as the rules pages show it, built from the
-engine's declaration of every parameter (cetele.rulesets.shown_rules)."""
+engine's declaration of every parameter (cetele.house_rules.rulesets.shown_rules)."""
 
 from django import template
 
-from cetele.rulesets import shown_rules
+from cetele.house_rules.rulesets import shown_rules
 
 register = template.Library()
 

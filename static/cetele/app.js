@@ -119,7 +119,7 @@
   // Live sheet ([data-poll], see match.html#sheet): htmx ticks every 4 s; here we let a tick
   // ask only when a poll is due, none while the page is hidden, ask at once when it shows
   // again, and stop for good when the link no longer works (rotated), saying so instead of
-  // asking again and again. When a poll is due (cetele/live.py): the sheet says how long the
+  // asking again and again. When a poll is due (cetele/live/schedule.py): the sheet says how long the
   // match had been quiet when it was drawn (data-quiet, s) and the schedule
   // (data-poll-schedule "120:16,900:8,…": quiet under 120 s, every 16 s; under 900 s, every 8 s…;
   // 0: from then on). A table that plays is asked every 8 s, a quiet one far less often.
@@ -170,7 +170,7 @@
   document.addEventListener("cetele:poll-now", function () {
     if (window.htmx) document.querySelectorAll("[data-poll]").forEach(pollNow);
   });
-  // A hand saved from this page: the answer (cetele/views.py hand_saved) has the note and the
+  // A hand saved from this page: the answer (cetele/matches/views.py hand_saved) has the note and the
   // next hand's form but not the sheet, which every phone of the match is given from one
   // drawing. Ask for it now, and mark the saved hand's row when it comes.
   let justSaved = null;
@@ -197,7 +197,7 @@
   // A rotated or deleted link: the server answers the poll with 286 (htmx stops polling) and
   // this event (HX-Trigger), other requests with 410 and the same event.
   document.addEventListener("cetele:link-changed", function (event) { linkGone(event.target); });
-  // The match was deleted (cetele.sharing.match_deleted: to a phone that had it open, the same
+  // The match was deleted (cetele.sharing.links.match_deleted: to a phone that had it open, the same
   // answers with this event): its names and hands leave the screen and this phone's "Maçlarım",
   // and the page says why.
   document.addEventListener("cetele:match-deleted", function () {

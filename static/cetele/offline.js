@@ -3,7 +3,7 @@
 //
 // Exactly once: a queued hand keeps the one-time request token it was (or would have been)
 // sent with; when the first try reached the server and only the answer was lost, the retry is
-// answered "already saved" and nothing new is saved (cetele/views.py). Each hand also keeps
+// answered "already saved" and nothing new is saved (cetele/matches/views.py). Each hand also keeps
 // the place it was entered as ("5. el"): if another phone saved that place meanwhile, the
 // server answers with the form that asks, as when two phones enter the same hand.
 (function () {

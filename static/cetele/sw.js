@@ -1,4 +1,4 @@
-// Çetele's service worker, served at /sw.js by cetele/views_app.py, which puts ASSETS (the
+// Çetele's service worker, served at /sw.js by cetele/shell/installable.py, which puts ASSETS (the
 // static files' URLs) and VERSION above this text.
 //
 // What it keeps, on this phone only (the Cache API is the phone's own storage and ignores

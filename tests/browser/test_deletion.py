@@ -23,7 +23,7 @@ def test_deleting_a_match_on_the_phone(phone, second_phone):
     add_hand(doomed, sample_inputs(2, finisher=0, remaining=10))
     start_match(editor, ["Kalan", "Öteki"], hands=5)
     kept = Match.objects.exclude(pk=doomed.pk).get()
-    install_clock(viewer)  # the viewer's polls follow cetele.live's schedule: jump ahead
+    install_clock(viewer)  # the viewer's polls follow cetele.live.schedule's schedule: jump ahead
     viewer.goto(f"/v/{doomed.view_token}/")
     editor.goto("/")
     expect(editor.locator("[data-my-matches] li")).to_have_count(2)

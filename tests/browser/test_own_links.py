@@ -8,8 +8,8 @@ import secrets
 import pytest
 from playwright.sync_api import expect
 
-from cetele import sharing
 from cetele.models import Match
+from cetele.sharing import links as sharing
 from tests.browser.sheet import start_match
 from tests.browser.test_offline import kept_for_offline
 

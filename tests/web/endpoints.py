@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from cetele.models import HousePreset, Match, Table
-from cetele.tables import create_table
+from cetele.tables.season import create_table
 from tests.factories import make_match
 
 # Which key fills <token:token> under each prefix: (model, token field).

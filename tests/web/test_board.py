@@ -1,4 +1,4 @@
-"""The live sheet drawn once per version and kept (cetele/board.py): every phone at a version
+"""The live sheet drawn once per version and kept (cetele/live/board.py): every phone at a version
 gets the same sheet for one query, and no change, link or language ever gets a stale one."""
 
 import json
@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import scoring
-from cetele.board import HOLE, SHEETS, hole
+from cetele.live.board import HOLE, SHEETS, hole
 from cetele.models import Hand, Match, NothingToUndo
 from tests.factories import add_hand, form_data, make_match, sample_inputs, undo, undo_form
 
@@ -67,11 +67,11 @@ def test_the_scorer_s_page_at_a_kept_version_is_one_query_with_its_form(
 
 
 def test_the_sheet_is_drawn_once_per_version(client, monkeypatch):
-    import cetele.board
+    import cetele.live.board
 
     drawn = []
-    real_draw = cetele.board.draw
-    monkeypatch.setattr(cetele.board, "draw", lambda *a: drawn.append(1) or real_draw(*a))
+    real_draw = cetele.live.board.draw
+    monkeypatch.setattr(cetele.live.board, "draw", lambda *a: drawn.append(1) or real_draw(*a))
     match = make_match(hands=3)
 
     for _ in range(3):
@@ -231,7 +231,8 @@ def hand_form_of(html: str) -> str:
 
 def test_each_save_s_answer_is_the_form_the_page_shows_for_the_next_hand(client):
     """A save's answer is drawn once for the match, with marks for the hand's place and the
-    per-request values (cetele/views.py saved_answer): at every place, the last hand's too, it
+    per-request values (cetele/matches/views.py saved_answer): at every place, the last hand's too,
+    it
     is the form the page draws for that hand by itself."""
     last_hand_counts_ten = {"preset": "cetele-standart", "override": {"last_hand_multiplier": 10}}
     rules = scoring.resolve_rules(last_hand_counts_ten)
@@ -308,7 +309,7 @@ def test_a_database_restored_under_a_running_server_never_shows_the_kept_sheet_o
     assert ">77<" in after or "77</a>" in after
 
 
-# --- Whole pages kept (cetele.board.kept_page) ------------------------------------------------
+# --- Whole pages kept (cetele.live.board.kept_page)
 
 PAGES = {"edit": ("match_detail", "edit_token"), "view": ("view_match", "view_token")}
 
@@ -330,9 +331,9 @@ def per_request_parts_written_over(html: str) -> str:
 def drawn_for_this_request(monkeypatch, client, url: str) -> str:
     """The page as Django draws it when nothing is kept: through the path a request with flash
     messages takes (it is never kept), with no message in it."""
-    import cetele.board
+    import cetele.live.board
 
-    monkeypatch.setattr(cetele.board, "get_messages", lambda request: True)
+    monkeypatch.setattr(cetele.live.board, "get_messages", lambda request: True)
     try:
         response = client.get(url)
     finally:
@@ -373,7 +374,7 @@ def test_each_request_gets_its_own_values_in_a_kept_page(client):
 
     pages = [phone.get(f"{url}?from=qr&x=<b>").content.decode() for phone in (client, other)]
 
-    from cetele.board import HOLE
+    from cetele.live.board import HOLE
 
     for html in pages:
         assert HOLE not in html
@@ -413,14 +414,14 @@ def test_the_quiet_time_on_a_kept_page_is_counted_at_each_request(client):
     client.get(url)  # kept at this moment of change
 
     later = timezone.now() + timedelta(minutes=5)
-    import cetele.live
+    import cetele.live.schedule
 
-    real_now = cetele.live.timezone.now
+    real_now = cetele.live.schedule.timezone.now
     try:
-        cetele.live.timezone.now = lambda: later
+        cetele.live.schedule.timezone.now = lambda: later
         html = client.get(url).content.decode()
     finally:
-        cetele.live.timezone.now = real_now
+        cetele.live.schedule.timezone.now = real_now
     assert 899 <= int(re.search(r'data-quiet="(\d+)"', html).group(1)) <= 905
 
 

@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 import scoring
-from cetele.deletion import delete_table
 from cetele.models import Change, Hand, HousePreset, Match, Player, Table, TablePlayer
-from cetele.sharing import EDIT, link_context
+from cetele.sharing.links import EDIT, link_context
+from cetele.your_data.deletion import delete_table
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
@@ -91,7 +91,7 @@ def test_the_migration_keeps_the_keys_phones_already_hold():
 def test_an_old_forget_answer_is_not_believed_either(client, monkeypatch):
     match = make_match()
     response = client.post(delete_url(match), {"confirm": "on"})
-    monkeypatch.setattr("cetele.sharing.FORGET_MAX_AGE", -1)  # as if it were replayed later
+    monkeypatch.setattr("cetele.sharing.links.FORGET_MAX_AGE", -1)  # as if it were replayed later
 
     assert forget_told(client, response, "match") == []
 

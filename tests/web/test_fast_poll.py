@@ -1,4 +1,4 @@
-"""The poll's fast path (cetele.fastpoll) answers exactly as Django does, and only when Django
+"""The poll's fast path (cetele.live.fastpoll) answers exactly as Django does, and only when Django
 would answer "nothing changed": every other poll goes to Django untouched."""
 
 import io
@@ -10,9 +10,9 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.http import HttpResponse
 from django.test import override_settings
 
-from cetele.fastpoll import PollFastPath
+from cetele.live.fastpoll import PollFastPath
 from cetele.models import Match
-from cetele.sharing import SEEN_COOKIE, link_mark
+from cetele.sharing.links import SEEN_COOKIE, link_mark
 from tests.factories import add_hand, make_match, sample_inputs
 
 # transaction=True: the fast path ends its request as a server does (request_finished closes a
@@ -221,7 +221,7 @@ def test_a_database_that_fails_is_django_s_to_answer(monkeypatch):
 
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr("cetele.fastpoll.current_version", broken)
+    monkeypatch.setattr("cetele.live.fastpoll.current_version", broken)
     status, headers, _ = call(fast, dict(env))
     assert inner.calls == 1 and "X-Fast" not in headers and status.startswith("204")
 

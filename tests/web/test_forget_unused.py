@@ -10,8 +10,6 @@ from django.db import connection
 from django.utils import timezone
 
 import scoring
-from cetele import deletion
-from cetele.deletion import database_bytes
 from cetele.models import (
     Change,
     Hand,
@@ -22,7 +20,9 @@ from cetele.models import (
     Table,
     TablePlayer,
 )
-from cetele.sharing import current_window
+from cetele.sharing.links import current_window
+from cetele.your_data import deletion
+from cetele.your_data.deletion import database_bytes
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db

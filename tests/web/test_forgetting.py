@@ -1,4 +1,5 @@
-"""A deleted match leaves none of its pages in any process's memory (cetele.forgetting): the
+"""A deleted match leaves none of its pages in any process's memory (cetele.your_data.forgetting):
+the
 process that deleted it forgets at once, every other one within two seconds, a real gunicorn's
 workers included. Before: each process kept the match's sheet, pages and players' fields, names
 and all, for up to an hour after the deletion."""
@@ -14,10 +15,10 @@ from django.utils.translation import override
 
 from bench.harness import Client as PhoneClient
 from bench.harness import Gunicorn, prepare, server_env
-from cetele.board import SHEETS, board_key
-from cetele.deletion import forget_unused
-from cetele.forgetting import MARK, DeletionWatch
-from cetele.sharing import VIEW, link_context
+from cetele.live.board import SHEETS, board_key
+from cetele.sharing.links import VIEW, link_context
+from cetele.your_data.deletion import forget_unused
+from cetele.your_data.forgetting import MARK, DeletionWatch
 from tests.factories import make_match
 
 

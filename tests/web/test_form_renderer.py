@@ -1,4 +1,5 @@
-"""cetele.form_renderer writes the input widgets in Python: every page with a form must come out
+"""cetele.shell.form_renderer writes the input widgets in Python: every page with a form must come
+out
 exactly as Django's own renderer makes it, and so must odd values (markup, quotes, safe strings,
 True/False/None attributes, lazy and localised labels)."""
 
@@ -13,11 +14,11 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
-from cetele.form_renderer import WRITTEN, FastWidgets
+from cetele.shell.form_renderer import WRITTEN, FastWidgets
 from tests.factories import add_hand, make_match, sample_inputs
 
 DJANGO = "django.forms.renderers.DjangoTemplates"
-OURS = "cetele.form_renderer.FastWidgets"
+OURS = "cetele.shell.form_renderer.FastWidgets"
 RANDOM = [
     re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]+'),
     re.compile(r'("x-csrftoken": ")[^"]+'),

@@ -9,8 +9,8 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cetele.logs import ClientErrorsOnOneLine
 from cetele.models import Change, Hand, Match, Player
+from cetele.shell.logs import ClientErrorsOnOneLine
 from tests.factories import make_match
 from tests.web.endpoints import fill, make_keys, post_routes
 

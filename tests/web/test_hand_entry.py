@@ -11,7 +11,7 @@ from django.http import QueryDict
 from django.urls import reverse
 
 import scoring
-from cetele.hand_form import HandEntry
+from cetele.hand_form.entry import HandEntry
 from cetele.models import AlreadySaved, Hand, HandTaken, Match, MatchFinished
 from tests.factories import add_hand, form_data, make_match, sample_inputs, undo
 
@@ -419,7 +419,7 @@ def test_the_fields_a_form_shares_name_its_player_and_nothing_changes_them(clien
     """Each form's fields name its own player, the declared fields name nobody, and nothing a
     table does (previews with errors and without, a save, a refused hand, the sheet, a
     correction) changes the fields the next form gets."""
-    from cetele.hand_form import HandLevelForm, SeatForm
+    from cetele.hand_form.entry import HandLevelForm, SeatForm
 
     match = make_match()
     players = list(match.players.all())
@@ -458,7 +458,7 @@ def test_the_fields_a_form_shares_name_its_player_and_nothing_changes_them(clien
 def test_a_penalty_row_changing_its_fields_in_place_changes_no_other_row():
     """A change to one penalty row's choices, widget attributes, messages or validators stays in
     that row, and the declared fields stay as declared."""
-    from cetele.hand_form import PenaltyForm
+    from cetele.hand_form.entry import PenaltyForm
 
     match = make_match()
     ali, ayse, *others = list(match.players.all())
@@ -503,7 +503,7 @@ def test_the_preview_s_error_containers_are_each_visible_field_s_own(rules):
     """every_field_errors writes the containers without making a bound field per field: the same
     ids and errors as field_errors() of each visible bound field (om-zorlu has the opening and
     "çifte devam" fields, the house rules riziko and the indicator's colour)."""
-    from cetele.board import players_of
+    from cetele.live.board import players_of
     from cetele.templatetags.cetele import every_field_errors, field_errors
 
     match = house_rules_match() if rules == "house" else make_match(preset=rules)
@@ -571,7 +571,7 @@ def test_two_phones_saving_the_same_place_at_once_get_one_saved_and_one_told(mon
 
 
 def test_a_match_found_by_its_link_scores_by_its_rules_text_and_by_new_rules_if_given():
-    from cetele.sharing import EDIT, match_by_token
+    from cetele.sharing.links import EDIT, match_by_token
 
     match = make_match()
     found = match_by_token(EDIT, match.edit_token)

@@ -13,8 +13,8 @@ from django.contrib.staticfiles import finders
 from django.db import OperationalError
 from django.utils import translation
 
-from cetele import views_app
 from cetele.models import Match
+from cetele.shell import installable as views_app
 from tests.factories import form_data, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,5 @@
-"""Polling less where nobody would notice: the schedule (cetele/live.py), what the sheet tells
+"""Polling less where nobody would notice: the schedule (cetele/live/schedule.py), what the sheet
+tells
 app.js about it, and the poll's one query written out. The browser side (app.js letting htmx's
 ticks through on this schedule) is tests/browser/test_live_view.py."""
 
@@ -9,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cetele.live import (
+from cetele.live.schedule import (
     POLL_SCHEDULE,
     VERSION_QUERY,
     current_version,

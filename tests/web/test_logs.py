@@ -14,8 +14,8 @@ from django.test import Client
 
 from bench.harness import Client as PhoneClient
 from bench.harness import Gunicorn, prepare, server_env
-from cetele.logs import RedactKeys, redact
 from cetele.models import Match
+from cetele.shell.logs import RedactKeys, redact
 from tests.factories import add_hand, make_match, sample_inputs
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{22,64}")
@@ -60,7 +60,7 @@ def test_django_s_own_lines_carry_no_key(monkeypatch):
         strict.post(f"/m/{edit}/el/", {"finisher": "0"})  # Forbidden (CSRF cookie not set.)
         strict.get(f"/m/{edit}/")  # a CSRF cookie, then a POST without the token
         strict.post(f"/m/{edit}/geri-al/", {})  # Forbidden (CSRF token missing.)
-        monkeypatch.setattr("cetele.board.draw", broken)
+        monkeypatch.setattr("cetele.live.board.draw", broken)
         careless.get(f"/v/{view}/")  # Internal Server Error: /v/<token>/, with its traceback
         logging.getLogger("django.server").warning(
             '"%s" %s %s', f"GET /m/{edit}/?from={view} HTTP/1.1", 404, 179

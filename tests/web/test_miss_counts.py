@@ -13,8 +13,8 @@ import pytest
 from django.urls import reverse
 
 from bench.harness import Client, Gunicorn, prepare, server_env
-from cetele import sharing
 from cetele.models import MissCount
+from cetele.sharing import links as sharing
 from tests.factories import make_match
 
 GUESSERS = 16

@@ -1,10 +1,10 @@
 """Names that are names: Unicode NFC, no invisible or direction-changing characters, and never a
-name with nothing visible in it (cetele.names), wherever people type one."""
+name with nothing visible in it (cetele.shell.names), wherever people type one."""
 
 import pytest
 
 from cetele.models import HousePreset, Player, Table
-from cetele.names import NameField, clean_name
+from cetele.shell.names import NameField, clean_name
 from tests.factories import make_match, new_match_data
 from tests.web.test_preset_editor import editor_data
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 import scoring
 from cetele.models import Change, HousePreset, Match, Table
-from cetele.tables import create_table
+from cetele.tables.season import create_table
 from scoring.sentences import signed
 from tests.factories import add_hand, form_data, make_match, sample_inputs
 

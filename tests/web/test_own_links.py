@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 import scoring
-from cetele import sharing
 from cetele.models import HousePreset, Match, Table
+from cetele.sharing import links as sharing
 from tests.factories import make_match, new_match_data
 from tests.web.test_preset_editor import editor_data
 from tests.web.test_tables import play, start_at, table_with

@@ -1,4 +1,5 @@
-"""The match as a picture (cetele.charts) and its end-of-match summary, on the pages that show
+"""The match as a picture (cetele.matches.charts) and its end-of-match summary, on the pages that
+show
 the sheet: the chart's points are read back from the SVG and checked against the sheet's totals."""
 
 import re
@@ -7,7 +8,7 @@ from xml.etree import ElementTree
 import pytest
 from django.urls import reverse
 
-from cetele.charts import HEIGHT, PLOT_H, TOP, Chart, nice_scale
+from cetele.matches.charts import HEIGHT, PLOT_H, TOP, Chart, nice_scale
 from scoring.sheet import tally
 from tests.factories import add_hand, make_match, sample_inputs
 

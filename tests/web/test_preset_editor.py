@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoring
+from cetele.house_rules.form import RulesetForm
+from cetele.house_rules.rulesets import sample_hands
 from cetele.models import HousePreset, Match
-from cetele.ruleset_form import RulesetForm
-from cetele.rulesets import sample_hands
 from scoring.labels import signed
 from tests.factories import form_data, new_match_data
 

@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils import translation
 
 import scoring
+from cetele.house_rules.rulesets import differences
 from cetele.models import HousePreset
-from cetele.rulesets import differences
 from scoring import parameters
 from tests.factories import make_match
 

@@ -18,9 +18,9 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import URLPattern, get_resolver
 
-from cetele import sharing
-from cetele.deletion import delete_match
 from cetele.models import Change, Hand, HousePreset, Match, Player, RetiredLink
+from cetele.sharing import links as sharing
+from cetele.your_data.deletion import delete_match
 from tests.factories import add_hand, form_data, make_match, new_match_data, sample_inputs
 from tests.web.endpoints import make_keys
 

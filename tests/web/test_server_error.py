@@ -23,7 +23,7 @@ def test_a_failure_on_a_match_page_is_our_500_page_without_the_key(monkeypatch, 
     match = make_match(hands=1)
     token = match.edit_token if role == "edit" else match.view_token
     url = f"/m/{token}/" if role == "edit" else f"/v/{token}/"
-    monkeypatch.setattr("cetele.board.draw", broken)
+    monkeypatch.setattr("cetele.live.board.draw", broken)
 
     response = failing_client().get(url)
 
@@ -44,7 +44,7 @@ def test_a_failure_on_a_match_page_is_our_500_page_without_the_key(monkeypatch, 
 def test_a_failure_anywhere_is_kept_out_of_caches_and_speaks_the_chosen_language(monkeypatch):
     client = failing_client()
     client.cookies["django_language"] = "en"
-    monkeypatch.setattr("cetele.views.TemplateResponse", broken)
+    monkeypatch.setattr("cetele.matches.views.TemplateResponse", broken)
 
     response = client.get("/")
 

@@ -12,7 +12,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from bench.harness import Client, Gunicorn, prepare, server_env
 from cetele.settings import cache_settings, miss_counts
-from cetele.sharing import BAD_LINK_LIMIT
+from cetele.sharing.links import BAD_LINK_LIMIT
 
 
 def a_guess() -> str:

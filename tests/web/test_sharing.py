@@ -12,8 +12,8 @@ from django.urls import reverse
 
 import scoring
 from cetele.models import Match, new_token
-from cetele.sharing import standings_message
-from cetele.views_sharing import qr_svg
+from cetele.sharing.links import standings_message
+from cetele.sharing.views import qr_svg
 from scoring.sheet import tally
 from tests.factories import add_hand, form_data, make_match, sample_inputs
 
@@ -482,7 +482,7 @@ def test_the_home_page_has_an_empty_hidden_my_matches_list_for_app_js_to_fill(cl
 
 
 def test_a_match_found_by_its_link_reads_its_base_rules_only_when_asked():
-    from cetele.sharing import EDIT, VIEW, match_by_token
+    from cetele.sharing.links import EDIT, VIEW, match_by_token
 
     match = make_match()
     stored = scoring.resolve_rules("om-klasik")

@@ -1,4 +1,5 @@
-"""The statistics (cetele.stats) against hand-made matches whose numbers were worked out by hand.
+"""The statistics (cetele.matches.stats) against hand-made matches whose numbers were worked out by
+hand.
 
 The table: Ali (place 0), Ayşe (1), Can (2), Deniz (3), and Ece (4), who never played.
 
@@ -19,7 +20,7 @@ Match D, singles, seats Deniz, Ali, 1 hand of 3 (not finished):
 
 import pytest
 
-from cetele.stats import (
+from cetele.matches.stats import (
     PlayedHand,
     PlayedMatch,
     biggest_hand,

@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, get_resolver
 
-from cetele import sharing
 from cetele.models import Hand, Match, Player, Table, TablePlayer
+from cetele.sharing import links as sharing
 from tests.factories import add_hand, form_data, sample_inputs
 from tests.web.test_tables import start_at, table_with
 

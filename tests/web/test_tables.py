@@ -13,7 +13,7 @@ from django.urls import reverse
 
 import scoring
 from cetele.models import Hand, Match, Player, Table, TablePlayer
-from cetele.tables import choose_season, load_table, rematch
+from cetele.tables.season import choose_season, load_table, rematch
 from tests.factories import add_hand, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db

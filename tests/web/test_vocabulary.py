@@ -20,7 +20,7 @@ from django.urls import reverse
 
 import scoring
 from cetele.models import HousePreset
-from cetele.tables import table_from_match
+from cetele.tables.season import table_from_match
 from scoring import messages, names, parameters, sentences, vocabulary
 from scoring.errors import InvalidHand
 from scoring.messages import ERRORS, human_field

@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 from django.utils import timezone
 
-from cetele.deletion import forget_expired_miss_counts, forget_unused, give_space_back
+from cetele.your_data.deletion import forget_expired_miss_counts, forget_unused, give_space_back
 
 DEFAULT_DAYS = 365
 

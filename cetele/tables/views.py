@@ -1,7 +1,8 @@
 """Tables (masa) and rematches: setting up a table, its page (edit and view links), starting a
 match at it, its players and links; "Rövanş" on a finished match.
 
-Every view reached through a link wears `secret_link` (cetele.sharing), exactly like a match's:
+Every view reached through a link wears `secret_link` (cetele.sharing.links), exactly like a
+match's:
 the same 404 for every bad link, 429 for an address that keeps guessing, noindex, no caching.
 The view link's page is GET-only and never carries an edit token (the table's or a match's).
 """
@@ -14,11 +15,19 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from cetele.board import players_of
-from cetele.forms import RotateLinkForm
-from cetele.sharing import EDIT, VIEW, hand_over, house_keys_guarded, match_by_token, secret_link
-from cetele.table_forms import TableForm, TableMatchForm, TableNameForm, TablePlayersForm
-from cetele.tables import (
+from cetele.live.board import players_of
+from cetele.matches.forms import RotateLinkForm
+from cetele.sharing.links import (
+    EDIT,
+    VIEW,
+    hand_over,
+    house_keys_guarded,
+    match_by_token,
+    secret_link,
+)
+from cetele.sharing.views import rotation_refused
+from cetele.tables.forms import TableForm, TableMatchForm, TableNameForm, TablePlayersForm
+from cetele.tables.season import (
     ALL_SEASONS,
     NotFinished,
     choose_season,
@@ -31,7 +40,6 @@ from cetele.tables import (
     table_by_token,
     table_from_match,
 )
-from cetele.views_sharing import rotation_refused
 
 TABLE_URLS = {
     EDIT: {"page": "table_detail", "match": "match_detail"},

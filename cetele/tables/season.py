@@ -2,7 +2,7 @@
 statistics' inputs in a fixed number of queries, rematches, and the standings as a message.
 
 A table is guarded exactly like a match: the same `secret_link` decorator and `BadLink` miss
-(cetele.sharing), so a wrong table link is the same 404 and counts toward the same 429.
+(cetele.sharing.links), so a wrong table link is the same 404 and counts toward the same 429.
 """
 
 import re
@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 import scoring
-from cetele.language import preset_name
+from cetele.matches.stats import PlayedHand, PlayedMatch, TableStats, table_stats
 from cetele.models import Hand, Match, Player, Table, TablePlayer
-from cetele.sharing import EDIT, VIEW, BadLink
-from cetele.stats import PlayedHand, PlayedMatch, TableStats, table_stats
+from cetele.sharing.links import EDIT, VIEW, BadLink
+from cetele.shell.language import preset_name
 
 TABLE_TOKEN_FIELDS = {EDIT: "edit_token", VIEW: "view_token"}
 MAX_TABLE_PLAYERS = 8

@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from cetele.language import engine_lang
+from cetele.shell.language import engine_lang
 from scoring.labels import PENALTY_NAMES
 from scoring.turkish import capitalize
 

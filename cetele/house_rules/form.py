@@ -15,8 +15,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from cetele.language import engine_lang
-from cetele.names import NameField
+from cetele.shell.language import engine_lang
+from cetele.shell.names import NameField
 from scoring import parameters as p
 from scoring.labels import human_field
 from scoring.turkish import capitalize

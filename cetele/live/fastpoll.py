@@ -11,8 +11,8 @@ is answered here; anything else goes to Django untouched, which then answers as 
   answer a malformed one with a fresh cookie; a message or a session cookie may get one too);
 - from a browser whose signed `cetele_links` cookie holds this link's mark (it opened the page),
   so that the link-guessing limiter would let it through whatever its address did
-  (cetele.sharing.over_the_limit): no cache is asked;
-- and the match is found at exactly version <n> (one indexed query, cetele.live).
+  (cetele.sharing.links.over_the_limit): no cache is asked;
+- and the match is found at exactly version <n> (one indexed query, cetele.live.schedule).
 
 The answer's headers are Django's own: the first such poll in each process (per role, scheme and
 language) is answered by Django and its headers are kept, then given again (with a fresh
@@ -27,9 +27,8 @@ from django.core import signals
 from django.core.handlers.wsgi import WSGIRequest
 from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
 
-from cetele.live import current_version
-from cetele.middleware import TrustedProxyMiddleware
-from cetele.sharing import (
+from cetele.live.schedule import current_version
+from cetele.sharing.links import (
     EDIT,
     SEEN_COOKIE,
     TOKEN_FIELDS,
@@ -38,6 +37,7 @@ from cetele.sharing import (
     link_mark,
     marks_in,
 )
+from cetele.shell.middleware import TrustedProxyMiddleware
 
 POLL = re.compile(r"/(m|v)/([A-Za-z0-9_-]{22,64})/poll/")
 VERSION = re.compile(r"v=(\d{1,10})")
@@ -115,7 +115,7 @@ class PollFastPath:
     @staticmethod
     def opened(cookies: dict, token: str) -> bool:
         """Whether this browser's signed cookie holds the link's mark (it opened the page), read
-        as cetele.sharing.seen_marks reads it."""
+        as cetele.sharing.links.seen_marks reads it."""
         return link_mark(token) in marks_in(cookies.get(SEEN_COOKIE, ""))
 
     def learn(self, key: tuple, environ, start_response):

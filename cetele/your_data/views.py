@@ -2,7 +2,8 @@
 preset, a table) after a confirmation that names it. View links delete nothing: these views
 exist only under edit links.
 
-Deletion itself is in `cetele.deletion`. After it the browser is sent to a page that tells this
+Deletion itself is in `cetele.your_data.deletion`. After it the browser is sent to a page that
+tells this
 phone's app.js to drop the dead link from its own lists ("Maçlarım", its house presets).
 """
 
@@ -17,11 +18,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
-from cetele.deletion import delete_house_preset, delete_match, delete_table
+from cetele.house_rules.views import house_by_token
 from cetele.models import Match
-from cetele.sharing import EDIT, FORGET_PARAM, forget_value, match_by_token, secret_link
-from cetele.tables import table_by_token
-from cetele.views_rules import house_by_token
+from cetele.sharing.links import EDIT, FORGET_PARAM, forget_value, match_by_token, secret_link
+from cetele.tables.season import table_by_token
+from cetele.your_data.deletion import delete_house_preset, delete_match, delete_table
 
 
 class ConfirmDeletionForm(forms.Form):
@@ -60,7 +61,7 @@ def posted(request: HttpRequest):
 
 def after_deletion(url_name: str, forget: list[str]) -> HttpResponse:
     """Back to a list page that tells app.js which of this phone's entries to drop (signed:
-    cetele.sharing.forgotten believes nothing else)."""
+    cetele.sharing.links.forgotten believes nothing else)."""
     return redirect(f"{reverse(url_name)}?{urlencode({FORGET_PARAM: forget_value(forget)})}")
 
 

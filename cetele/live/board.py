@@ -23,7 +23,7 @@ hands under the older version: its phones then ask again at once (their poll nam
 version), and never see older hands than the version says. A database restored from a backup
 while the app runs may reach a version number again with other contents: keys name the moment of
 the change too (`stamp`). A deletion is the one thing that empties it, in every process: no page
-of a deleted match may stay in memory (cetele.forgetting).
+of a deleted match may stay in memory (cetele.your_data.forgetting).
 """
 
 import hashlib
@@ -43,10 +43,10 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from cetele.hand_form import new_request_token
+from cetele.hand_form.entry import new_request_token
 from cetele.models import Match, Player
-from cetele.sharing import EDIT
-from cetele.tables import played_hand
+from cetele.sharing.links import EDIT
+from cetele.tables.season import played_hand
 from scoring.sentences import signed
 from scoring.sheet import tally
 
@@ -117,7 +117,7 @@ def board_key(match: Match, links: dict) -> str:
 
 def board_for(match: Match, links: dict) -> Board:
     """The sheet of `match` at the version it was read at, as the link in `links` shows it
-    (cetele.sharing.link_context), drawn now or taken from memory."""
+    (cetele.sharing.links.link_context), drawn now or taken from memory."""
     key = board_key(match, links)
     cache = caches[SHEETS]
     board = cache.get(key)
@@ -190,7 +190,7 @@ def blank_hand_fields(match: Match, entry) -> SafeString:
 
 
 def answer_key(match: Match, players: list[Player]) -> str:
-    """What names a save's kept answer (cetele/views.py saved_answer), but for the hand's
+    """What names a save's kept answer (cetele/matches/views.py saved_answer), but for the hand's
     place: the match (not its version), its edit link, the language and the players' names."""
     created = match.created_at.timestamp()
     return players_form_key("answer", f"{match.pk}:{created}", match.edit_token, players)
@@ -211,7 +211,7 @@ def players_form_key(kind: str, match_id, link: str, players: list[Player]) -> s
 # match has been quiet. So it is drawn once per version with a mark in place of each of them, kept,
 # and each request gets a copy with its values written over the marks: the template engine's
 # walk of base.html and the page, most of what was left of a page's time, is done once. A save's
-# answer is kept the same way (cetele/views.py saved_answer).
+# answer is kept the same way (cetele/matches/views.py saved_answer).
 # The marks are random for each process, so no name or note a player types can hold one.
 HOLE = f"cetele-{secrets.token_hex(16)}-"
 

@@ -1,7 +1,7 @@
 """Sharing a match: the share page and link rotation (edit link), the read-only pages reached
 through the view link, the live poll, and the exports.
 
-Every view here wears `secret_link` (cetele.sharing): same 404 for every bad link, 429 for an
+Every view here wears `secret_link` (cetele.sharing.links): same 404 for every bad link, 429 for an
 address that keeps guessing, noindex and no caching. Viewer views are GET-only and never put
 the edit token in what they render.
 """
@@ -17,12 +17,13 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from cetele.board import players_of
-from cetele.exports import match_csv, match_json
-from cetele.forms import RotateLinkForm
-from cetele.live import current_version
+from cetele.live.board import players_of
+from cetele.live.schedule import current_version
+from cetele.matches.exports import match_csv, match_json
+from cetele.matches.forms import RotateLinkForm
+from cetele.matches.views import get_hand, hand_context, sheet_context, sheet_page
 from cetele.models import Match
-from cetele.sharing import (
+from cetele.sharing.links import (
     EDIT,
     TOKEN_FIELDS,
     VIEW,
@@ -33,7 +34,6 @@ from cetele.sharing import (
     secret_link,
     standings_message,
 )
-from cetele.views import get_hand, hand_context, sheet_context, sheet_page
 from scoring.sheet import tally
 
 # --- The editor's share page ----------------------------------------------------------------

@@ -15,15 +15,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import scoring
-from cetele.forms import MatchForm, RotateLinkForm
-from cetele.language import preset_description, preset_name
+from cetele.house_rules.form import RulesetForm
+from cetele.house_rules.rulesets import differences, find_house, worked_example
+from cetele.matches.forms import MatchForm, RotateLinkForm
 from cetele.models import HousePreset, Match
-from cetele.ruleset_form import RulesetForm
-from cetele.rulesets import differences, find_house, worked_example
-from cetele.sharing import EDIT as EDIT_LINK
-from cetele.sharing import VIEW as VIEW_LINK
-from cetele.sharing import BadLink, forgotten, hand_over, house_keys_guarded, secret_link
-from cetele.views_sharing import rotation_refused
+from cetele.sharing.links import EDIT as EDIT_LINK
+from cetele.sharing.links import VIEW as VIEW_LINK
+from cetele.sharing.links import BadLink, forgotten, hand_over, house_keys_guarded, secret_link
+from cetele.sharing.views import rotation_refused
+from cetele.shell.language import preset_description, preset_name
 
 DEFAULT_PRESET = "cetele-standart"
 NEW, EDIT, MATCH = "new", "edit", "match"

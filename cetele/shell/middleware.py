@@ -19,7 +19,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 import scoring
-from cetele.refusals import refusal, write_refused
+from cetele.shell.refusals import refusal, write_refused
 
 
 class TurkishFirstLocaleMiddleware(LocaleMiddleware):
@@ -176,7 +176,7 @@ class KeyedUrlHeadersMiddleware:
 class DatabaseRefusedMiddleware:
     """A database that refuses a write outside the views that re-show their form (which answer
     it themselves: a hand, a renaming, a new match, an undo) is answered with our page and 503
-    (cetele.refusals.write_refused), not a 500."""
+    (cetele.shell.refusals.write_refused), not a 500."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response

@@ -14,7 +14,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef, QuerySet
 
 from cetele.models import Change, HousePreset, Match, MissCount, Table
-from cetele.sharing import current_window
+from cetele.sharing.links import current_window
 
 # `forget_unused` deletes this many at a time, each batch in its own short transaction: on
 # SQLite every transaction holds the one write lock, and live tables must not wait long.

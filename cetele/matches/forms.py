@@ -1,16 +1,16 @@
 """Forms for starting a match, naming its players and rotating its links.
 
-The hand form is in `cetele.hand_form`; the house-rule editor in `cetele.ruleset_form`.
+The hand form is in `cetele.hand_form.entry`; the house-rule editor in `cetele.house_rules.form`.
 """
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from cetele.language import preset_name
+from cetele.house_rules.rulesets import find_choice
 from cetele.models import Match
-from cetele.names import NameField
-from cetele.rulesets import find_choice
+from cetele.shell.language import preset_name
+from cetele.shell.names import NameField
 
 # --- Starting a match ---------------------------------------------------------------------
 

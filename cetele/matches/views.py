@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from cetele.board import (
+from cetele.hand_form.entry import HandEntry, new_request_token
+from cetele.live.board import (
     answer_key,
     blank_hand_fields,
     board_for,
@@ -31,9 +32,8 @@ from cetele.board import (
     kept_page,
     players_of,
 )
-from cetele.forms import MatchForm, PlayerNamesForm, ReverseForm
-from cetele.hand_form import HandEntry, new_request_token
-from cetele.live import live_context, quiet_seconds
+from cetele.live.schedule import live_context, quiet_seconds
+from cetele.matches.forms import MatchForm, PlayerNamesForm, ReverseForm
 from cetele.models import (
     AlreadySaved,
     AlreadyUndone,
@@ -47,7 +47,7 @@ from cetele.models import (
     NothingToUndo,
     UndoRefused,
 )
-from cetele.sharing import (
+from cetele.sharing.links import (
     EDIT,
     forgotten,
     hand_over,
@@ -93,7 +93,7 @@ def editable_match(token: str) -> Match:
 
 def sheet_context(match: Match, *, role: str = EDIT) -> dict:
     """Everything the page around the çetele needs: the sheet as drawn for this version
-    (cetele.board), how many hands were played, whether the match is over; `role` (edit or
+    (cetele.live.board), how many hands were played, whether the match is over; `role` (edit or
     view) decides where its links lead."""
     links = link_context(match, role)
     board = board_for(match, links)
@@ -186,7 +186,7 @@ def sheet_page(
     request: HttpRequest, match: Match, template_name: str, role: str, note: dict | None = None
 ) -> HttpResponse:
     """The sheet's page for this link (the scorer's with the next hand's form, or the view
-    link's), drawn once per version and kept whole: cetele.board.kept_page. A page with a
+    link's), drawn once per version and kept whole: cetele.live.board.kept_page. A page with a
     correction's `note` is this request's own and drawn as it is."""
 
     def context(values: dict) -> dict:  # this request's own values, or the marks for them
@@ -208,7 +208,7 @@ def sheet_page(
 
 def next_hand(match: Match, players: list, position: int | str, request_token: str = "") -> dict:
     """The empty form for the hand at `position` (or a kept drawing's mark for it), its fields
-    as drawn for this match (cetele.board)."""
+    as drawn for this match (cetele.live.board)."""
     entry = HandEntry(match, players, position=position, request_token=request_token)
     return {"entry": entry, "blank_fields": blank_hand_fields(match, entry)}
 
@@ -352,7 +352,7 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
     # The answer says which hand was saved and gives the next hand's form; the sheet is not in
     # it. The phone asks for the sheet at once (HX-Trigger below; static/cetele/app.js), as
     # every phone watching the match does, and they all get the one drawing of this version
-    # (cetele.board.board_for). Drawn here, with the saved row marked, it was the larger part
+    # (cetele.live.board.board_for). Drawn here, with the saved row marked, it was the larger part
     # of a save's time, and drawn again for everyone else.
     played = saved.position if saved else match.hands.count()
     if saved is not None:
@@ -374,7 +374,7 @@ def saved_answer(
     """match.html#hand_saved: the note, with "Geri al" naming the `change` that saved the hand,
     and the next hand's form after `played` hands. The same for every save of the match but for
     the hand's place, the note and the per-request values, so it is drawn once and kept
-    (cetele.board.kept_drawing); the last hand's form (it may say "Son el: ×10") and a finished
+    (cetele.live.board.kept_drawing); the last hand's form (it may say "Son el: ×10") and a finished
     match's answer are each drawn once with their own place."""
     position = played + 1
     if played >= match.planned_hands:

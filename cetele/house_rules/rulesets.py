@@ -12,8 +12,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 import scoring
-from cetele.language import engine_lang
 from cetele.models import HOUSE_PREFIX, HousePreset
+from cetele.shell.language import engine_lang
 from scoring import parameters
 
 MAX_TOKEN_LENGTH = 64

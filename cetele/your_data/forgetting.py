@@ -1,6 +1,7 @@
 """A deleted match leaves nothing of it in any process's memory.
 
-What each process keeps (cetele.board: the sheets, whole pages, the next hand's form) holds players'
+What each process keeps (cetele.live.board: the sheets, whole pages, the next hand's form) holds
+players'
 names. Keyed by the match's state, a deleted match's entries can never be reached again, but they
 would stay until pushed out or an hour old. So a deletion, once committed, is announced: the process
 that made it forgets everything it keeps at once and writes a new mark in the shared cache (CACHES
@@ -21,9 +22,9 @@ import threading
 from django.core.cache import cache, caches
 from django.db import close_old_connections, transaction
 
-from cetele.board import SHEETS
+from cetele.live.board import SHEETS
 
-logger = logging.getLogger("cetele.forgetting")
+logger = logging.getLogger("cetele.your_data.forgetting")
 
 MARK = "cetele:deletion-mark"  # in the shared cache: a new random value at each deletion
 EVERY = 1.0  # seconds between two looks at the mark

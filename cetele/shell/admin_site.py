@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from cetele.models import Hand, HousePreset, Match, Player, Table, TablePlayer
-from cetele.sharing import ADMIN, bad_link_retry_after, record_bad_link, too_many_bad_links
+from cetele.sharing.links import ADMIN, bad_link_retry_after, record_bad_link, too_many_bad_links
 
 UNUSED_FOR = timedelta(days=365)  # forget_unused's default
 

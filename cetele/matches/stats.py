@@ -1,6 +1,6 @@
 """Statistics of a match and of a table's matches: pure functions over scores the engine already
 computed. No Django here and no database: the shell turns models into `PlayedMatch`es once
-(cetele.tables) and shows what these functions return.
+(cetele.tables.season) and shows what these functions return.
 
 Lowest total wins, ties shared (as on the sheet: `scoring.sheet.tally` decides totals, places
 and leaders; nothing here adds a match's scores up again). Decisions where the issue was silent:

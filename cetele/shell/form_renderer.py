@@ -10,7 +10,7 @@ any other template (labels, error lists with errors, …) goes to Django's own.
 tests/web/test_form_renderer.py renders every page with a form both ways, and odd values (quotes,
 markup, safe strings, True/False/None attributes, lazy labels, option groups), and compares.
 
-settings.FORM_RENDERER = "cetele.form_renderer.FastWidgets".
+settings.FORM_RENDERER = "cetele.shell.form_renderer.FastWidgets".
 """
 
 from django.forms.renderers import DjangoTemplates

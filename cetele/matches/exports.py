@@ -11,7 +11,7 @@ import json
 from django.utils.translation import gettext as _
 
 import scoring
-from cetele.language import engine_lang
+from cetele.shell.language import engine_lang
 from scoring import labels
 from scoring.sheet import TEAM_SEATS, Sheet
 

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from cetele.models import HOUSE_PREFIX, HousePreset, Match, MissCount, RetiredLink
-from cetele.refusals import refusal
+from cetele.shell.refusals import refusal
 from scoring.sentences import signed
 from scoring.sheet import Sheet
 
@@ -87,7 +87,8 @@ def link_context(match: Match, role: str) -> dict:
 
 def client_ip(request: HttpRequest) -> str:
     """The client's address: the peer, or behind a trusted proxy the address that proxy saw
-    (cetele.middleware.TrustedProxyMiddleware), never one the client could have written itself."""
+    (cetele.shell.middleware.TrustedProxyMiddleware), never one the client could have written
+    itself."""
     return getattr(request, "client_address", None) or request.META.get("REMOTE_ADDR") or "unknown"
 
 
@@ -381,7 +382,7 @@ def secret_link(*, role: str) -> Callable:
                 return retired_or_missing(request, token)
             if response.status_code < 400 and token:
                 remember_link(request, response, token)
-            # X-Robots-Tag, and no-store for anything else: cetele.middleware.KeyedUrlHeaders.
+            # X-Robots-Tag, and no-store for anything else: cetele.shell.middleware.KeyedUrlHeaders.
             keep_out_of_caches(response, role)
             return response
 

@@ -14,8 +14,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from cetele.language import engine_lang
-from cetele.stats import PlayedHand, finish_traits
+from cetele.matches.stats import PlayedHand, finish_traits
+from cetele.shell.language import engine_lang
 from scoring.sentences import signed
 from scoring.sheet import Sheet
 

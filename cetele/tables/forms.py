@@ -7,10 +7,10 @@ that every match of the table knows who is who however a name was spelled that e
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from cetele.forms import MatchForm
+from cetele.matches.forms import MatchForm
 from cetele.models import Table, TablePlayer
-from cetele.names import NameField
-from cetele.tables import MAX_TABLE_PLAYERS, moved_on
+from cetele.shell.names import NameField
+from cetele.tables.season import MAX_TABLE_PLAYERS, moved_on
 
 SEATS = 4
 NAME_MAX = 30

@@ -1,0 +1,1 @@
+"""Tables (masa): a table's players and matches, its season's statistics, rematches."""
