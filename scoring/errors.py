@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scoring.messages import error_message
+
 
 class InvalidHand(ValueError):
     """An invalid request, hand or ruleset.
@@ -32,15 +34,11 @@ class InvalidHand(ValueError):
 
     def message_in(self, lang: str) -> str:
         """The contract's sentence (seats named "Oyuncu 3"), as score_json and the CLI give it."""
-        from scoring.messages import error_message  # the word lists load only when shown
-
         return error_message(self.code, self.field, lang, self.params)
 
     def page_message(self, lang: str, names: Sequence[str] = ()) -> str:
         """The sentence a page shows: the players by name (`names`, by seat), and what to do
         instead of the contract's types and seat numbers."""
-        from scoring.messages import error_message
-
         return error_message(self.code, self.field, lang, self.params, names=tuple(names))
 
     @property

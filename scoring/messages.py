@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scoring import parameters
 from scoring import vocabulary as v
 from scoring.names import PENALTY_NAMES
 from scoring.turkish import capitalize, genitive
@@ -210,8 +211,6 @@ _TIER = re.compile(r"^opening_bonus\[(\d+)\](?:\.(\w+))?$")
 
 def _rule_label(path: str, lang: str) -> str | None:
     """A ruleset path's declared label: "finishes.okey.winner" → "Okeyle bitiş — Bitiren"."""
-    from scoring import parameters  # the declaration imports the errors: import it late
-
     tier = _TIER.match(path)
     if tier:
         label = f"{parameters.PARAMS['opening_bonus'].text('label', lang)} {int(tier[1]) + 1}"
@@ -498,9 +497,7 @@ def error_message(
     if "lo" in values or "hi" in values:
         lo, hi = values.get("lo"), values.get("hi")
         key = "between" if None not in (lo, hi) else "at_most" if lo is None else "at_least"
-        from scoring.parameters import MAX_AMOUNT  # late, as in human_field
-
-        if who.page and hi == 0 and lo == -MAX_AMOUNT:
+        if who.page and hi == 0 and lo == -parameters.MAX_AMOUNT:
             key = "not_positive"  # a winner's points: the lower limit is the engine's, not a rule
         values["bounds"] = words[key].format(lo=lo, hi=hi)
     if "choices" in values and not isinstance(values["choices"], str):

@@ -26,7 +26,7 @@ from scoring.model import (
     Ruleset,
     TeamRules,
 )
-from scoring.parameters import normalize
+from scoring.normalize import normalize
 
 
 def deep_merge(base: dict, override: dict) -> dict:
