@@ -37,8 +37,7 @@ from asgiref.sync import sync_to_async  # noqa: E402
 from django.db import close_old_connections, connection  # noqa: E402
 from django.http import parse_cookie  # noqa: E402
 
-from cetele.live.fastpoll import PollFastPath  # noqa: E402
-from cetele.live.schedule import current_version  # noqa: E402
+from cetele.live.fastpoll import PollFastPath, current_version  # noqa: E402
 from cetele.sharing.links import EDIT, TOKEN_FIELDS, VIEW  # noqa: E402
 
 EVENTS = re.compile(r"/events/(m|v)/([A-Za-z0-9_-]{22,64})/")

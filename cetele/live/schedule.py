@@ -10,7 +10,6 @@ a save, and on a quiet match, much less often. bench/loadtest.py uses the same s
 
 from datetime import datetime
 
-from django.db import connection
 from django.utils import timezone
 
 # (quiet for less than this many seconds, ask every this many seconds); None: from then on.
@@ -40,22 +39,6 @@ def quiet_seconds(touched_at: datetime, now: datetime | None = None) -> int:
     """Whole seconds since the match last changed (or was first opened today), never negative."""
     elapsed = (now or timezone.now()) - touched_at
     return max(0, int(elapsed.total_seconds()))
-
-
-# The poll's one query, written out: nearly all the traffic is polls answered "nothing changed",
-# and building this through the ORM took longer than running it. The column is ours, never the
-# request's; the token is a parameter.
-VERSION_QUERY = {
-    field: f"SELECT id, version FROM cetele_match WHERE {field} = %s"
-    for field in ("edit_token", "view_token")
-}
-
-
-def current_version(token_field: str, token: str) -> tuple[int, int] | None:
-    """(pk, version) of the match this token opens, or None: one indexed lookup."""
-    with connection.cursor() as cursor:
-        cursor.execute(VERSION_QUERY[token_field], [token])
-        return cursor.fetchone()
 
 
 def live_context(touched_at: datetime) -> dict:

@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from cetele.live.board import players_of
-from cetele.live.schedule import current_version
 from cetele.matches.exports import match_csv, match_json
 from cetele.matches.forms import RotateLinkForm
 from cetele.matches.views import get_hand, hand_context, sheet_context, sheet_page
@@ -127,10 +126,10 @@ def match_rotate(request: HttpRequest, token: str) -> HttpResponse:
 def poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
     """204 with no body while the match is at the version the page shows (one indexed query),
     else the sheet at its new version. (htmx 2 swaps nothing on 204; a 304 would blank it.)"""
-    found = current_version(TOKEN_FIELDS[role], token)
-    if found is None:
+    found = Match.objects.filter(**{TOKEN_FIELDS[role]: token}).values_list("pk", "version")
+    if not found:
         raise BadLink()
-    pk, version = found
+    pk, version = found[0]
     if request.GET.get("v") == str(version):
         return HttpResponse(status=204)
     match = Match.objects.get(pk=pk)

@@ -10,7 +10,7 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.http import HttpResponse
 from django.test import override_settings
 
-from cetele.live.fastpoll import PollFastPath
+from cetele.live.fastpoll import VERSION_QUERY, PollFastPath, current_version
 from cetele.models import Match
 from cetele.sharing.links import SEEN_COOKIE, link_mark
 from tests.factories import add_hand, make_match, sample_inputs
@@ -332,3 +332,14 @@ def test_an_unusual_poll_teaches_the_fast_path_nothing_wrong():
         answer(fast, env)
         for kind in ("plain", "the edit link", "in English", "over HTTPS"):
             assert answer(fast, plain[kind]) == answer(WSGIHandler(), plain[kind]), (why, kind)
+
+
+@pytest.mark.django_db
+def test_the_fast_poll_s_query_reads_the_match_table_by_the_token_it_is_given():
+    assert all(Match._meta.db_table in query for query in VERSION_QUERY.values())
+    match = make_match(hands=2)
+    match.refresh_from_db()
+    assert current_version("view_token", match.view_token) == (match.pk, match.version)
+    assert current_version("edit_token", match.edit_token) == (match.pk, match.version)
+    assert current_version("edit_token", match.view_token) is None  # a view token opens no edit
+    assert current_version("view_token", "x" * 43) is None

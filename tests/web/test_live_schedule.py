@@ -1,7 +1,6 @@
-"""Polling less where nobody would notice: the schedule (cetele/live/schedule.py), what the sheet
-tells
-app.js about it, and the poll's one query written out. The browser side (app.js letting htmx's
-ticks through on this schedule) is tests/browser/test_live_view.py."""
+"""Polling less where nobody would notice: the schedule (cetele/live/schedule.py) and what the
+sheet tells app.js about it. The browser side (app.js letting htmx's ticks through on this
+schedule) is tests/browser/test_live_view.py."""
 
 import re
 from datetime import timedelta
@@ -12,8 +11,6 @@ from django.utils import timezone
 
 from cetele.live.schedule import (
     POLL_SCHEDULE,
-    VERSION_QUERY,
-    current_version,
     poll_every,
     quiet_seconds,
     schedule_attribute,
@@ -95,13 +92,3 @@ def test_the_sheet_asked_for_after_a_save_has_just_changed(client):
     poll = reverse("match_poll", args=[match.edit_token]) + f"?v={shown}"
     html = client.get(poll, headers=HTMX).content.decode()
     assert int(re.search(r'data-quiet="(\d+)"', html)[1]) <= 5
-
-
-def test_the_poll_query_reads_the_match_table_by_the_token_it_is_given():
-    assert all(Match._meta.db_table in query for query in VERSION_QUERY.values())
-    match = make_match(hands=2)
-    match.refresh_from_db()
-    assert current_version("view_token", match.view_token) == (match.pk, match.version)
-    assert current_version("edit_token", match.edit_token) == (match.pk, match.version)
-    assert current_version("edit_token", match.view_token) is None  # a view token opens no edit
-    assert current_version("view_token", "x" * 43) is None
