@@ -367,7 +367,7 @@ class Match(Forgettable):
         change (`cause`) moved the hands' places: a deletion, or an undo or redo of an addition
         or a deletion. Each re-scoring is kept in the history. A match whose rules have no
         last-hand multiplier is never touched."""
-        if not self.rules.get("last_hand_multiplier"):
+        if not self.ruleset().last_hand_multiplier:
             return
         for position, hand in enumerate(self.hands.all(), start=1):
             last = position == self.planned_hands

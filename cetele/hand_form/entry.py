@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from cetele.shell.language import engine_lang
+from scoring import Ruleset
 from scoring.labels import PENALTY_NAMES
 from scoring.turkish import capitalize
 
@@ -69,20 +70,18 @@ def name_the_player(fields: Mapping[str, forms.Field], name: str) -> None:
         }
 
 
-def enabled_penalty_kinds(rules: Mapping) -> list[str]:
-    """The penalty kinds this ruleset charges, in RULES.md's order (never the stored dict's:
-    PostgreSQL's jsonb reorders keys); `custom` is allowed on every table."""
-    if not rules.get("cezali", True):
+def enabled_penalty_kinds(ruleset: Ruleset) -> list[str]:
+    """The penalty kinds this ruleset charges, in RULES.md's order; `custom` is allowed on
+    every table."""
+    if not ruleset.cezali:
         return ["custom"]
-    amounts = rules.get("penalties") or {}
 
     def enabled(kind: str) -> bool:
         if kind == "custom":
             return True
         if kind == "discard_used":
-            return bool(rules.get("discard_used"))
-        amount = amounts.get(kind)
-        return isinstance(amount, int) and not isinstance(amount, bool)
+            return ruleset.discard_used is not None
+        return getattr(ruleset.penalties, kind) is not None
 
     return [kind for kind in PENALTY_NAMES["tr"] if enabled(kind)]
 
@@ -126,12 +125,12 @@ class HandLevelForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
     position = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
 
-    def __init__(self, *args, players, rules, **kwargs) -> None:
+    def __init__(self, *args, players, ruleset: Ruleset, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # The house-rule facts are asked only where the match's rules have the rule.
-        if not rules.get("riziko"):
+        if ruleset.riziko is None:
             del self.fields["riziko"]
-        if not rules.get("colours"):
+        if ruleset.colours is None:
             del self.fields["colour"]
         finisher = self.fields["finisher"]
         finisher.choices = [*((p.seat, p.name) for p in players), (NOBODY, _("Kimse bitmedi"))]
@@ -176,12 +175,12 @@ class SeatForm(forms.Form):
     )
     cifte_devam = forms.BooleanField(label=_("Çifte devam dedi"), required=False)
 
-    def __init__(self, *args, rules, player, **kwargs) -> None:
+    def __init__(self, *args, ruleset: Ruleset, player, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.player = player
-        if not rules.get("opening_bonus"):
+        if not ruleset.opening_bonus:
             del self.fields["opening"]
-        if not rules.get("cifte_devam_factor"):
+        if not ruleset.cifte_devam_factor:
             del self.fields["cifte_devam"]
         self.fields["remaining"].widget.attrs["aria-label"] = gettext(
             "%(name)s: eldeki taşların toplamı"
@@ -325,10 +324,10 @@ class HandEntry:
     ):
         self.match = match
         self.players = list(players)
-        self.rules = match.rules
+        self.ruleset = match.ruleset()
         self.hand = hand
         self.position = position
-        self.kinds = enabled_penalty_kinds(self.rules)
+        self.kinds = enabled_penalty_kinds(self.ruleset)
         self.result: dict | None = None
         self.inputs: dict | None = None
         self.notices: list[str] = []  # messages about the form as a whole (e.g. a conflict)
@@ -345,14 +344,18 @@ class HandEntry:
         # Each form translates its label suffix when it is not given one: asked once here.
         suffix = gettext(":")
         self.hand_form = HandLevelForm(
-            data, players=self.players, rules=self.rules, initial=hand_initial, label_suffix=suffix
+            data,
+            players=self.players,
+            ruleset=self.ruleset,
+            initial=hand_initial,
+            label_suffix=suffix,
         )
         self.seat_forms = []
         for player in self.players:
             seat_initial = initial.get("seats", {}).get(player.seat, {})
             form = SeatForm(
                 data,
-                rules=self.rules,
+                ruleset=self.ruleset,
                 player=player,
                 prefix=SEAT_PREFIX.format(seat=player.seat),
                 initial=seat_initial,
@@ -395,7 +398,7 @@ class HandEntry:
     def partner_scores_zero(self) -> bool:
         """Whether the finisher's partner writes 0 (a team match whose rules say so): their row
         then collapses like the finisher's, with nothing to type but penalties."""
-        return self.match.teams and bool(self.rules.get("teams", {}).get("winner_partner_zero"))
+        return self.match.teams and self.ruleset.teams.winner_partner_zero
 
     @property
     def last_hand(self) -> bool:
@@ -405,7 +408,7 @@ class HandEntry:
     @property
     def last_hand_multiplier(self) -> int | None:
         """ "Son el: ×10" on the form, where the table's rules count the last hand N times."""
-        multiplier = self.rules.get("last_hand_multiplier")
+        multiplier = self.ruleset.last_hand_multiplier
         return multiplier if multiplier and self.last_hand else None
 
     @property
@@ -521,7 +524,7 @@ class HandEntry:
             self.match.teams
             and finisher is not None
             and (seat + 2) % 4 == finisher
-            and self.rules.get("teams", {}).get("winner_partner_zero", False)
+            and self.ruleset.teams.winner_partner_zero
         )
 
     def to_inputs(self) -> dict:
@@ -539,7 +542,7 @@ class HandEntry:
             inputs["riziko"] = hand["riziko"]
         if "colour" in self.hand_form.fields:
             inputs["colour"] = hand["colour"]
-        if self.rules.get("last_hand_multiplier"):
+        if self.ruleset.last_hand_multiplier:
             inputs["last_hand"] = self.last_hand
         inputs["players"] = [self._seat_inputs(form, hand["finisher"]) for form in self.seat_forms]
         return inputs

@@ -28,6 +28,11 @@ class Choice:
     rules: dict[str, Any]
     house: HousePreset | None = None
 
+    @property
+    def ruleset(self) -> scoring.Ruleset:
+        """The engine's typed form of these rules (the engine keeps each one it has read)."""
+        return scoring.ruleset_for(self.rules)
+
 
 def find_choice(value: str | None) -> Choice | None:
     """The built-in or house preset a form value names, or None (unknown, malformed)."""
@@ -182,7 +187,9 @@ class SampleHand:
 
 def sample_hands(rules: dict[str, Any]) -> list[SampleHand]:
     """Two fixed hands of four players that touch many rules, adapted only where the draft
-    rules would refuse them (an opening value only with a bonus; penalty kinds it has)."""
+    rules (a full ruleset the engine has accepted) would refuse them (an opening value only with
+    a bonus; penalty kinds it has)."""
+    ruleset = scoring.ruleset_for(rules)
     ayse, burak, cem, deniz = SAMPLE_NAMES
     okey_hand = SampleHand(
         _("1. örnek: okeyle bitiş"),
@@ -219,18 +226,16 @@ def sample_hands(rules: dict[str, Any]) -> list[SampleHand]:
         _("%(name)s seri açtı; elinde 12 kaldı.") % {"name": burak},
         _("%(name)s açamadı.") % {"name": deniz},
     ]
-    tiers = rules.get("opening_bonus") or []
-    opening = rules.get("opening") or {}
-    if tiers and isinstance(tiers[0], dict):
-        value = max(tiers[-1].get("series", 0), opening.get("series", 0))
+    if ruleset.opening_bonus:
+        value = max(ruleset.opening_bonus[-1].series, ruleset.opening.series)
         players[2]["opening"] = value
         story[0] = _("%(name)s %(value)s puanla seri açtı ve normal bitirdi.") % {
             "name": cem,
             "value": value,
         }
-    penalties = rules.get("penalties") or {}
-    if rules.get("cezali"):
-        kind = next((k for k in SAMPLE_PENALTY_KINDS if penalties.get(k) is not None), None)
+    if ruleset.cezali:
+        charged = [k for k in SAMPLE_PENALTY_KINDS if getattr(ruleset.penalties, k) is not None]
+        kind = next(iter(charged), None)
         if kind is not None:
             event: dict[str, Any] = {"kind": kind}
             if kind == "islek_discard":
@@ -240,12 +245,12 @@ def sample_hands(rules: dict[str, Any]) -> list[SampleHand]:
                 "name": burak,
                 "what": scoring.labels.penalty_name(kind, engine_lang()),
             }
-        if rules.get("discard_used"):
+        if ruleset.discard_used is not None:
             players[3]["penalties"] = [{"kind": "discard_used", "used_for": "series", "tile": 9}]
             story[3] = _("%(name)s açamadı; attığı 9'u sonraki oyuncu seride kullandı.") % {
                 "name": deniz
             }
-    if rules.get("cifte_devam_factor"):
+    if ruleset.cifte_devam_factor:
         players[3]["cifte_devam"] = True
         story[3] += " " + _("Çifte devam demişti.")
     normal_hand = SampleHand(
@@ -253,22 +258,22 @@ def sample_hands(rules: dict[str, Any]) -> list[SampleHand]:
         story,
         {"finisher": 2, "okey_finish": False, "kafa": False, "players": players},
     )
-    _add_house_rules(rules, okey_hand, normal_hand)
+    _add_house_rules(ruleset, okey_hand, normal_hand)
     return [okey_hand, normal_hand]
 
 
-def _add_house_rules(rules: dict[str, Any], first: SampleHand, second: SampleHand) -> None:
+def _add_house_rules(ruleset: scoring.Ruleset, first: SampleHand, second: SampleHand) -> None:
     """The house rules the draft has, shown in the samples: the first hand's indicator was a
     fake okey (riziko) and blue (colours); the second is the match's last hand."""
-    if rules.get("riziko"):
+    if ruleset.riziko is not None:
         first.hand["riziko"] = True
         first.story.append(_("Gösterge sahte okeydi (riziko)."))
-    if rules.get("colours"):
+    if ruleset.colours is not None:
         first.hand["colour"] = SAMPLE_COLOURS[0]
         second.hand["colour"] = SAMPLE_COLOURS[1]
         first.story.append(_("Gösterge maviydi."))
         second.story.append(_("Gösterge kırmızıydı."))
-    if rules.get("last_hand_multiplier"):
+    if ruleset.last_hand_multiplier:
         second.hand["last_hand"] = True
         second.story.append(_("Maçın son eliydi."))
 

@@ -116,10 +116,10 @@ class MatchForm(forms.Form):
         choice = find_choice(value)
         if choice is None:
             return {}
-        hands = choice.rules.get("hands") or [5]
+        hands = choice.ruleset.hands
         return {
             "preset": choice.value,
-            "cezali": "1" if choice.rules.get("cezali", True) else "0",
+            "cezali": "1" if choice.ruleset.cezali else "0",
             "planned_hands": 5 if 5 in hands else hands[len(hands) // 2],
         }
 
@@ -138,7 +138,7 @@ class MatchForm(forms.Form):
             self.add_error("teams", _("Eşli oyun tam 4 oyuncuyla oynanır."))
         for field in duplicate_names({f"name_{n}": cleaned.get(f"name_{n}") for n in range(1, 5)}):
             self.add_error(field, DUPLICATE_NAME)
-        allowed = self.choice.rules["hands"]
+        allowed = self.choice.ruleset.hands
         if cleaned["planned_hands"] not in allowed:
             self.add_error(
                 "planned_hands",

@@ -112,7 +112,7 @@ class TableMatchForm(MatchForm):
             places = moved_on(last)
             initial = MatchForm.initial_for(match.preset_slug)
             initial.update(teams=match.teams, planned_hands=match.planned_hands)
-            initial["cezali"] = "1" if match.rules.get("cezali", True) else "0"
+            initial["cezali"] = "1" if match.ruleset().cezali else "0"
         else:
             places = [player.place for player in players[:SEATS]]
             initial = {}
