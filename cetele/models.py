@@ -716,11 +716,10 @@ def retire_deleted_links(sender, instance, **kwargs) -> None:
 
 class MissCount(models.Model):
     """How many unknown links (or, on its own counter, wrong admin passwords) one client address
-    asked for in the current window: the link-guessing limiter's count (cetele.sharing.links) when
-    it
-    is kept in the database (DJANGO_CACHE_URL=db). One row per counter and address, counted up
-    by one UPDATE, so that parallel guessers cannot count over each other, and never culled
-    (forget_unused deletes rows whose window has passed)."""
+    asked for in the current window: the link-guessing limiter's count (cetele.sharing.links)
+    when it is kept in the database (DJANGO_CACHE_URL=db). One row per counter and address,
+    counted up by one UPDATE, so that parallel guessers cannot count over each other, and never
+    culled (forget_unused deletes rows whose window has passed)."""
 
     counter = models.CharField(max_length=80, primary_key=True)  # "links:203.0.113.5"
     window = models.BigIntegerField(help_text="Which fixed window (time // its length).")

@@ -62,9 +62,8 @@ class ClientErrorsOnOneLine(logging.Formatter):
 
 class GunicornLogger(Logger):
     """gunicorn's logger (its `logger_class` setting: `--logger-class
-    cetele.shell.logs.GunicornLogger`)
-    with RedactKeys on each of its handlers: the access log's request lines and the error log's
-    "Error handling request /m/<token>/…" carry no key either."""
+    cetele.shell.logs.GunicornLogger`) with RedactKeys on each of its handlers: the access log's
+    request lines and the error log's "Error handling request /m/<token>/…" carry no key either."""
 
     def setup(self, cfg) -> None:
         super().setup(cfg)

@@ -3,8 +3,7 @@ preset, a table) after a confirmation that names it. View links delete nothing: 
 exist only under edit links.
 
 Deletion itself is in `cetele.your_data.deletion`. After it the browser is sent to a page that
-tells this
-phone's app.js to drop the dead link from its own lists ("Maçlarım", its house presets).
+tells this phone's app.js to drop the dead link from its own lists ("Maçlarım", its house presets).
 """
 
 from django import forms

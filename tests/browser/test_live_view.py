@@ -22,8 +22,8 @@ TICK = 4_000  # ms: htmx's tick (match.html#sheet); app.js lets a tick through w
 
 def install_clock(page) -> None:
     """Fake time for the page's timers (it still flows): tests jump ahead instead of waiting out
-    the poll schedule (cetele/live/schedule.py). Before the page loads, so that htmx's ticks use
-    it."""
+    the poll schedule (cetele/live/schedule.py). Before the page loads, so that htmx's ticks
+    use it."""
     page.clock.install()
 
 

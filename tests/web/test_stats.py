@@ -1,5 +1,5 @@
-"""The statistics (cetele.matches.stats) against hand-made matches whose numbers were worked out by
-hand.
+"""The statistics (cetele.matches.stats) against hand-made matches whose numbers were worked
+out by hand.
 
 The table: Ali (place 0), Ayşe (1), Can (2), Deniz (3), and Ece (4), who never played.
 
