@@ -12,7 +12,8 @@ non-opener's sum; the form refuses it instead, so that nothing typed is lost in 
 
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cached_property, partial
 
 from django import forms
@@ -90,6 +91,23 @@ def new_request_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+@dataclass(frozen=True)
+class HouseFact:
+    """A hand fact that only some house rules ask for (RULES.md, "House-rule extensions")."""
+
+    asked: Callable[[Ruleset], bool]  # whether the match's ruleset has the rule
+    absent: object  # its value in a stored hand without it
+
+
+# Each fact's form field of the same name (HandLevelForm) is there only when the ruleset asks for
+# it, then goes to the engine's HAND object as it is, and comes back from a stored hand to be
+# corrected. A new house rule whose hand carries a new fact adds its field and one line here.
+HOUSE_FACTS = {
+    "riziko": HouseFact(asked=lambda ruleset: ruleset.riziko is not None, absent=False),
+    "colour": HouseFact(asked=lambda ruleset: ruleset.colours is not None, absent=None),
+}
+
+
 class HandLevelForm(forms.Form):
     """The hand's own facts; "Kim bitirdi?" lists the players and its message names them."""
 
@@ -127,11 +145,9 @@ class HandLevelForm(forms.Form):
 
     def __init__(self, *args, players, ruleset: Ruleset, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        # The house-rule facts are asked only where the match's rules have the rule.
-        if ruleset.riziko is None:
-            del self.fields["riziko"]
-        if ruleset.colours is None:
-            del self.fields["colour"]
+        for name, fact in HOUSE_FACTS.items():
+            if not fact.asked(ruleset):
+                del self.fields[name]
         finisher = self.fields["finisher"]
         finisher.choices = [*((p.seat, p.name) for p in players), (NOBODY, _("Kimse bitmedi"))]
         names = ", ".join(p.name for p in players)
@@ -537,11 +553,7 @@ class HandEntry:
         }
         if hand["okey_number"] is not None:
             inputs["okey_number"] = hand["okey_number"]
-        # The house-rule facts are entered only where the match's rules have the rule.
-        if "riziko" in self.hand_form.fields:
-            inputs["riziko"] = hand["riziko"]
-        if "colour" in self.hand_form.fields:
-            inputs["colour"] = hand["colour"]
+        inputs.update({name: hand[name] for name in HOUSE_FACTS if name in self.hand_form.fields})
         if self.ruleset.last_hand_multiplier:
             inputs["last_hand"] = self.last_hand
         inputs["players"] = [self._seat_inputs(form, hand["finisher"]) for form in self.seat_forms]
@@ -630,8 +642,7 @@ def initial_from_inputs(inputs: dict) -> dict:
         "okey_finish": inputs.get("okey_finish", False),
         "kafa": inputs.get("kafa", False),
         "okey_number": inputs.get("okey_number"),
-        "riziko": inputs.get("riziko", False),
-        "colour": inputs.get("colour"),
+        **{name: inputs.get(name, fact.absent) for name, fact in HOUSE_FACTS.items()},
     }
     seats = {}
     for seat, entry in enumerate(inputs.get("players", [])):
