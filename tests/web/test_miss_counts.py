@@ -17,6 +17,8 @@ from cetele.models import MissCount
 from cetele.sharing import links as sharing
 from tests.factories import make_match
 
+pytestmark = pytest.mark.usefixtures("whole_window")
+
 GUESSERS = 16
 GUESSES_EACH = 4
 

@@ -14,6 +14,8 @@ from bench.harness import Client, Gunicorn, prepare, server_env
 from cetele.settings import cache_settings, miss_counts
 from cetele.sharing.links import BAD_LINK_LIMIT
 
+pytestmark = pytest.mark.usefixtures("whole_window")
+
 
 def a_guess() -> str:
     return f"/m/{secrets.token_urlsafe(32)}/"
