@@ -57,9 +57,10 @@ beside the same app server, each phone holding a stream from it, arriving when i
 have polled and fetching the sheet at each new version; the CPU of both servers is counted.
 Each step also prints its p95 and the server's CPU from ARRIVED s in, once every phone is there.
 
-`--commit-times` also prints, after each step, how long the server's commits took and waited
-(from the SQLite database's own clock: a bench-only wrapper of the connection, bench/settings.py
-is not used for it; see docs/performance.md, "What waits").
+`--wait-sample` also prints, after each step, where the app servers' threads were on average
+(sampled from /proc every 10 ms: running, waiting for the GIL, in fsync, sleeping in SQLite's
+busy handler, idle): what the server waits on, beside its CPU (docs/performance.md, "What
+waits").
 
 The client is a few lines of asyncio over raw sockets (one connection per request: a phone that
 asks every few seconds has let its keep-alive lapse), with uvloop when installed: it runs on the
@@ -69,7 +70,7 @@ client address) is ever contacted; every run is bounded in time.
     python -m bench.loadtest [--database sqlite|postgres] [--workers 2] [--worker-class gthread]
                              [--threads 4] [--steps 1000,2000,3000,4000,5000,6000]
                              [--step-seconds 30] [--servers 1,2 --balancer --cache redis]
-                             [--live poll|sse]
+                             [--live poll|sse] [--wait-sample]
 """
 
 from __future__ import annotations
@@ -318,7 +319,7 @@ class Step:
     arrived_cpu_used: float = 0.0  # ... and used from then to the step's end
     started_with: int = 0  # tables live at the step's start
     new_tables: int = 0  # tables started through the form during the step
-    commits: str = ""  # --commit-times: what the server's commits took
+    waits: str = ""  # --wait-sample: where the server's threads were
 
     def record(self, kind: str, detail: str, ms: float) -> None:
         self.latencies.setdefault(kind, []).append(ms)
@@ -511,8 +512,6 @@ class Load:
         status, head, body, elapsed = answer
         if status != 200:
             step.error(f"page ({detail}): HTTP {status}")
-            if os.environ.get("LOADTEST_DEBUG"):
-                print("DEBUG", status, path, phone.role, head[:300], body[:300])
             return None
         step.record("page", detail, elapsed)
         keep_cookies(phone, head)
@@ -861,23 +860,27 @@ class Load:
         joining.seconds = time.monotonic() - started
         return joining
 
-    async def run(self, step: Step, seeded: list[Table]) -> None:
-        if len(self.live) < step.tables:
-            more = seeded[self.joined : self.joined + step.tables - len(self.live)]
-            joining = await self.join(more)
-            self.joined += len(more)
-            self.live += more
-            pages = joining.latencies.get("page", [])
-            errors = sum(joining.errors.values())
-            print(
-                f"{'':>14}{len(more)} more tables join: {len(pages)} pages in "
-                f"{joining.seconds:.0f} s (p50 {percentile(pages, 0.5):.1f} ms, "
-                f"p95 {percentile(pages, 0.95):.1f} ms), errors {errors}"
-                + "".join(f"; {what} × {n}" for what, n in joining.errors.items()),
-                flush=True,
-            )
-            for what, count in joining.errors.items():
-                step.errors[f"joining: {what}"] = count
+    async def join_for(self, step: Step, seeded: list[Table]) -> None:
+        """Before a step: enough seeded tables join for it to start with `step.tables`."""
+        if len(self.live) >= step.tables:
+            return
+        more = seeded[self.joined : self.joined + step.tables - len(self.live)]
+        joining = await self.join(more)
+        self.joined += len(more)
+        self.live += more
+        pages = joining.latencies.get("page", [])
+        errors = sum(joining.errors.values())
+        print(
+            f"{'':>14}{len(more)} more tables join: {len(pages)} pages in "
+            f"{joining.seconds:.0f} s (p50 {percentile(pages, 0.5):.1f} ms, "
+            f"p95 {percentile(pages, 0.95):.1f} ms), errors {errors}"
+            + "".join(f"; {what} × {n}" for what, n in joining.errors.items()),
+            flush=True,
+        )
+        for what, count in joining.errors.items():
+            step.errors[f"joining: {what}"] = count
+
+    async def run(self, step: Step) -> None:
         start = time.monotonic()
         end = start + step.seconds
         tables = list(self.live)
@@ -1052,12 +1055,103 @@ def report(step: Step, p95_limit: float) -> bool:
             f"{'':>14}slowest second: {second - min(step.by_second)} s in, "
             f"{len(values)} requests, p95 {percentile(values, 0.95):.1f} ms"
         )
-    if step.commits:
-        print(f"{'':>14}{step.commits}")
+    if step.waits:
+        print(f"{'':>14}{step.waits}")
     print("\n".join(kinds_table(step)))
     for what, count in sorted(step.errors.items()):
         print(f"{'':>14}error: {what} × {count}")
     return carried
+
+
+# --- What the server's threads wait on (--wait-sample) -----------------------------------------
+
+# x86_64 system call numbers (/usr/include/asm/unistd_64.h) of what a blocked thread can be in.
+FSYNC = {74: "fsync", 75: "fdatasync"}
+SLEEP = {35, 230}  # nanosleep, clock_nanosleep: SQLite's busy handler between two tries
+FUTEX = 202
+ACCEPT_LOOP = {7, 23, 232, 270, 281}  # poll, select, epoll_wait, pselect6, epoll_pwait
+IO = {0, 1, 17, 18, 19, 20, 44, 45, 46, 47}  # read, write, pread64, pwrite64, readv, … recvmsg
+STATES = (
+    "running",
+    "waiting for the GIL",
+    "in fsync (a commit)",
+    "sleeping (SQLite busy wait)",
+    "reading or writing",
+    "idle (no request)",
+    "accept loop",
+    "other",
+)
+
+
+def thread_state(task: Path) -> str:
+    """Where one thread is now, from /proc (blocked threads show their system call and its
+    arguments: a futex wait with a timeout is CPython's GIL wait, one without it an idle thread
+    of gunicorn's pool waiting for work)."""
+    try:
+        call = (task / "syscall").read_text().split()
+    except OSError:
+        return ""
+    if not call or call[0] == "running":
+        return "running"
+    number = int(call[0]) if call[0].lstrip("-").isdigit() else -1
+    if number in FSYNC:
+        return "in fsync (a commit)"
+    if number in SLEEP:
+        return "sleeping (SQLite busy wait)"
+    if number == FUTEX:
+        return "waiting for the GIL" if len(call) > 4 and int(call[4], 16) else "idle (no request)"
+    if number in ACCEPT_LOOP:
+        return "accept loop"
+    if number in IO:
+        return "reading or writing"
+    return "other"
+
+
+class WaitSampler:
+    """Samples, every `every` s, where each thread of these processes is: the average number of
+    threads in each state over a step says what the server waits on, beside its CPU."""
+
+    def __init__(self, pids: list[int], every: float = 0.01) -> None:
+        import threading
+
+        self.pids, self.every = pids, every
+        self.threads: dict[Path, dict[str, int]] = {}  # per thread: samples in each state
+        self.rounds = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        while not self.stop.wait(self.every):
+            for pid in self.pids:
+                for task in Path(f"/proc/{pid}/task").glob("*"):
+                    if state := thread_state(task):
+                        counts = self.threads.setdefault(task, dict.fromkeys(STATES, 0))
+                        counts[state] += 1
+            self.rounds += 1
+
+    def __enter__(self) -> WaitSampler:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join()
+
+    def summary(self) -> str:
+        """Threads in each state on average. A thread that never ran in the step is one of the
+        app's background threads (a timed wait, like the GIL's): left out."""
+        serving = [c for c in self.threads.values() if c["running"] > 0.01 * self.rounds]
+        if not self.rounds or not serving:
+            return ""
+        shares = ", ".join(
+            f"{state} {sum(c[state] for c in serving) / self.rounds:.2f}"
+            for state in STATES
+            if any(c[state] for c in serving)
+        )
+        return (
+            f"server threads ({len(serving)} that served, "
+            f"{self.rounds} samples), on average: {shares}"
+        )
 
 
 class Stack:
@@ -1138,8 +1232,13 @@ def check_across_servers(stack: Stack, table: Table, load: Load) -> list[str]:
     hand = Hand.objects.filter(match__edit_token=table.edit_token).order_by("number").first()
     mine, theirs = sample_hand(rng), sample_hand(rng)
     url = f"{edit}el/{hand.number}/duzelt/"
-    won = first.post(url, hand_form_data(mine) | {"version": str(hand.version)}, htmx=True)
-    lost = second.post(url, hand_form_data(theirs) | {"version": str(hand.version)}, htmx=True)
+    mine_form = hand_form_data(mine) | {"version": str(hand.version)}
+    theirs_form = hand_form_data(theirs) | {"version": str(hand.version)}
+    load.corrections_sent |= {mine_form["request_token"], theirs_form["request_token"]}
+    won = first.post(url, mine_form, htmx=True)
+    lost = second.post(url, theirs_form, htmx=True)
+    if won[0] == 204:
+        load.corrections_acknowledged.append(mine_form["request_token"])
     hand.refresh_from_db()
     told = "başka bir telefondan değiştirildi" in lost[2].decode()
     if not (won[0] == 204 and lost[0] == 200 and told and hand.inputs == mine):
@@ -1235,11 +1334,18 @@ def run_stack(args, env, tables, servers: int, directory: Path) -> dict:
             load.steps.append(step)
             side = others + (stack.nginx.pids() if stack.nginx else []) + args.side_pids
             app_pids = stack.app_pids() + (server_pids(events) if events else [])
+            runner(load.join_for(step, tables))
             server_before = cpu_seconds(app_pids)
             side_before = cpu_seconds(side)
             client_before = time.process_time()
             load.server_pids = app_pids
-            runner(load.run(step, tables))
+            if args.wait_sample:
+                workers = [pid for server in stack.servers for pid in server_pids(server)[1:]]
+                with WaitSampler(workers) as sampler:
+                    runner(load.run(step))
+                step.waits = sampler.summary()
+            else:
+                runner(load.run(step))
             server_after = cpu_seconds(app_pids)
             step.server_cpu = cpu_used(server_before, server_after)
             step.arrived_cpu_used = cpu_used(step.arrived_cpu, server_after)
@@ -1283,7 +1389,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker-class", default="gthread", choices=["sync", "gthread"])
     parser.add_argument("--threads", type=int, default=4)
-    parser.add_argument("--steps", default="500,1000,1500,2000,3000,4000,5000,6000")
+    parser.add_argument("--steps", default="1000,2000,3000,4000,5000,6000")
     parser.add_argument("--step-seconds", type=float, default=30)
     parser.add_argument("--save-every", type=float, default=300)
     parser.add_argument(
@@ -1311,6 +1417,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--match-hands", type=int, default=13, help="hands of a new match")
     parser.add_argument("--hands", type=int, default=3, help="hands already played per table")
+    parser.add_argument(
+        "--wait-sample",
+        action="store_true",
+        help="sample where the app servers' threads are (running, GIL, fsync, …) every 10 ms",
+    )
     parser.add_argument("--p95-ms", type=float, default=100)
     parser.add_argument("--servers", default="1", help="app servers, e.g. 1,2 (one stack each)")
     parser.add_argument("--balancer", action="store_true", help="nginx in front of the servers")
