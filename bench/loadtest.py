@@ -57,6 +57,9 @@ beside the same app server, each phone holding a stream from it, arriving when i
 have polled and fetching the sheet at each new version; the CPU of both servers is counted.
 Each step also prints its p95 and the server's CPU from ARRIVED s in, once every phone is there.
 
+`--commit-probe` only measures what a SQLite commit costs on this disk and what concurrent
+writers wait, with synchronous=FULL (the app's) and NORMAL, and stops.
+
 `--wait-sample` also prints, after each step, where the app servers' threads were on average
 (sampled from /proc every 10 ms: running, waiting for the GIL, in fsync, sleeping in SQLite's
 busy handler, idle): what the server waits on, beside its CPU (docs/performance.md, "What
@@ -84,8 +87,10 @@ import os
 import random
 import re
 import secrets
+import signal
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -526,9 +531,14 @@ class Load:
             phone.csrf = found[1].decode()
         if found := SCHEDULE.search(body):
             phone.schedule = parse_schedule(found[1])
-        if found := NEW_VERSION.search(body):
-            phone.known = max(phone.known, int(found[1]))
-            phone.changed_at = table.changed_at  # the sheet says how long ago it changed
+        drawn = int(found[1]) if (found := NEW_VERSION.search(body)) else phone.known
+        if drawn < phone.known:
+            # Drawn before a save this phone has since heard of: a reload that was in flight
+            # when the save was sent, answered after it (only when answers take seconds). Its
+            # form would name the place just saved, and the next save be told so.
+            return
+        phone.known = drawn
+        phone.changed_at = table.changed_at  # the sheet says how long ago it changed
         if phone.role == "m":
             phone.hands = sorted({int(n) for n in HAND_LINK.findall(body)})
             phone.form = read_form(body.decode(), 'id="hand-form"')
@@ -986,6 +996,64 @@ def minimal_median(port: int, requests: int = 400) -> float:
     return statistics.median(samples[requests // 10 :])  # the first ones warm the workers up
 
 
+def commit_probe(directory: Path, writers: int = 8, commits: int = 40) -> None:
+    """What a commit costs this disk, and what writers wait for one another, in WAL mode with
+    synchronous=FULL (the app's) and NORMAL: one writer alone, then `writers` threads at once,
+    each reading then writing in a BEGIN IMMEDIATE transaction with the app's 20 s timeout, as
+    a save does. SQLite only (the sqlite3 module, a throw-away file): no app involved."""
+    import sqlite3
+    import threading
+
+    def connect(sync: str):
+        db = sqlite3.connect(
+            directory / f"probe-{sync}.sqlite3",
+            timeout=20,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA synchronous={sync}")
+        db.execute("CREATE TABLE IF NOT EXISTS probe (n INTEGER, s TEXT)")
+        return db
+
+    def figures(values: list[float]) -> str:
+        return (
+            f"p50 {percentile(values, 0.5):.2f}  p95 {percentile(values, 0.95):.2f}  "
+            f"max {max(values):.1f} ms"
+        )
+
+    for sync in ("FULL", "NORMAL"):
+        db, alone = connect(sync), []
+        for n in range(300):
+            started = time.perf_counter()
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO probe VALUES (?, ?)", (n, "x" * 500))
+            db.execute("COMMIT")
+            alone.append((time.perf_counter() - started) * 1000)
+        waits: list[float] = []
+
+        def writer(sync: str = sync, waits: list[float] = waits) -> None:
+            db = connect(sync)
+            for n in range(commits):
+                started = time.perf_counter()
+                db.execute("BEGIN IMMEDIATE")
+                waits.append((time.perf_counter() - started) * 1000)
+                db.execute("SELECT count(*) FROM probe")
+                db.execute("INSERT INTO probe VALUES (?, ?)", (n, "x" * 500))
+                db.execute("COMMIT")
+                time.sleep(0.005)
+
+        threads = [threading.Thread(target=writer) for _ in range(writers)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        print(
+            f"synchronous={sync:<6} a commit alone: {figures(alone)};  {writers} writers at "
+            f"once, waiting for the write lock: {figures(waits)}"
+        )
+
+
 def kinds_table(step: Step, indent: int = 14) -> list[str]:
     """Count, median and p95 of each kind of request, then of each detail under it."""
     lines = []
@@ -1418,6 +1486,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--match-hands", type=int, default=13, help="hands of a new match")
     parser.add_argument("--hands", type=int, default=3, help="hands already played per table")
     parser.add_argument(
+        "--commit-probe",
+        action="store_true",
+        help="only measure SQLite commits on this disk (synchronous FULL and NORMAL), then stop",
+    )
+    parser.add_argument(
         "--wait-sample",
         action="store_true",
         help="sample where the app servers' threads are (running, GIL, fsync, …) every 10 ms",
@@ -1446,6 +1519,12 @@ def main(argv: list[str] | None = None) -> int:
             "(the client holds a connection for each)"
         )
 
+    if args.commit_probe:
+        with tempfile.TemporaryDirectory(prefix="cetele-commits-") as tmp:
+            commit_probe(Path(tmp))
+        return 0
+    # Terminated (a timeout, ^C from make): unwind, so that every server started is stopped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with tempfile.TemporaryDirectory(prefix="cetele-load-") as tmp:
         if args.database == "postgres":
             database_url = os.environ.get("DATABASE_URL", "")
