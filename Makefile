@@ -50,8 +50,10 @@ bench:
 	@scripts/setup.sh dev
 	$(BIN)/python -m bench.bench_server
 
-## make loadtest: live tables against gunicorn on 127.0.0.1: one server on SQLite, then the
-## scaled-out stack (nginx, one then two app servers, PostgreSQL, Redis) (~15 min)
+## make loadtest: live tables against gunicorn on 127.0.0.1, each phone doing what a phone does
+## (polls, previews per tap, saves, corrections, page loads, tables arriving): one server on
+## SQLite, then the scaled-out stack (nginx, one then two app servers, PostgreSQL, Redis); each
+## ends saying whether the goal was met (~15 min)
 loadtest:
 	@scripts/setup.sh dev
 	@scripts/system-deps.sh

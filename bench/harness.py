@@ -267,7 +267,8 @@ http {{
             proxy_pass http://cetele;
             proxy_http_version 1.1;
             proxy_set_header Connection "";
-            proxy_set_header Host $host;
+            # The Host the phone sent, with its port: the browser's Origin names that port too.
+            proxy_set_header Host $http_host;
             # Set, not appended: the balancer is the edge, whatever the client wrote is dropped.
             proxy_set_header X-Forwarded-For $remote_addr;
             proxy_set_header X-Forwarded-Proto $scheme;
