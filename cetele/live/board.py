@@ -47,7 +47,6 @@ from cetele.hand_form.entry import new_request_token
 from cetele.models import Match, Player
 from cetele.sharing.links import EDIT
 from cetele.tables.season import played_hand
-from scoring.sentences import signed
 from scoring.sheet import tally
 
 SHEETS = "sheets"  # the cache alias: this process's memory (see settings)
@@ -64,38 +63,6 @@ class Board:
     last_change: str  # what "Geri al" would undo (the edit link only), "" when nothing
     last_change_id: int | None  # the change "Geri al" names (its form carries it)
     redo_id: int | None  # the undo "Yinele" would reverse, None when none
-
-
-def sheet_rows(numbers: list[int], rows: list, hand_url: str) -> SafeString:
-    """The rows of the sheet (the inside of its <tbody>), for the hands of these `numbers` in
-    order: each row's place linking to the hand, then a cell per player (the score, linking to
-    its reason) and per team. Each row says its hand's number (data-hand): the scorer's page
-    marks the row of the hand it has just saved (static/cetele/app.js). `hand_url` is the first
-    hand's link, of which each row's differs only by its number (tests/web/test_match_sheet.py
-    checks every link against reverse()).
-
-    Written here, not in the template: reversing a URL and localising a number for every cell,
-    then walking the template's loop for every row, were most of a drawing's time, and an
-    integer's text is the same either way (no thousands separator is used)."""
-    prefix = escape(hand_url.removesuffix("1/"))
-    html = []
-    for position, (number, row) in enumerate(zip(numbers, rows, strict=True), start=1):
-        # Safe as written: an escaped URL of our own, and integers (int() would refuse anything
-        # else). format_html per cell cost more than the rest of the row.
-        href = f"{prefix}{int(number)}/"
-        html.append(
-            f'<tr data-hand="{int(number)}"><th scope="row">'
-            f'<a class="score-link" href="{href}">{position}</a></th>'
-        )
-        html.extend(
-            f'<td><a class="score-link" href="{href}#score-{seat}">{signed(int(score))}</a></td>'
-            for seat, score in enumerate(row.scores)
-        )
-        html.extend(
-            f'<td class="team">{signed(int(score))}</td>' for score in row.team_scores or ()
-        )
-        html.append("</tr>\n")
-    return mark_safe("".join(html))
 
 
 def stamp(match: Match) -> str:
@@ -137,14 +104,17 @@ def draw(match: Match, links: dict) -> Board:
     players = players_of(match)
     hands = match.sheet_hands()
     sheet = tally([scores for _, scores, _, _ in hands], len(players), match.teams)
-    hand_url = reverse(links["urls"]["hand"], args=[links["token"], 1])
+    # Every row links to its hand: the first hand's URL but for its number, reversed once (the
+    # template adds each row's number; tests/web/test_page_speed.py checks them against reverse()).
+    hand_prefix = reverse(links["urls"]["hand"], args=[links["token"], 1]).removesuffix("1/")
     finished = len(hands) >= match.planned_hands
     context = {
         "match": match,
         "players": players,
         # As the chart and the summary read them (cetele/templatetags/pictures.py).
         "hands": [played_hand(scores, finisher, finish) for _, scores, finisher, finish in hands],
-        "rows": sheet_rows([n for n, *_ in hands], sheet.rows, hand_url),
+        "rows": [(number, row) for (number, *_), row in zip(hands, sheet.rows, strict=True)],
+        "hand_prefix": hand_prefix,
         "sheet": sheet,
         "played": len(hands),
         "finished": finished,
