@@ -47,6 +47,7 @@ from cetele.hand_form.entry import new_request_token
 from cetele.models import Match, Player
 from cetele.sharing.links import EDIT
 from cetele.tables.season import played_hand
+from scoring.sentences import signed
 from scoring.sheet import tally
 
 SHEETS = "sheets"  # the cache alias: this process's memory (see settings)
@@ -63,6 +64,40 @@ class Board:
     last_change: str  # what "Geri al" would undo (the edit link only), "" when nothing
     last_change_id: int | None  # the change "Geri al" names (its form carries it)
     redo_id: int | None  # the undo "Yinele" would reverse, None when none
+
+
+@dataclass(frozen=True)
+class Cell:
+    href: str  # the hand's page, at this player's score ("#score-2")
+    text: str  # the score as pages print it ("−101")
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """One row of the sheet as _sheet.html draws it: text, not numbers, so that drawing it is
+    only writing strings (localising 2,000 integers was most of a 200-hand sheet's drawing)."""
+
+    number: str  # the hand's number (data-hand: the scorer's page marks the row it just saved)
+    position: str  # its place on the sheet, which links to the hand
+    href: str
+    cells: list[Cell]  # one per player
+    team_scores: list[str]  # one per team in team play
+
+
+def sheet_lines(numbers: list[int], rows: list, hand_url: str) -> list[SheetLine]:
+    """The sheet's rows for the hands of these `numbers`, in order. `hand_url` is the first
+    hand's link, of which each row's differs only by its number: reversed once, not 200 times
+    (tests/web/test_page_speed.py checks every link against reverse())."""
+    prefix = hand_url.removesuffix("1/")
+    lines = []
+    for position, (number, row) in enumerate(zip(numbers, rows, strict=True), start=1):
+        href = f"{prefix}{number}/"
+        cells = [
+            Cell(f"{href}#score-{seat}", signed(score)) for seat, score in enumerate(row.scores)
+        ]
+        teams = [signed(score) for score in row.team_scores or ()]
+        lines.append(SheetLine(str(number), str(position), href, cells, teams))
+    return lines
 
 
 def stamp(match: Match) -> str:
@@ -104,17 +139,14 @@ def draw(match: Match, links: dict) -> Board:
     players = players_of(match)
     hands = match.sheet_hands()
     sheet = tally([scores for _, scores, _, _ in hands], len(players), match.teams)
-    # Every row links to its hand: the first hand's URL but for its number, reversed once (the
-    # template adds each row's number; tests/web/test_page_speed.py checks them against reverse()).
-    hand_prefix = reverse(links["urls"]["hand"], args=[links["token"], 1]).removesuffix("1/")
+    hand_url = reverse(links["urls"]["hand"], args=[links["token"], 1])
     finished = len(hands) >= match.planned_hands
     context = {
         "match": match,
         "players": players,
         # As the chart and the summary read them (cetele/templatetags/pictures.py).
         "hands": [played_hand(scores, finisher, finish) for _, scores, finisher, finish in hands],
-        "rows": [(number, row) for (number, *_), row in zip(hands, sheet.rows, strict=True)],
-        "hand_prefix": hand_prefix,
+        "rows": sheet_lines([number for number, *_ in hands], sheet.rows, hand_url),
         "sheet": sheet,
         "played": len(hands),
         "finished": finished,

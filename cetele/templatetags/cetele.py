@@ -68,10 +68,6 @@ def finish_name(kind: str) -> str:
 def score(value):
     """A score, total or average as the breakdowns print it: "−303", "−12,5" (the minus sign,
     not a hyphen; the decimal mark of the page's language)."""
-    if type(value) is int:
-        # What localize() gives an integer without thousands separators (USE_THOUSAND_SEPARATOR
-        # is off), at a fraction of its cost: the sheet prints one per cell.
-        return labels.signed(value)
     if isinstance(value, bool) or not isinstance(value, Number):
         return value
     text = localize(abs(value))
