@@ -93,10 +93,6 @@ TEMPLATES = [
     },
 ]
 
-# Django's form renderer, with the input widgets written out in Python (the hand form draws some
-# sixty of them; same output, tested in tests/web/test_form_renderer.py).
-FORM_RENDERER = "cetele.shell.form_renderer.FastWidgets"
-
 # --- Database -------------------------------------------------------------------------------
 DATABASES = {
     "default": dj_database_url.parse(

@@ -66,36 +66,38 @@ class Board:
     redo_id: int | None  # the undo "Yinele" would reverse, None when none
 
 
-def sheet_rows(numbers: list[int], rows: list, hand_url: str) -> SafeString:
-    """The rows of the sheet (the inside of its <tbody>), for the hands of these `numbers` in
-    order: each row's place linking to the hand, then a cell per player (the score, linking to
-    its reason) and per team. Each row says its hand's number (data-hand): the scorer's page
-    marks the row of the hand it has just saved (static/cetele/app.js). `hand_url` is the first
-    hand's link, of which each row's differs only by its number (tests/web/test_match_sheet.py
-    checks every link against reverse()).
+@dataclass(frozen=True)
+class Cell:
+    href: str  # the hand's page, at this player's score ("#score-2")
+    text: str  # the score as pages print it ("−101")
 
-    Written here, not in the template: reversing a URL and localising a number for every cell,
-    then walking the template's loop for every row, were most of a drawing's time, and an
-    integer's text is the same either way (no thousands separator is used)."""
-    prefix = escape(hand_url.removesuffix("1/"))
-    html = []
+
+@dataclass(frozen=True)
+class SheetLine:
+    """One row of the sheet as _sheet.html draws it: text, not numbers, so that drawing it is
+    only writing strings (localising 2,000 integers was most of a 200-hand sheet's drawing)."""
+
+    number: str  # the hand's number (data-hand: the scorer's page marks the row it just saved)
+    position: str  # its place on the sheet, which links to the hand
+    href: str
+    cells: list[Cell]  # one per player
+    team_scores: list[str]  # one per team in team play
+
+
+def sheet_lines(numbers: list[int], rows: list, hand_url: str) -> list[SheetLine]:
+    """The sheet's rows for the hands of these `numbers`, in order. `hand_url` is the first
+    hand's link, of which each row's differs only by its number: reversed once, not 200 times
+    (tests/web/test_page_speed.py checks every link against reverse())."""
+    prefix = hand_url.removesuffix("1/")
+    lines = []
     for position, (number, row) in enumerate(zip(numbers, rows, strict=True), start=1):
-        # Safe as written: an escaped URL of our own, and integers (int() would refuse anything
-        # else). format_html per cell cost more than the rest of the row.
-        href = f"{prefix}{int(number)}/"
-        html.append(
-            f'<tr data-hand="{int(number)}"><th scope="row">'
-            f'<a class="score-link" href="{href}">{position}</a></th>'
-        )
-        html.extend(
-            f'<td><a class="score-link" href="{href}#score-{seat}">{signed(int(score))}</a></td>'
-            for seat, score in enumerate(row.scores)
-        )
-        html.extend(
-            f'<td class="team">{signed(int(score))}</td>' for score in row.team_scores or ()
-        )
-        html.append("</tr>\n")
-    return mark_safe("".join(html))
+        href = f"{prefix}{number}/"
+        cells = [
+            Cell(f"{href}#score-{seat}", signed(score)) for seat, score in enumerate(row.scores)
+        ]
+        teams = [signed(score) for score in row.team_scores or ()]
+        lines.append(SheetLine(str(number), str(position), href, cells, teams))
+    return lines
 
 
 def stamp(match: Match) -> str:
@@ -144,7 +146,7 @@ def draw(match: Match, links: dict) -> Board:
         "players": players,
         # As the chart and the summary read them (cetele/templatetags/pictures.py).
         "hands": [played_hand(scores, finisher, finish) for _, scores, finisher, finish in hands],
-        "rows": sheet_rows([n for n, *_ in hands], sheet.rows, hand_url),
+        "rows": sheet_lines([number for number, *_ in hands], sheet.rows, hand_url),
         "sheet": sheet,
         "played": len(hands),
         "finished": finished,

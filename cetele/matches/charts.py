@@ -1,17 +1,16 @@
 """The match as a picture: the running totals, hand by hand, drawn on the server as SVG.
 
 `match_chart` turns the sheet's running totals (scoring.sheet.tally: nothing is added up here)
-into a `Chart` of plain coordinates; `chart_svg` writes it as a few kilobytes of SVG. No
-JavaScript and no style attributes (our CSP forbids them): colours, dashes and dark mode come
-from app.css through classes; the presentation attributes only keep the lines unfilled when
-CSS is missing. Screen readers get the title and a description with every total.
+into a `Chart` of plain coordinates, and `chart_drawing` into where each line, tick and mark
+goes; templates/cetele/_chart.html draws that as a few kilobytes of SVG. No JavaScript and no
+style attributes (our CSP forbids them): colours, dashes and dark mode come from app.css through
+classes; the presentation attributes only keep the lines unfilled when CSS is missing. Screen
+readers get the title and a description with every total.
 """
 
 import math
 from dataclasses import dataclass
 
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from cetele.matches.stats import PlayedHand, finish_traits
@@ -125,51 +124,97 @@ def match_chart(labels: list[str], sheet: Sheet, teams: bool, hands: list[Played
     return Chart(series, tuple(markers), low, high, step)
 
 
-def chart_svg(chart: Chart, *, finish_names: dict[str, str], names: list[str]) -> SafeString:
-    """The chart as inline SVG. `finish_names` labels the markers (kind → name in the page's
-    language); `names` are the players by seat, to say who finished."""
-    title = _("Eller boyunca toplamlar")
-    parts = [
-        f'<svg class="chart-svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        'aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">',
-        f'<title id="chart-title">{escape(title)}</title>',
-        f'<desc id="chart-desc">{escape(describe(chart, finish_names, names))}</desc>',
-    ]
-    for tick in chart.ticks:
-        y = chart.y(tick)
-        kind = "chart-zero" if tick == 0 else "chart-grid"
-        parts.append(f'<line class="{kind}" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}"/>')
-        parts.append(f'<text class="chart-tick" x="{LEFT - 4}" y="{y + 3.5}">{signed(tick)}</text>')
-    for hand in hand_labels(chart.hands):
-        x = chart.x(hand)
-        parts.append(f'<text class="chart-hand" x="{x}" y="{HEIGHT - 6}">{hand}</text>')
-    # The leaders last, so that their thicker lines are drawn on top.
+@dataclass(frozen=True)
+class Tick:
+    y: float
+    text_y: float  # its label's baseline, centred on the line
+    text: str  # the total it stands for, "−200"
+    zero: bool
+
+
+@dataclass(frozen=True)
+class HandLabel:
+    x: float
+    hand: int
+
+
+@dataclass(frozen=True)
+class Line:
+    series: int  # the line's colour class, s0…s3
+    leader: bool
+    points: str  # "x,y x,y …": the SVG polyline's points, one per total
+    values: str  # the totals as plain integers, "0 12 -3" (its data-values)
+    end_x: float
+    end_y: float
+
+
+@dataclass(frozen=True)
+class Mark:
+    series: int
+    title: str  # "3. el: Okeyle bitiş (Can)"
+    x: float
+    y: float
+    text_y: float  # the letters, above the point but inside the drawing
+    letters: str
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """Everything templates/cetele/_chart.html draws, as numbers and words: where each tick,
+    line and mark goes. The template writes the SVG."""
+
+    title: str
+    description: str
+    ticks: tuple[Tick, ...]
+    hands: tuple[HandLabel, ...]
+    lines: tuple[Line, ...]  # in drawing order: the leaders last, so their thicker lines are on top
+    marks: tuple[Mark, ...]
+    width: int = WIDTH
+    height: int = HEIGHT
+    left: int = LEFT
+    right: int = WIDTH - RIGHT  # where the grid lines end
+    tick_x: int = LEFT - 4  # the value labels, right-aligned before the plot
+    hand_y: int = HEIGHT - 6  # the hand numbers, under the plot
+
+
+def chart_drawing(chart: Chart, *, finish_names: dict[str, str], names: list[str]) -> Drawing:
+    """The chart's coordinates for the template. `finish_names` labels the markers (kind → name
+    in the page's language); `names` are the players by seat, to say who finished."""
+    ticks = tuple(
+        Tick(chart.y(tick), chart.y(tick) + 3.5, signed(tick), tick == 0) for tick in chart.ticks
+    )
+    hands = tuple(HandLabel(chart.x(hand), hand) for hand in hand_labels(chart.hands))
     order = sorted(range(len(chart.series)), key=lambda i: (chart.series[i].leader, i))
+    lines = []
     for index in order:
         line = chart.series[index]
         points = " ".join(
             f"{chart.x(hand)},{chart.y(value)}" for hand, value in enumerate(line.values)
         )
-        leader = " leader" if line.leader else ""
-        parts.append(
-            f'<polyline class="chart-line s{index}{leader}" fill="none" stroke="currentColor" '
-            f'points="{points}" data-values="{" ".join(map(str, line.values))}"/>'
+        lines.append(
+            Line(
+                series=index,
+                leader=line.leader,
+                points=points,
+                values=" ".join(map(str, line.values)),
+                end_x=chart.x(chart.hands),
+                end_y=chart.y(line.values[-1]),
+            )
         )
-        end = (chart.x(chart.hands), chart.y(line.values[-1]))
-        parts.append(
-            f'<circle class="chart-end s{index}{leader}" cx="{end[0]}" cy="{end[1]}" r="3"/>'
-        )
+    marks = []
     for marker in chart.markers:
         value = chart.series[marker.series].values[marker.hand]
         x, y = chart.x(marker.hand), chart.y(value)
-        title = escape(mark_sentence(marker, finish_names, names))
-        parts.append(
-            f'<g class="chart-mark s{marker.series}"><title>{title}</title>'
-            f'<circle cx="{x}" cy="{y}" r="4.5"/>'
-            f'<text x="{x}" y="{max(y - 7, TOP + 2)}">{escape(marker.letters)}</text></g>'
-        )
-    parts.append("</svg>")
-    return mark_safe("".join(parts))  # every text inside went through escape()
+        title = mark_sentence(marker, finish_names, names)
+        marks.append(Mark(marker.series, title, x, y, max(y - 7, TOP + 2), marker.letters))
+    return Drawing(
+        title=_("Eller boyunca toplamlar"),
+        description=describe(chart, finish_names, names),
+        ticks=ticks,
+        hands=hands,
+        lines=tuple(lines),
+        marks=tuple(marks),
+    )
 
 
 def hand_labels(hands: int) -> list[int]:

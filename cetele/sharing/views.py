@@ -39,7 +39,11 @@ from scoring.sheet import tally
 
 
 def qr_svg(url: str) -> str:
-    """The link as a QR code, inline SVG without any style attribute (our CSP forbids them)."""
+    """The link as a QR code, inline SVG without any style attribute (our CSP forbids them).
+
+    Python-written HTML where a template cannot do the work: the modules of the code are
+    computed by segno (error correction, masking), which gives them as SVG path data; drawing
+    that path in a template would mean re-implementing segno's writer."""
     code = segno.make_qr(url, error="m")
     svg = code.svg_inline(
         scale=1, dark="#000", light="#fff", svgclass=None, lineclass=None, omitsize=True

@@ -82,8 +82,9 @@ def write_refused(request: HttpRequest, exception: Exception) -> HttpResponse | 
     return render(request, "cetele/refused.html", context, status=503)
 
 
-# Written out for when even the template cannot be drawn (a missing static file's manifest
-# entry, say): a page of ours all the same, in the source language.
+# Written out in Python, the one page that may not come from a template: it is what is sent when
+# even the template cannot be drawn (a missing static file's manifest entry, say), a page of ours
+# all the same, in the source language.
 LAST_RESORT = (
     '<!doctype html><html lang="tr"><head><meta charset="utf-8"><title>Çetele</title></head>'
     "<body><h1>Bir sorun çıktı</h1><p>Sunucuda beklenmedik bir hata oldu. Sayfayı birkaç saniye "

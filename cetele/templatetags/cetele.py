@@ -1,15 +1,13 @@
 """Template filters that show what the scoring engine computed, in the page's language."""
 
 import functools
-import html
+from dataclasses import dataclass
 from numbers import Number
 
 from django import template
 from django.template.loader import render_to_string
 from django.utils.formats import localize
-from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext as _
 
 from cetele.shell.language import engine_lang
 from scoring import labels
@@ -30,70 +28,24 @@ def _page_assets() -> str:
     return mark_safe(render_to_string("_assets.html"))
 
 
-@register.simple_tag
-def field_errors(field, oob: bool = False) -> str:
-    """A field's errors, in a container the live preview refreshes out of band (by its id): a
-    preview with an error sends one for every field, empty or not, so that a fixed error
-    disappears; one that scores empties them all at once (_hand_fields.html#hand_preview). (An
-    included template did the same at a tenth of the speed, some 40 times a form.)"""
-    return error_container(field.auto_id, field.errors, oob)
-
-
-def error_container(html_id: str, errors, oob: bool) -> str:
-    return format_html(
-        '<div id="{}-errors" class="field-errors"{}>{}</div>',
-        html_id,
-        mark_safe(' hx-swap-oob="true"') if oob else "",
-        errors or "",
-    )
+@dataclass(frozen=True)
+class PreviewLine:
+    name: str
+    score: int
+    breakdown: list  # the engine's steps (the |breakdown filter makes them a sentence)
 
 
 @register.simple_tag
-def every_field_errors(entry) -> str:
-    """Every visible field's error container of a hand form, out of band (`field_errors`), as
-    one string: a preview with an error sends some forty, nearly all empty, and making a bound
-    field for each (for its id and its errors) was a fifth of a preview's time. The id is the
-    bound field's (BoundField.auto_id: the form's auto_id, "id_%s", filled with the prefixed
-    name)."""
-    parts = []
-    for form in entry.forms():
-        errors = form.errors
-        for name, field in form.fields.items():
-            if field.widget.is_hidden:
-                continue
-            html_id = form.auto_id % form.add_prefix(name)
-            if name in errors:
-                parts.append(error_container(html_id, errors[name], oob=True))
-            else:
-                parts.append(EMPTY_ERRORS_OOB.format(escape(html_id)))
-    return mark_safe("".join(parts))
-
-
-EMPTY_ERRORS_OOB = '<div id="{}-errors" class="field-errors" hx-swap-oob="true"></div>'
-
-
-@register.simple_tag
-def preview_scores(entry) -> str:
-    """The preview of a hand that scores: how it ended, each player's score, and how each was
-    made. Written out here, every value escaped, as every_field_errors is, because it is drawn
-    at every tap while a hand is typed: the template's two loops over the players were most of
-    drawing it, and format_html_join half of what was left."""
+def preview_lines(entry) -> list[PreviewLine]:
+    """Each player of a hand that scores, with their score and how it was made, in seating
+    order (the preview, _hand_fields.html#hand_preview)."""
     result = entry.result
-    lang = engine_lang()
-    names = [html.escape(player.name) for player in entry.players]
-    scores = " · ".join(
-        f'<span class="nowrap">{name} <strong>{html.escape(labels.signed(score))}</strong></span>'
-        for name, score in zip(names, result["scores"], strict=True)
-    )
-    steps = "".join(
-        f"<li>{name}: {html.escape(labels.format_breakdown(breakdown, lang))}</li>"
-        for name, breakdown in zip(names, result["breakdown"], strict=True)
-    )
-    finish = html.escape(labels.finish_name(result["finish"], lang))
-    return mark_safe(
-        f'<details><summary><span class="finish">{finish}:</span> {scores}</summary>'
-        f'<ul class="breakdown small">{steps}</ul></details>'
-    )
+    return [
+        PreviewLine(player.name, score, steps)
+        for player, score, steps in zip(
+            entry.players, result["scores"], result["breakdown"], strict=True
+        )
+    ]
 
 
 @register.filter
@@ -141,18 +93,6 @@ def names_at(players, seats) -> list[str]:
 @register.filter
 def penalty_name(kind: str) -> str:
     return labels.penalty_name(kind, engine_lang()) if kind in labels.PENALTY_NAMES["tr"] else kind
-
-
-@register.filter
-def mark_changed(value, changed):
-    """The value, marked when it differs from the base ruleset (for sighted and screen readers)."""
-    if not changed:
-        return value
-    return format_html(
-        '<mark class="diff">{}<span class="visually-hidden"> ({})</span></mark>',
-        value,
-        _("değişti"),
-    )
 
 
 FINISH_ORDER = ("normal", "kafa", "pairs", "okey", "okey_kafa", "pairs_okey", "pairs_kafa", "none")

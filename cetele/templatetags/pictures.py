@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django import template
 
-from cetele.matches.charts import Series, chart_svg, match_chart
+from cetele.matches.charts import Drawing, Series, chart_drawing, match_chart
 from cetele.matches.stats import match_summary, side_names
 from cetele.shell.language import engine_lang
 from scoring import labels
@@ -25,19 +25,20 @@ def _parts(context) -> tuple[list[str], bool, list]:
 
 @dataclass(frozen=True)
 class Picture:
-    svg: str
+    drawing: Drawing
     lines: tuple[Series, ...]
     marks: bool
 
 
 @register.simple_tag(takes_context=True)
 def match_picture(context) -> Picture:
-    """The running totals as SVG, with the lines for the legend."""
+    """The running totals as a drawing (templates/cetele/_chart.html), with the lines for the
+    legend."""
     names, teams, hands = _parts(context)
     chart = match_chart(list(side_names(names, teams)), context["sheet"], teams, hands)
     finish_names = labels.FINISH_NAMES[engine_lang()]
-    svg = chart_svg(chart, finish_names=finish_names, names=names)
-    return Picture(svg, chart.series, bool(chart.markers))
+    drawing = chart_drawing(chart, finish_names=finish_names, names=names)
+    return Picture(drawing, chart.series, bool(chart.markers))
 
 
 @dataclass(frozen=True)

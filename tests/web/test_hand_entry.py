@@ -2,6 +2,7 @@
 ignored, no hand saved twice from two phones, and a hand's inputs survive the form both ways."""
 
 import json
+import re
 import threading
 import time
 
@@ -498,29 +499,41 @@ def test_the_shared_fields_are_each_language_s_own():
     assert english.widget.attrs["aria-label"] != turkish.widget.attrs["aria-label"]
 
 
-@pytest.mark.parametrize("rules", ["cetele-standart", "om-zorlu", "house"])
-def test_the_preview_s_error_containers_are_each_visible_field_s_own(rules):
-    """every_field_errors writes the containers without making a bound field per field: the same
-    ids and errors as field_errors() of each visible bound field (om-zorlu has the opening and
-    "çifte devam" fields, the house rules riziko and the indicator's colour)."""
-    from cetele.live.board import players_of
-    from cetele.templatetags.cetele import every_field_errors, field_errors
+def error_containers(html: str, oob: bool) -> dict[str, str]:
+    """The field error containers in a page or an answer: id -> what is inside."""
+    swap = ' hx-swap-oob="true"' if oob else ""
+    pattern = rf'<div id="([^"]+)-errors" class="field-errors"{swap}>(.*?)</div>'
+    return dict(re.findall(pattern, html, re.S))
 
+
+@pytest.mark.parametrize("rules", ["cetele-standart", "om-zorlu", "house"])
+def test_a_preview_with_errors_refreshes_every_error_container_the_form_shows(client, rules):
+    """Typing refreshes the preview, and every field's errors out of band: each container the
+    form draws (om-zorlu adds the opening and "çifte devam" fields, the house rules riziko and
+    the indicator's colour, the penalty row its own) gets its errors, or is emptied, so that an
+    error once fixed disappears."""
     match = house_rules_match() if rules == "house" else make_match(preset=rules)
     inputs = sample_inputs(finisher=0)
     del inputs["players"][1]["remaining"]
-    data = QueryDict(mutable=True)
-    data.update(form_data(inputs, action="preview"))
-    data.update({"p2-okeys": "7", "p3-pen-TOTAL_FORMS": "1", "p3-pen-0-kind": "custom"})
-    entry = HandEntry(match, players_of(match), data, position=1, action="preview")
-    assert not entry.is_valid()
+    data = form_data(inputs) | {
+        "p2-okeys": "7",
+        "p3-pen-TOTAL_FORMS": "1",
+        "p3-pen-0-kind": "custom",
+    }
 
-    expected = "".join(
-        field_errors(field, oob=True) for form in entry.forms() for field in form.visible_fields()
+    drawn = client.post(url("hand_create", match), data | {"action": "save"}, headers=HTMX)
+    preview = client.post(
+        url("hand_create", match),
+        data | {"action": "preview"},
+        headers=HTMX | {"HX-Target": "hand-preview"},
     )
 
-    assert every_field_errors(entry) == expected
-    assert expected.count("<li>") >= 2  # a count out of its choices, a penalty without points
+    form = error_containers(drawn.content.decode(), oob=False)
+    refreshed = error_containers(preview.content.decode(), oob=True)
+    assert set(refreshed) == set(form)
+    assert refreshed == form
+    assert sum("<li>" in errors for errors in refreshed.values()) >= 2  # okeys, the penalty
+    assert not Hand.objects.exists()
 
 
 @pytest.mark.django_db(transaction=True)

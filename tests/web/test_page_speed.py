@@ -1,5 +1,5 @@
-"""What the faster sheet writes is what the templates wrote before (issue 17): each row's links
-are the URLs Django reverses, scores are the same text, and nothing is skipped."""
+"""The sheet's rows (templates/cetele/_sheet.html): each row's links are the URLs Django
+reverses, scores are the engine's text, and nothing is skipped."""
 
 import re
 

@@ -718,7 +718,7 @@ def test_a_script_in_a_player_name_is_escaped_on_every_page_and_fragment(client)
         f"/m/{match.edit_token}/el/", form_data(sample_inputs()), headers=HTMX
     ).content.decode()
     assert "<script>alert" not in htmx_save and "&lt;script&gt;" in htmx_save
-    # The preview while typing, written out in Python (preview_scores, every_field_errors): a
+    # The preview while typing (_hand_fields.html#hand_preview, every field's errors out of band): a
     # hand that scores, and one with an error naming the player.
     typing = HTMX | {"HX-Target": "hand-preview"}
     scores = form_data(sample_inputs(), action="preview")
