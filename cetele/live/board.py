@@ -173,11 +173,11 @@ def empty_hand_fields(match: Match, entry) -> SafeString:
 
     Why it is kept: it is what a save answers with and what the scorer's page shows, and its some
     sixty inputs are most of drawing either. Drawn at every request, a save took 23 ms of CPU
-    in-process and a match page 4.5 ms (bench/profile.py all; 10 and 2.5 ms with it), and `make
-    bench` saw them over the 10-ms budget (docs/performance.md). Nothing in it varies with the
-    request or the hand's place: the CSRF token, the form's one-time token and the place are in
-    _hand_form.html around it (tests/web/test_board.py checks that no phone's token is in
-    another's page)."""
+    in-process (bench/profile.py all), 10 ms with them kept, and `make bench` saw it at 26-64 ms
+    through gunicorn, 13-22 times the minimal view, far over the 10-ms budget
+    (docs/performance.md). Nothing in it varies with the request or the hand's place: the CSRF
+    token, the form's one-time token and the place are in _hand_form.html around it
+    (tests/web/test_board.py checks that no phone's token is in another's page)."""
     form_url = reverse("hand_create", args=[match.edit_token])
     names = "\x1f".join(player.name for player in entry.players)
     identity = f"{stamp_of_start(match)}\x1e{form_url}\x1e{get_language()}\x1e{names}"
