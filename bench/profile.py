@@ -3,13 +3,15 @@
 Django's own WSGI handler with the production settings (DEBUG off, every middleware), driven by
 Django's test client on a throw-away SQLite file, so that what is left is the app's own work:
 
-    python -m bench.profile [match|match200|view|preview|save|poll|minimal] [--requests 300]
-                            [--sort tottime|cumulative] [--lines 40] [--cold]
+    python -m bench.profile KIND [--requests 300] [--sort tottime|cumulative] [--lines 40] [--cold]
+    (KIND: match, match200, view, preview, save, poll, fastpoll or minimal)
     python -m bench.profile all [--requests 300]   # no profiler: in-process medians, interleaved
 
 Prints the mean time per request in this process (no server, no socket), then the profile.
 --cold forgets the drawn sheets (cetele/live/board.py) before each request: what a page costs the
-first time its version is shown.
+first time its version is shown. `poll` is a poll through Django's request cycle (a phone whose
+cookies the fast path does not take); `fastpoll` is the same poll through cetele.wsgi's fast path
+(cetele/live/fastpoll.py), as nearly every poll of a live table is answered.
 """
 
 from __future__ import annotations
@@ -28,7 +30,33 @@ from bench.harness import hand_form_data, prepare, sample_hand, seed_match, serv
 
 # As a browser and htmx send a form (the test client's default, multipart, costs more to parse).
 FORM = "application/x-www-form-urlencoded"
-KINDS = ["match", "match200", "view", "preview", "save", "poll", "minimal"]
+KINDS = ["match", "match200", "view", "preview", "save", "poll", "fastpoll", "minimal"]
+
+
+def wsgi_get(application, path: str, query: str, cookies) -> int:
+    """A GET through a WSGI application as gunicorn hands it one; returns the status."""
+    import io
+
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "80",
+        "HTTP_HOST": "127.0.0.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "HTTP_HX_REQUEST": "true",
+        "HTTP_COOKIE": "; ".join(f"{name}={morsel.value}" for name, morsel in cookies.items()),
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(b""),
+        "wsgi.errors": io.StringIO(),
+    }
+    answer = []
+    body = application(environ, lambda status, headers, exc_info=None: answer.append(status))
+    b"".join(body)
+    if hasattr(body, "close"):
+        body.close()
+    return int(answer[0].split()[0])
 
 
 def interleaved(request, rounds: int) -> int:
@@ -40,7 +68,8 @@ def interleaved(request, rounds: int) -> int:
     for round_ in range(rounds + 10):
         for kind in KINDS:
             started = time.process_time()
-            status = request(kind).status_code
+            status = request(kind)
+            status = getattr(status, "status_code", status)
             if status not in (200, 204):
                 raise RuntimeError(f"{kind} answered {status}")
             if round_ >= 10:  # the first rounds warm up
@@ -89,6 +118,11 @@ def main(argv: list[str] | None = None) -> int:
         client.get(f"/v/{thirteen.view_token}/")  # a phone polls the page it opened: its cookie
 
         from django.core.cache import caches
+        from django.core.handlers.wsgi import WSGIHandler
+
+        from cetele.live.fastpoll import PollFastPath
+
+        fast = PollFastPath(WSGIHandler())
 
         def request(kind: str = args.kind):
             if args.cold:
@@ -119,12 +153,16 @@ def main(argv: list[str] | None = None) -> int:
                 )
             if kind == "poll":
                 return client.get(f"/v/{thirteen.view_token}/poll/?v={thirteen.version}", **htmx)
+            if kind == "fastpoll":
+                path, query = f"/v/{thirteen.view_token}/poll/", f"v={thirteen.version}"
+                return wsgi_get(fast, path, query, client.cookies)
             return client.get("/bench/minimal/")
 
         if args.kind == "all":
             return interleaved(request, args.requests)
         for _ in range(20):  # warm up: templates compiled, catalogues loaded
-            status = request().status_code
+            status = request()
+            status = getattr(status, "status_code", status)
         if status not in (200, 204):
             raise RuntimeError(f"{args.kind} answered {status}")
         started = time.perf_counter()

@@ -3,9 +3,9 @@
 /bench/minimal/        the smallest Django view: what every server time is divided by;
 /bench/minimal-write/  the same plus one row committed in its own transaction: the floor a save
                        cannot go under on this disk (SQLite's WAL is fsync'ed at each commit).
-/bench/kept/           which process answered, and whether what it keeps
-(cetele.your_data.forgetting) is
-                       as the previous visit left it: tests/web/test_forgetting.py.
+/bench/kept/           which process answered, and whether it keeps a drawn sheet (the view
+                       link's, in Turkish): ?view=<token> names the match and gives the sheet's
+                       key, ?key=<key> asks after a deletion (tests/web/test_forgetting.py).
 """
 
 import os
@@ -14,8 +14,12 @@ from django.core.cache import caches
 from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import include, path
+from django.utils.translation import override
 from django.views.decorators.csrf import csrf_exempt
 
+from cetele.live.board import SHEETS, board_key
+from cetele.models import Match
+from cetele.sharing.links import VIEW, link_context
 from cetele.urls import handler400, handler500  # noqa: F401 -- read from the root URLconf
 
 
@@ -40,14 +44,15 @@ _table_made: list = []
 
 
 def kept(request: HttpRequest) -> JsonResponse:
-    """This process's id; whether the canary an earlier visit left among the kept drawings is
-    still there (it is left again now)."""
-    planted = caches["sheets"].add("bench:canary", os.getpid(), timeout=None)
+    """This process's id, and whether it keeps the view link's sheet of the match ?view= names
+    (with its key), or the sheet of ?key=."""
+    key = request.GET.get("key", "")
+    if "view" in request.GET:
+        match = Match.objects.get(view_token=request.GET["view"])
+        with override("tr"):
+            key = board_key(match, link_context(match, VIEW))
     return JsonResponse(
-        {
-            "pid": os.getpid(),
-            "canary_kept": not planted,
-        }
+        {"pid": os.getpid(), "key": key, "kept": caches[SHEETS].get(key) is not None}
     )
 
 

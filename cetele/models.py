@@ -266,22 +266,28 @@ class Match(Forgettable):
         form checks every hand with the engine): not asked again. The hand comes back with its
         place (`position`) and the change that added it (`change`: what its "Geri al" names).
 
-        The checks are read after the lock is taken, each in a statement of its own: on
-        PostgreSQL a statement that waited for another save's lock still sees the database as
-        it was when that statement began, so a check read with the lock would miss the hand the
-        other phone has just saved.
+        The common path reads least: the lock, then the hands' count and last number (read
+        after the lock, in a statement of its own: on PostgreSQL a statement that waited for
+        another save's lock still sees the database as it was when that statement began, so a
+        count read with the lock would miss the hand the other phone has just saved), then the
+        two rows written and the version bumped. Whether this request token saved before (a
+        double tap, a retried request) is asked only where the save would be refused otherwise
+        (its place taken, the match finished: by itself, at that place); anywhere else the
+        change's unique request token refuses a second save (AlreadySaved), in the same
+        transaction as the hand, so nothing of it stays.
         """
         if result is None:
             result = self.score(inputs)
         try:
             with transaction.atomic():
                 locked = self._lock()
-                self._check_fresh_request(request_token)
                 hands = self.hands.aggregate(played=models.Count("pk"), last=models.Max("number"))
                 played = hands["played"]
                 if position is not None and played >= position:
+                    self._check_fresh_request(request_token)
                     raise HandTaken(self.hands.all()[position - 1 : played])
                 if played >= locked.planned_hands:
+                    self._check_fresh_request(request_token)
                     raise MatchFinished()
                 hand = Hand.objects.create(
                     match_id=self.pk, number=(hands["last"] or 0) + 1, inputs=inputs, result=result
@@ -294,7 +300,8 @@ class Match(Forgettable):
                     request_token=request_token or "",
                 )
         except IntegrityError as error:
-            # Two requests raced past the checks above: the unique constraints decide.
+            # This request token saved before, or two requests raced past the checks above:
+            # the unique constraints decide.
             raise AlreadySaved() from error
         # At the version it saved (the answer to a save needs no re-read), once it is saved.
         self.version, self.touched_at = locked.version + 1, hand.change.at

@@ -157,13 +157,13 @@ def miss_counts(url: str) -> str:
     return "database" if url.strip() == "db" else "cache"
 
 
-# What cetele/live/board.py draws once and keeps (sheets, whole pages, players, empty hand forms, a
-# link's navigation): keyed by the match's state, so never stale and never shared; this
-# process's memory is the fastest place for them. At most this many entries, the least recently
-# used third dropped when full. Each save makes a few new ones, and a table's empty form is asked
-# for again only at its next save, minutes later: with 2,000 entries a worker serving thousands
-# of tables dropped it first and drew it again at every save (make loadtest: 3,500 tables
-# carried; 4,500 with 10,000 entries, each worker then holding about 100 MB).
+# What cetele/live/board.py draws once and keeps (the sheet per version, a match's empty hand
+# fields): keyed by what they show, so never stale and never shared; this process's memory is
+# the fastest place for them. At most this many entries, the least recently used third dropped
+# when full. Each save makes a new sheet, and a table's empty fields are asked for again only at
+# its next save, minutes later: with 2,000 entries a worker serving thousands of tables dropped
+# them first and drew them again at every save (make loadtest: 3,500 tables carried; 4,500 with
+# 10,000 entries, each worker then holding about 100 MB).
 SHEETS_CACHE = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
     "LOCATION": "cetele-sheets",

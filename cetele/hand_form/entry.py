@@ -357,42 +357,50 @@ class HandEntry:
             "position": position,
             **initial.get("hand", {}),
         }
+        self.data, self.initial = data, initial
         # Each form translates its label suffix when it is not given one: asked once here.
-        suffix = gettext(":")
+        self.label_suffix = gettext(":")
         self.hand_form = HandLevelForm(
             data,
             players=self.players,
             ruleset=self.ruleset,
             initial=hand_initial,
-            label_suffix=suffix,
+            label_suffix=self.label_suffix,
         )
-        self.seat_forms = []
+        self.penalties_sent = penalties_sent(data)
+        if hand is not None and data is None:
+            self.result = hand.result  # a stored hand shows its scores before any change
+
+    @cached_property
+    def seat_forms(self) -> list["SeatForm"]:
+        """One form per player, made when first asked for: the head of an empty form (its
+        place, its one-time token) is drawn without them when its fields are kept drawn
+        (cetele.live.board.empty_hand_fields)."""
+        seat_forms = []
         for player in self.players:
-            seat_initial = initial.get("seats", {}).get(player.seat, {})
+            seat_initial = self.initial.get("seats", {}).get(player.seat, {})
             form = SeatForm(
-                data,
+                self.data,
                 ruleset=self.ruleset,
                 player=player,
                 prefix=SEAT_PREFIX.format(seat=player.seat),
                 initial=seat_initial,
-                label_suffix=suffix,
+                label_suffix=self.label_suffix,
             )
             form.penalty_rows = partial(
                 PenaltyFormSet,
-                data,
+                self.data,
                 prefix=PENALTY_PREFIX.format(seat=player.seat),
                 initial=seat_initial.get("penalties", []),
                 form_kwargs={
                     "kinds": self.kinds,
                     "others": [p for p in self.players if p.seat != player.seat],
                     "player": player,
-                    "label_suffix": suffix,
+                    "label_suffix": self.label_suffix,
                 },
             )
-            self.seat_forms.append(form)
-        self.penalties_sent = penalties_sent(data)
-        if hand is not None and data is None:
-            self.result = hand.result  # a stored hand shows its scores before any change
+            seat_forms.append(form)
+        return seat_forms
 
     # --- What the form says about itself
 

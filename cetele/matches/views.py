@@ -13,7 +13,6 @@ from django.http import (
     HttpResponsePermanentRedirect,
     HttpResponseRedirect,
 )
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
@@ -22,17 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from cetele.hand_form.entry import HandEntry, new_request_token
-from cetele.live.board import (
-    answer_key,
-    blank_hand_fields,
-    board_for,
-    board_key,
-    kept_drawing,
-    kept_page,
-    players_of,
-)
-from cetele.live.schedule import live_context, quiet_seconds
+from cetele.hand_form.entry import HandEntry
+from cetele.live.board import board_for, empty_hand_fields, players_of
+from cetele.live.schedule import live_context
 from cetele.matches.forms import MatchForm, PlayerNamesForm, ReverseForm
 from cetele.models import (
     AlreadySaved,
@@ -184,33 +175,21 @@ def corrected_note(request: HttpRequest, match: Match) -> dict:
 
 def sheet_page(
     request: HttpRequest, match: Match, template_name: str, role: str, note: dict | None = None
-) -> HttpResponse:
-    """The sheet's page for this link (the scorer's with the next hand's form, or the view
-    link's), drawn once per version and kept whole: cetele.live.board.kept_page. A page with a
-    correction's `note` is this request's own and drawn as it is."""
-
-    def context(values: dict) -> dict:  # this request's own values, or the marks for them
-        page = sheet_context(match, role=role)
-        page["quiet"] = values["quiet"]
-        if role == EDIT and not page["finished"]:  # a finished match takes no more hands
-            players = players_of(match)
-            position = page["played"] + 1
-            page.update(next_hand(match, players, position, values["request_token"]))
-        return page
-
-    key = board_key(match, link_context(match, role))
-    quiet = quiet_seconds(match.touched_at)
-    if note:
-        values = {"quiet": str(quiet), "request_token": new_request_token()}
-        return TemplateResponse(request, template_name, {**context(values), **note})
-    return kept_page(request, template_name, key, context, quiet=quiet)
+) -> TemplateResponse:
+    """The sheet's page for this link: the scorer's, with the next hand's form (and a
+    correction's `note`), or the view link's. The sheet inside is the one drawn for this version
+    (cetele.live.board); the page around it is this request's own."""
+    context = {**sheet_context(match, role=role), **(note or {})}
+    if role == EDIT and not context["finished"]:  # a finished match takes no more hands
+        context.update(next_hand(match, players_of(match), context["played"] + 1))
+    return TemplateResponse(request, template_name, context)
 
 
-def next_hand(match: Match, players: list, position: int | str, request_token: str = "") -> dict:
-    """The empty form for the hand at `position` (or a kept drawing's mark for it), its fields
-    as drawn for this match (cetele.live.board)."""
-    entry = HandEntry(match, players, position=position, request_token=request_token)
-    return {"entry": entry, "blank_fields": blank_hand_fields(match, entry)}
+def next_hand(match: Match, players: list, position: int) -> dict:
+    """The empty form for the hand at `position`, with a new one-time token; its fields as kept
+    drawn for this match (cetele.live.board.empty_hand_fields)."""
+    entry = HandEntry(match, players, position=position)
+    return {"entry": entry, "empty_fields": empty_hand_fields(match, entry)}
 
 
 @require_POST
@@ -359,50 +338,20 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
         change = saved.change
     else:  # the change this form made before, which its "Geri al" names
         change = match.changes.filter(request_token=entry.request_token).first()
-    answer = saved_answer(request, match, players, played, note, change.pk if change else "")
-    response = HttpResponse(answer)
+    context = {
+        "match": match,
+        "finished": played >= match.planned_hands,
+        "saved_note": note,
+        "saved_change": change.pk if change else "",
+    }
+    if not context["finished"]:
+        context.update(next_hand(match, players, played + 1))
+    response = TemplateResponse(request, "cetele/match.html#hand_saved", context)
     # Names the hand for a phone's outbox, which sent it without hearing back or while offline
     # (static/cetele/offline.js), and for the page, which asks for the sheet and marks the
     # hand's row in it (app.js).
     response["HX-Trigger"] = json.dumps({"cetele:hand-saved": saved_event(match, saved, entry)})
     return response
-
-
-def saved_answer(
-    request: HttpRequest, match: Match, players: list, played: int, note: str, change
-) -> bytes:
-    """match.html#hand_saved: the note, with "Geri al" naming the `change` that saved the hand,
-    and the next hand's form after `played` hands. The same for every save of the match but for
-    the hand's place, the note and the per-request values, so it is drawn once and kept
-    (cetele.live.board.kept_drawing); the last hand's form (it may say "Son el: ×10") and a finished
-    match's answer are each drawn once with their own place."""
-    position = played + 1
-    if played >= match.planned_hands:
-        state = "finished"
-    else:
-        state = "last" if position == match.planned_hands else "next"
-
-    def context(marks: dict) -> dict:
-        answer = {
-            "match": match,
-            "finished": state == "finished",
-            "saved_note": marks["note"],
-            "saved_change": marks["change"],
-        }
-        if state != "finished":
-            shown = position if state == "last" else marks["position"]
-            answer.update(next_hand(match, players, shown, marks["request_token"]))
-        return answer
-
-    values = {
-        "csrf": get_token(request),  # as {% csrf_token %} asks for it: the cookie is sent too
-        "request_token": new_request_token(),
-        "position": str(position),
-        "note": str(note),
-        "change": str(change),
-    }
-    key = f"{answer_key(match, players)}:{state}"
-    return kept_drawing(request, "cetele/match.html#hand_saved", key, context, values)
 
 
 def saved_event(match: Match, saved: Hand | None, entry: HandEntry) -> dict:

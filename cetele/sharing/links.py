@@ -11,7 +11,7 @@ rotated or deleted is no guess: it is answered "this link changed" and not count
 import ipaddress
 import time
 from collections.abc import Callable
-from functools import lru_cache, wraps
+from functools import wraps
 
 from django.conf import settings
 from django.core import signing
@@ -212,60 +212,57 @@ SEEN_DAYS = 30
 
 
 def link_mark(token: str) -> str:
-    return _link_mark(token, settings.SECRET_KEY)
-
-
-@lru_cache(maxsize=8192)
-def _link_mark(token: str, secret: str) -> str:
-    """Remembered: every poll of a page asks for its link's mark, twice (the key is part of the
-    cache's key, so that a new secret makes new marks)."""
-    return salted_hmac("cetele.seen-link", token, secret=secret).hexdigest()[:16]
+    """The short mark of a link that a browser's seen-links cookie holds (keyed with the
+    SECRET_KEY: a new secret makes new marks)."""
+    return salted_hmac("cetele.seen-link", token).hexdigest()[:16]
 
 
 def seen_marks(request: HttpRequest) -> tuple[str, ...]:
-    """The marks in this request's signed cookie (read once per request: it is checked twice)."""
-    marks = getattr(request, "_cetele_seen_marks", None)
-    if marks is None:
-        marks = request._cetele_seen_marks = marks_in(request.COOKIES.get(SEEN_COOKIE, ""))
-    return marks
-
-
-def marks_in(cookie: str) -> tuple[str, ...]:
-    """The marks a seen-links cookie holds, as request.get_signed_cookie reads it: none if its
-    signature is wrong."""
-    if not cookie:
-        return ()
-    return _marks_in(cookie, settings.SECRET_KEY, tuple(settings.SECRET_KEY_FALLBACKS))
-
-
-@lru_cache(maxsize=2048)
-def _marks_in(cookie: str, secret: str, fallbacks: tuple) -> tuple[str, ...]:
-    """marks_in, remembered by the cookie's text: a phone sends the same one with every
-    poll and save, and checking the signature was 20 µs of each (bench/profile.py). The secrets
-    are part of the key, so that a new secret checks every cookie anew."""
-    request = HttpRequest()
-    request.COOKIES = {SEEN_COOKIE: cookie}
+    """The marks in this request's signed cookie: none if it has none or its signature is
+    wrong (Django's get_signed_cookie, which also accepts SECRET_KEY_FALLBACKS)."""
     value = request.get_signed_cookie(SEEN_COOKIE, default="", salt=SEEN_COOKIE)
     return tuple(value.split(".")) if value else ()
 
 
-def over_the_limit(request: HttpRequest, token: str) -> int | None:
-    """Seconds before this address may open `token`, or None. A link this browser opened before
-    is never refused, so its mark is looked at first: a live page's poll (nearly all the
-    traffic) then never asks the shared cache, which may be a network round trip away."""
-    if token and link_mark(token) in seen_marks(request):
+def marks_in(cookie: str) -> tuple[str, ...]:
+    """The marks a seen-links cookie's text holds, read as seen_marks reads a request's: for a
+    cookie outside a request (the fast poll's, a response's own)."""
+    if not cookie:
+        return ()
+    request = HttpRequest()
+    request.COOKIES = {SEEN_COOKIE: cookie}
+    return seen_marks(request)
+
+
+def over_the_limit(request: HttpRequest, token: str, marks: tuple[str, ...]) -> int | None:
+    """Seconds before this address may open `token`, or None; `marks` are this request's
+    (seen_marks). A link this browser opened before is never refused, so its mark is looked at
+    first: a live page's poll (nearly all the traffic) then never asks the shared cache, which
+    may be a network round trip away."""
+    if token and link_mark(token) in marks:
         return None
     return bad_link_retry_after(request)
 
 
-def remember_link(request: HttpRequest, response: HttpResponse, *tokens: str) -> None:
-    """Add these links' marks to this browser's cookie, newest first. Several calls on one
-    response add up (a view hands over a new link, then secret_link marks the one it opened)."""
-    marks = seen_marks(request)
+def remember_link(
+    request: HttpRequest,
+    response: HttpResponse,
+    *tokens: str,
+    marks: tuple[str, ...] | None = None,
+) -> None:
+    """Add these links' marks to this browser's cookie, newest first; `marks` are the request's
+    when the caller has read them already. Several calls on one response add up (a view hands
+    over a new link, then secret_link marks the one it opened): a cookie the response already
+    sets is what the next call adds to."""
+    sent = response.cookies.get(SEEN_COOKIE)
+    if sent is not None:
+        marks = marks_in(sent.value)
+    elif marks is None:
+        marks = seen_marks(request)
     new = [mark for mark in dict.fromkeys(link_mark(t) for t in tokens if t) if mark not in marks]
     if not new:
         return
-    marks = request._cetele_seen_marks = (*new, *marks)[:SEEN_MAX]
+    marks = (*new, *marks)[:SEEN_MAX]
     response.set_signed_cookie(
         SEEN_COOKIE,
         ".".join(marks),
@@ -372,7 +369,8 @@ def secret_link(*, role: str) -> Callable:
         @wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             token = kwargs.get("token", "")
-            retry_after = over_the_limit(request, token)
+            marks = seen_marks(request)  # read once: checked here, added to below
+            retry_after = over_the_limit(request, token, marks)
             if retry_after is not None:
                 return too_many_bad_links(retry_after, request)
             try:
@@ -381,7 +379,7 @@ def secret_link(*, role: str) -> Callable:
                 # Match.DoesNotExist: deleted by another phone while this request ran.
                 return retired_or_missing(request, token)
             if response.status_code < 400 and token:
-                remember_link(request, response, token)
+                remember_link(request, response, token, marks=marks)
             # X-Robots-Tag, and no-store for anything else: cetele.shell.middleware.KeyedUrlHeaders.
             keep_out_of_caches(response, role)
             return response
@@ -415,14 +413,8 @@ def keep_out_of_caches(response: HttpResponse, role: str) -> None:
 
 
 def http_date_now() -> str:
-    """Django's http_date for now, written once a second (it is to the second): a never-cache
-    response's Expires, on every edit page, save and poll."""
-    return _http_date_at(int(time.time()))
-
-
-@lru_cache(maxsize=2)
-def _http_date_at(second: int) -> str:
-    return http_date(second)
+    """Django's http_date for now: a never-cache response's Expires."""
+    return http_date(time.time())
 
 
 # --- House-preset keys in a query or a form (?from=, ?preset=house:, preset=house:) ----------
@@ -454,8 +446,9 @@ def house_keys_guarded(*, query: tuple = (), form: tuple = ()) -> Callable:
         @wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             keys = house_keys_named(request, query, form)
+            marks = seen_marks(request) if keys else ()
             for key in keys:
-                retry_after = over_the_limit(request, key)
+                retry_after = over_the_limit(request, key, marks)
                 if retry_after is not None:
                     return too_many_bad_links(retry_after, request)
                 if len(key) > MAX_TOKEN_LENGTH:
@@ -464,7 +457,7 @@ def house_keys_guarded(*, query: tuple = (), form: tuple = ()) -> Callable:
                     return retired_or_missing(request, key)
             response = view(request, *args, **kwargs)
             if response.status_code < 400:
-                remember_link(request, response, *keys)
+                remember_link(request, response, *keys, marks=marks)
             return response
 
         return wrapper

@@ -1,14 +1,14 @@
 """A deleted match leaves nothing of it in any process's memory.
 
-What each process keeps (cetele.live.board: the sheets, whole pages, the next hand's form) holds
-players'
-names. Keyed by the match's state, a deleted match's entries can never be reached again, but they
-would stay until pushed out or an hour old. So a deletion, once committed, is announced: the process
-that made it forgets everything it keeps at once and writes a new mark in the shared cache (CACHES
-"default": the database or Redis, which every process of every app server reads); every other
-process looks at that mark each second (DeletionWatch, one thread per process: even one no request
-reaches) and forgets everything it keeps when it changed, then again a second later, in case a
-request that read the match just before the deletion kept its drawing after the first time.
+What each process keeps in the "sheets" cache (cetele.live.board: the drawn sheets and the next
+hand's empty fields) holds players' names. Keyed by the match's state, a deleted match's entries
+can never be reached again, but they would stay until pushed out or an hour old. So a deletion,
+once committed, is announced: the process that made it empties its "sheets" cache at once and
+writes a new mark in the shared cache (CACHES "default": the database or Redis, which every
+process of every app server reads); every other process looks at that mark each second
+(DeletionWatch, one thread per process: even one no request reaches) and empties its own when it
+changed, then again a second later, in case a request that read the match just before the
+deletion kept its drawing after the first time.
 
 Deletions are rare (a phone's "Sil", forget_unused at night), and what is forgotten is drawn again
 at its next request: a few milliseconds per table then playing.
@@ -31,7 +31,7 @@ EVERY = 1.0  # seconds between two looks at the mark
 
 
 def forget_kept() -> None:
-    """Forget everything this process keeps that may name a player."""
+    """Empty this process's "sheets" cache: all it keeps that may name a player."""
     caches[SHEETS].clear()
 
 

@@ -596,3 +596,18 @@ def test_a_match_found_by_its_link_scores_by_its_rules_text_and_by_new_rules_if_
     assert found.ruleset() == scoring.ruleset_for(found.rules)
     assert found.ruleset() != scoring.ruleset_for(match.rules)
     assert found.score(inputs) == scoring.score_json(found.scoring_request(inputs))
+
+
+def test_a_retried_last_hand_is_already_saved_not_a_finished_match():
+    """A double tap on the match's last hand: its second request, with or without the place it
+    was entered as, is told the hand is saved, not that the match is over or the place taken."""
+    match = make_match(planned_hands=1)
+    match.add_hand(sample_inputs(), "last", position=1)
+
+    with pytest.raises(AlreadySaved):
+        match.add_hand(sample_inputs(), "last", position=1)
+    with pytest.raises(AlreadySaved):
+        match.add_hand(sample_inputs(), "last")
+    with pytest.raises(MatchFinished):  # another form: the match is over
+        match.add_hand(sample_inputs(), "another")
+    assert match.hands.count() == 1 and Match.objects.get(pk=match.pk).version == 1
