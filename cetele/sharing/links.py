@@ -389,27 +389,13 @@ def secret_link(*, role: str) -> Callable:
     return decorator
 
 
-# What add_never_cache_headers and patch_cache_control(private=True, no_cache=True) write on a
-# response that has no Cache-Control yet, as they write it.
-CACHE_CONTROL = {
-    EDIT: "max-age=0, no-cache, no-store, must-revalidate, private",
-    VIEW: "private, no-cache",
-}
-
-
 def keep_out_of_caches(response: HttpResponse, role: str) -> None:
     """An edit page never cached (the edit link must not linger), a view page revalidated each
-    time. Written out where the view set no cache header of its own (all but a few): Django's
-    helpers parse and rebuild the header, 19 µs of every save and poll (bench/profile.py)."""
-    if response.has_header("Cache-Control") or response.has_header("Expires"):
-        if role == EDIT:
-            add_never_cache_headers(response)
-        else:
-            patch_cache_control(response, private=True, no_cache=True)
-        return
+    time."""
     if role == EDIT:
-        response.headers["Expires"] = http_date_now()
-    response.headers["Cache-Control"] = CACHE_CONTROL[role]
+        add_never_cache_headers(response)
+    else:
+        patch_cache_control(response, private=True, no_cache=True)
 
 
 def http_date_now() -> str:
