@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# The whole test run (make test): lint, checks, the suite on SQLite with the real-browser tests,
-# the suite again on a throw-away PostgreSQL, and the container image with its compose stack.
+# The whole test run (make test): lint, checks, then the test legs side by side: the suite on
+# SQLite with the real-browser tests, the fuzz, the database's tests again on a throw-away
+# PostgreSQL, and the container image with its compose stack.
 # On CI (CI=true) no leg may skip.
+#
+# The legs run at once because most of their time is waiting (a browser drawing, podman and
+# apt, gunicorn starting, the 25 s of a hanging save): one leg's wait is another's CPU on these
+# two cores. Each leg writes its own log, shown whole when it ends, its time and result after it;
+# a failed leg fails the run once every leg has ended.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh dev
@@ -9,6 +15,7 @@ scripts/system-deps.sh
 export DJANGO_SETTINGS_MODULE=tests.settings
 export DJANGO_ALLOW_ASYNC_UNSAFE=true # Playwright's sync API runs an event loop in the test thread
 ci=${CI:-false}
+run_started=$(date +%s)
 
 echo "== lint (ruff)"
 .venv/bin/ruff check .
@@ -20,29 +27,75 @@ env -u DJANGO_ALLOW_ASYNC_UNSAFE DJANGO_SETTINGS_MODULE=cetele.settings DJANGO_D
   DJANGO_SECRET_KEY="check-deploy-$(head -c 48 /dev/urandom | base64 | tr -d '/+=')" \
   DJANGO_ALLOWED_HOSTS=cetele.example .venv/bin/python manage.py check --deploy --fail-level WARNING
 
-echo "== leg 1: the whole suite on SQLite (scoring, web, browser)"
-.venv/bin/python -m pytest tests
+logs=$(mktemp -d /tmp/cetele-test-logs.XXXXXX)
+declare -A leg_of=() started_at=()
+pids=()
+stop_legs() { for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done; }
+trap 'stop_legs; rm -rf "$logs"' EXIT
+trap 'exit 130' INT TERM
 
-echo "== fuzz: 10,000 seeded garbage requests over every POST endpoint"
-make --no-print-directory fuzz
+# leg NAME DESCRIPTION COMMAND...: COMMAND in the background, in a session of its own (so that
+# an interrupt ends it with its children), its output in NAME's log. Each leg's pytest gets its
+# own --basetemp: pytest's numbered temporary folders are shared by every run as this user.
+leg() {
+  local name=$1 description=$2
+  shift 2
+  echo "== $name: $description (started)"
+  echo "== $name: $description" >"$logs/$name.log"
+  PYTEST_ADDOPTS="--basetemp=$logs/$name.tmp" setsid "$@" >>"$logs/$name.log" 2>&1 &
+  leg_of[$!]=$name
+  started_at[$name]=$(date +%s)
+  pids+=("$!")
+}
+pytest=(.venv/bin/python -m pytest)
 
-echo "== leg 2: the database-backed suite again on PostgreSQL"
-status=0
-scripts/with-postgres.sh .venv/bin/python -m pytest tests/web tests/browser || status=$?
-if [ "$status" = 77 ]; then
-  if [ "$ci" = true ]; then echo "!! CI: the PostgreSQL leg may not skip" >&2; exit 1; fi
-  echo "!!!!!!!! SKIPPED the PostgreSQL leg: run make test as root to include it !!!!!!!!" >&2
-elif [ "$status" != 0 ]; then
-  exit "$status"
-fi
+# Longest waits first. What asks for the database under test is marked `database`
+# (tests/conftest.py); that runs again on PostgreSQL. The engine, pure functions and servers
+# started on SQLite files of their own would only repeat leg 1 there.
+leg container "the container image and compose.yaml's stack under podman (tests/container)" \
+  scripts/container-test.sh
+leg postgres-browser "the real-browser tests again on PostgreSQL" \
+  scripts/with-postgres.sh "${pytest[@]}" tests/browser -m database
+leg sqlite-browser "the real-browser tests on SQLite" "${pytest[@]}" tests/browser
+leg postgres "the tests of the database again on PostgreSQL (web, scoring)" \
+  scripts/with-postgres.sh "${pytest[@]}" tests -m "database and not browser"
+# Its 10,000 requests begin with the suite's own 1,000 (the same seed): leg 1 leaves it out.
+leg fuzz "10,000 seeded garbage requests over every POST endpoint (SQLite)" \
+  env FUZZ_REQUESTS=10000 "${pytest[@]}" tests/web/test_fuzz.py -s
+leg sqlite "the suite on SQLite (scoring, web)" \
+  "${pytest[@]}" tests --ignore=tests/browser --ignore=tests/web/test_fuzz.py
 
-echo "== leg 3: the container image and compose.yaml's stack under podman (tests/container)"
-status=0
-scripts/container-test.sh || status=$?
-if [ "$status" = 77 ]; then
-  if [ "$ci" = true ]; then echo "!! CI: the container leg may not skip" >&2; exit 1; fi
-  echo "!!!!!!!! SKIPPED the container leg: run make test as root to include it !!!!!!!!" >&2
-elif [ "$status" != 0 ]; then
-  exit "$status"
+failed=()
+skipped=()
+for _ in "${pids[@]}"; do
+  status=0
+  wait -n -p pid || status=$?
+  name=${leg_of[$pid]}
+  took=$(($(date +%s) - ${started_at[$name]}))
+  echo
+  cat "$logs/$name.log"
+  if [ "$status" = 77 ]; then # only scripts/with-postgres.sh and container-test.sh exit so
+    if [ "$ci" = true ]; then
+      echo "!! CI: the $name leg may not skip"
+      failed+=("$name")
+    else
+      echo "!!!!!!!! SKIPPED the $name leg: run make test as root to include it !!!!!!!!"
+      skipped+=("$name")
+    fi
+  elif [ "$status" != 0 ]; then
+    echo "!! the $name leg FAILED (exit $status) after $took s; its log is above"
+    failed+=("$name")
+  else
+    echo "== $name: passed in $took s"
+  fi
+done
+pids=()
+
+echo
+echo "== make test took $(($(date +%s) - run_started)) s"
+[ ${#skipped[@]} = 0 ] || echo "!! skipped: ${skipped[*]}" >&2
+if [ ${#failed[@]} != 0 ]; then
+  echo "!! FAILED: ${failed[*]}" >&2
+  exit 1
 fi
 echo "== all test legs passed"

@@ -4,6 +4,16 @@ import os
 
 import pytest
 
+# pytest-django's ways of asking for its test database: the marker, or one of these fixtures
+# (or a fixture that uses one, such as admin_client: item.fixturenames holds the whole closure).
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+}
+
 
 def require_or_skip(available: bool, what: str) -> None:
     """Skip loudly on a developer machine that lacks `what`; fail on CI, where no leg may skip."""
@@ -35,3 +45,14 @@ def _default_language():
     from django.utils import translation
 
     translation.activate(settings.LANGUAGE_CODE)
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """Mark `database` every test that uses pytest-django's test database (the marker or one of
+    its fixtures: without them pytest-django refuses any query). Tests that start servers of their
+    own on DATABASE_URL carry the marker by hand. The PostgreSQL leg (scripts/test.sh) runs
+    `-m database`: what runs no query on the leg's database (the engine, parsers, servers on
+    their own SQLite files) would only repeat the SQLite leg."""
+    for item in items:
+        if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames):
+            item.add_marker(pytest.mark.database)

@@ -20,3 +20,19 @@ CACHES = {
     "sheets": SHEETS_CACHE,  # noqa: F405
 }
 CETELE_MISS_COUNTS = "cache"
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # The test database as production has it: a file (WAL, IMMEDIATE, busy timeout), not
+    # Django's default shared-cache memory database, whose table locks fail at once ("database
+    # table is locked") when a live server's thread and the test's own queries meet, as they do
+    # on a busy machine. In memory all the same (/dev/shm), one per test process: the legs of
+    # make test run side by side.
+    import atexit  # noqa: E402
+    import shutil  # noqa: E402
+    import tempfile  # noqa: E402
+
+    _folder = tempfile.mkdtemp(
+        prefix="cetele-test-db.", dir="/dev/shm" if os.path.isdir("/dev/shm") else None
+    )
+    atexit.register(shutil.rmtree, _folder, True)  # with the -wal and -shm files beside it
+    DATABASES["default"]["TEST"] = {"NAME": os.path.join(_folder, "test.sqlite3")}  # noqa: F405

@@ -12,9 +12,9 @@ from cetele.sharing.links import current_window
 from tests.conftest import require_or_skip
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def static_root(tmp_path_factory) -> Path:
-    """collectstatic once for the module: the servers run with DEBUG off."""
+    """collectstatic once for the run (the servers only read it): they run with DEBUG off."""
     root = tmp_path_factory.mktemp("static")
     env = server_env(f"sqlite:///{tmp_path_factory.mktemp('db')}/static.sqlite3", root)
     prepare(env, static=True)

@@ -96,10 +96,10 @@ def test_redact_takes_out_keys_and_keeps_names_in_code(text, expected):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_real_gunicorn_logs_no_key_access_log_and_errors_included(tmp_path):
+def test_a_real_gunicorn_logs_no_key_access_log_and_errors_included(tmp_path, static_root):
     db = tmp_path / "db.sqlite3"
-    env = server_env(f"sqlite:///{db}", tmp_path / "static")
-    prepare(env, static=True)
+    env = server_env(f"sqlite:///{db}", static_root)
+    prepare(env, static=False)
     log = tmp_path / "gunicorn.log"
     with Gunicorn(env, workers=1, log=log, extra_args=("--access-logfile", "-")) as server:
         phone = PhoneClient(server.port)

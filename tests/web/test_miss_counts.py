@@ -56,6 +56,7 @@ def parallel_guesses(port: int, address: str) -> list[int]:
         return [status for answers in pool.map(guesser, range(GUESSERS)) for status in answers]
 
 
+@pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
 def test_sixteen_parallel_guessers_get_exactly_the_limit_in_answers(tmp_path, static_root):
     """DJANGO_CACHE_URL=db, the default: the database's own UPDATE counts."""
     with a_server(tmp_path, static_root, "db") as server:
@@ -65,6 +66,7 @@ def test_sixteen_parallel_guessers_get_exactly_the_limit_in_answers(tmp_path, st
     assert statuses.count(404) == sharing.BAD_LINK_LIMIT
 
 
+@pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
 def test_sixteen_parallel_guessers_on_redis_get_exactly_the_limit_in_answers(
     tmp_path, static_root, redis_url
 ):
@@ -75,6 +77,7 @@ def test_sixteen_parallel_guessers_on_redis_get_exactly_the_limit_in_answers(
     assert statuses.count(429) == GUESSERS * GUESSES_EACH - sharing.BAD_LINK_LIMIT
 
 
+@pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
 def test_a_live_count_outlives_hundreds_of_other_addresses(tmp_path, static_root):
     """Django's database cache culls a third of its entries past 300 (MAX_ENTRIES): a guesser's
     count must not go with them, nor could a guesser with many addresses wipe it."""

@@ -70,6 +70,7 @@ def test_several_starters_at_once_on_a_new_sqlite_file_all_succeed(tmp_path):
     assert unapplied(env) == ""
 
 
+@pytest.mark.database  # a new database on DATABASE_URL's server
 def test_several_starters_at_once_on_a_new_postgres_database_all_succeed(
     tmp_path, new_postgres_database
 ):

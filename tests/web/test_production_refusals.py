@@ -12,10 +12,10 @@ LATIN_1 = "application/x-www-form-urlencoded; charset=latin-1"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory, static_root):
     folder = tmp_path_factory.mktemp("refusals")
-    env = server_env(f"sqlite:///{folder}/db.sqlite3", folder / "static")
-    prepare(env, static=True)
+    env = server_env(f"sqlite:///{folder}/db.sqlite3", static_root)
+    prepare(env, static=False)
     log = folder / "gunicorn.log"
     with Gunicorn(env, workers=1, log=log) as gunicorn:
         yield gunicorn, log
