@@ -357,19 +357,35 @@ class HandEntry:
             "position": position,
             **initial.get("hand", {}),
         }
-        self.data, self.initial = data, initial
+        self.data, self.initial, self.hand_initial = data, initial, hand_initial
         # Each form translates its label suffix when it is not given one: asked once here.
         self.label_suffix = gettext(":")
-        self.hand_form = HandLevelForm(
-            data,
-            players=self.players,
-            ruleset=self.ruleset,
-            initial=hand_initial,
-            label_suffix=self.label_suffix,
-        )
         self.penalties_sent = penalties_sent(data)
         if hand is not None and data is None:
             self.result = hand.result  # a stored hand shows its scores before any change
+
+    @cached_property
+    def hand_form(self) -> HandLevelForm:
+        """The hand's own facts, made when first asked for: the head of the next hand's empty
+        form (its one-time token, its place) is drawn without it when its fields are kept
+        drawn (cetele.live.board.empty_hand_fields), as after every save."""
+        return HandLevelForm(
+            self.data,
+            players=self.players,
+            ruleset=self.ruleset,
+            initial=self.hand_initial,
+            label_suffix=self.label_suffix,
+        )
+
+    @property
+    def head(self) -> dict:
+        """The form's hidden fields as the page carries them (_hand_form.html): the one-time
+        token, the version a correction was made from, the place a new hand was entered as;
+        posted values as posted, a new form's from its initial values."""
+        names = ("request_token", "version", "position")
+        if self.is_bound:
+            return {name: self.hand_form[name].value() for name in names}
+        return {name: self.hand_initial[name] for name in names}
 
     @cached_property
     def seat_forms(self) -> list["SeatForm"]:
@@ -406,7 +422,7 @@ class HandEntry:
 
     @property
     def is_bound(self) -> bool:
-        return self.hand_form.is_bound
+        return self.data is not None
 
     @property
     def is_correction(self) -> bool:
@@ -416,7 +432,7 @@ class HandEntry:
     def request_token(self) -> str:
         """The form's one-time token: the one posted, or the new form's (read once: a save asks
         for it again and again, and each reading made a bound field)."""
-        return self.hand_form["request_token"].value() or ""
+        return self.head["request_token"] or ""
 
     @property
     def partner_scores_zero(self) -> bool:
@@ -638,7 +654,7 @@ class HandEntry:
 
     @property
     def non_field_errors(self) -> list[str]:
-        errors = self.hand_form.non_field_errors() if self.hand_form.is_bound else []
+        errors = self.hand_form.non_field_errors() if self.is_bound else []
         return [*self.notices, *errors]
 
 
