@@ -78,7 +78,7 @@ class SheetLine:
 def sheet_lines(numbers: list[int], rows: list, hand_url: str) -> list[SheetLine]:
     """The sheet's rows for the hands of these `numbers`, in order. `hand_url` is the first
     hand's link, of which each row's differs only by its number: reversed once, not 200 times
-    (tests/web/test_page_speed.py checks every link against reverse())."""
+    (tests/web/test_sheet_rows.py checks every link against reverse())."""
     prefix = hand_url.removesuffix("1/")
     lines = []
     for position, (number, row) in enumerate(zip(numbers, rows, strict=True), start=1):
@@ -178,7 +178,7 @@ def empty_hand_fields(match: Match, entry) -> SafeString:
     through gunicorn, 13-22 times the minimal view, far over the 10-ms budget
     (docs/performance.md). Nothing in it varies with the request or the hand's place: the CSRF
     token, the form's one-time token and the place are in _hand_form.html around it
-    (tests/web/test_board.py checks that no phone's token is in another's page)."""
+    (tests/web/test_kept_drawings.py checks that no phone's token is in another's page)."""
     form_url = reverse("hand_create", args=[match.edit_token])
     names = "\x1f".join(player.name for player in entry.players)
     identity = f"{stamp_of_start(match)}\x1e{form_url}\x1e{get_language()}\x1e{names}"
