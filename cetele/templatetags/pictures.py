@@ -1,9 +1,9 @@
 """The match as a picture and as a summary, for the sheet (match.html#sheet) to show.
 
-Both tags read what the sheet's context already holds (`hands`: cetele.tables.season.PlayedHand in
-order, `sheet`: scoring.sheet.tally's totals), so they cost no query and follow every live update of
-the sheet. The figures come from cetele.matches.charts and cetele.matches.stats; nothing is
-computed here.
+Both tags read what the sheet's context already holds (`hands`: cetele.tables.season.PlayedHand
+in order, `sheet`: scoring.sheet.tally's totals), so they cost no query and follow every live
+update of the sheet. The figures come from cetele.matches.charts and cetele.matches.stats;
+nothing is computed here.
 """
 
 from dataclasses import dataclass

@@ -1,6 +1,6 @@
 """The match as a picture (cetele.matches.charts) and its end-of-match summary, on the pages that
-show
-the sheet: the chart's points are read back from the SVG and checked against the sheet's totals."""
+show the sheet: the chart's points are read back from the SVG and checked against the sheet's
+totals."""
 
 import re
 from xml.etree import ElementTree
