@@ -34,6 +34,16 @@ GEOMETRY = """
 }
 """
 
+# True once the sheet has scrolled away from `before` and not moved since it was last asked.
+SETTLED = """
+(before) => {
+  const top = document.querySelector('.sheet-wrap').scrollTop;
+  const settled = top !== before && top === window.cetelePreviousTop;
+  window.cetelePreviousTop = top;
+  return settled;
+}
+"""
+
 
 def cut_rows(geometry: dict) -> list[dict]:
     """Rows of the sheet partly visible between the sticky names and the sticky "Toplam"."""
@@ -60,9 +70,12 @@ def test_toplam_stays_in_view_and_cuts_no_row_on_a_12_hand_sheet(phone, teams):
     wrap.scroll_into_view_if_needed()
     for steps in (1, 3, 40):  # a little, some more, to the end
         box = wrap.bounding_box()
+        before = page.evaluate("document.querySelector('.sheet-wrap').scrollTop")
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.wheel(0, 70 * steps)
-        page.wait_for_timeout(600)  # the wheel's smooth scroll and the snap settle
+        # The wheel's smooth scroll and the snap settle: scrolled, and still over 200 ms (a
+        # fixed wait was too short on a busy machine).
+        page.wait_for_function(SETTLED, arg=before, polling=200, timeout=10_000)
         geometry = page.evaluate(GEOMETRY)
         assert geometry["scrolled"] > 0
         foot, frame = geometry["foot"], geometry["wrap"]
