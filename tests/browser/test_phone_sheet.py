@@ -34,13 +34,16 @@ GEOMETRY = """
 }
 """
 
-# True once the sheet has scrolled away from `before` and not moved since it was last asked.
+# True once the sheet has scrolled and stood still for three askings (600 ms), and either moved
+# from `before` or had two seconds to (the last wheel may find it at the end already).
 SETTLED = """
 (before) => {
   const top = document.querySelector('.sheet-wrap').scrollTop;
-  const settled = top !== before && top === window.cetelePreviousTop;
-  window.cetelePreviousTop = top;
-  return settled;
+  const state = window.ceteleScroll || (window.ceteleScroll = {asked: 0, still: 0, top: null});
+  state.asked += 1;
+  state.still = top === state.top ? state.still + 1 : 0;
+  state.top = top;
+  return top > 0 && state.still >= 3 && (top !== before || state.asked >= 10);
 }
 """
 
@@ -70,7 +73,9 @@ def test_toplam_stays_in_view_and_cuts_no_row_on_a_12_hand_sheet(phone, teams):
     wrap.scroll_into_view_if_needed()
     for steps in (1, 3, 40):  # a little, some more, to the end
         box = wrap.bounding_box()
-        before = page.evaluate("document.querySelector('.sheet-wrap').scrollTop")
+        before = page.evaluate(
+            "window.ceteleScroll = null; document.querySelector('.sheet-wrap').scrollTop"
+        )
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.wheel(0, 70 * steps)
         # The wheel's smooth scroll and the snap settle: scrolled, and still over 200 ms (a
