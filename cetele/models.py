@@ -131,6 +131,8 @@ class Forgettable(models.Model):
 class Match(Forgettable):
     edit_token = models.CharField(max_length=64, unique=True, default=new_token)
     view_token = models.CharField(max_length=64, unique=True, default=new_token)
+    # "Masaya katıl": a phone that opens it becomes one player's phone (cetele.seats).
+    join_token = models.CharField(max_length=64, unique=True, default=new_token)
     phone_key = models.CharField(max_length=16, default=new_phone_key, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     teams = models.BooleanField(default=False)
@@ -142,6 +144,9 @@ class Match(Forgettable):
     )
     # Bumped by every change: viewers' polls compare it, editors' saves detect conflicts.
     version = models.PositiveIntegerField(default=0)
+    # Bumped by every row a joined phone writes (cetele.seats.drafts): the rows' poll compares
+    # it, so that a phone writing its rack never redraws the sheet (`version`).
+    draft_version = models.PositiveIntegerField(default=0)
     # The table (masa) this match was played at, if any. Deleting a table keeps its matches.
     table = models.ForeignKey(
         "Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
@@ -219,9 +224,10 @@ class Match(Forgettable):
         return scoring.ruleset_for(self.rules)
 
     def rotate_token(self, kind: str) -> str:
-        """Give the edit ("edit") or view ("view") link a new token: the old link stops working
-        at once. Nothing else changes (not even `version`: the sheet did not change)."""
-        field = {"edit": "edit_token", "view": "view_token"}[kind]
+        """Give the edit ("edit"), view ("view") or join ("join") link a new token: the old link
+        stops working at once. Nothing else changes (not even `version`: the sheet did not
+        change); cetele.seats lets the joined phones go with their link."""
+        field = {"edit": "edit_token", "view": "view_token", "join": "join_token"}[kind]
         token = new_token()
         RetiredLink.retire(getattr(self, field))
         Match.objects.filter(pk=self.pk).update(**{field: token})
@@ -718,7 +724,8 @@ class RetiredLink(models.Model):
 def retire_deleted_links(sender, instance, **kwargs) -> None:
     """However it goes (its edit link, the admin, forget_unused), a deleted thing's links are
     retired like rotated ones: phones still polling them must not lock out their café."""
-    RetiredLink.retire(instance.edit_token, instance.view_token, deleted=True)
+    join = getattr(instance, "join_token", "")  # a match's third link
+    RetiredLink.retire(instance.edit_token, instance.view_token, join, deleted=True)
 
 
 class MissCount(models.Model):
@@ -734,3 +741,8 @@ class MissCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.counter}: {self.count}"
+
+
+# The seats of a match's joined phones and the rows they write: their own module (cetele.seats),
+# models of this app all the same.
+from cetele.seats.models import DraftRow, SeatClaim  # noqa: E402, F401

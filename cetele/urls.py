@@ -3,6 +3,7 @@ from django.urls import include, path, re_path, register_converter
 
 from cetele.house_rules import views as rules
 from cetele.matches import views as matches
+from cetele.seats import views as seats
 from cetele.sharing import links as sharing
 from cetele.sharing import views as shared
 from cetele.shell import health, installable
@@ -33,6 +34,9 @@ urlpatterns = [
     # First: the live poll is nearly all the traffic, and patterns are tried in order.
     path("m/<token:token>/poll/", shared.match_poll, name="match_poll"),
     path("v/<token:token>/poll/", shared.view_poll, name="view_poll"),
+    path("k/<token:token>/poll/", seats.join_poll, name="join_poll"),
+    path("k/<token:token>/satirlar/", seats.join_rows, name="join_rows"),
+    path("m/<token:token>/satirlar/", seats.seat_rows, name="seat_rows"),
     path("healthz", health.healthz, name="healthz"),  # load balancers ask it every few seconds
     path("", matches.home, name="home"),
     path("yeni/", matches.match_create, name="match_create"),
@@ -58,6 +62,8 @@ urlpatterns = [
     path("m/<token:token>/sil/", your_data.match_delete, name="match_delete"),
     path("m/<token:token>/paylas/", shared.match_share, name="match_share"),
     path("m/<token:token>/paylas/yenile/", shared.match_rotate, name="match_rotate"),
+    path("m/<token:token>/paylas/katil-yenile/", seats.join_rotate, name="join_rotate"),
+    path("m/<token:token>/paylas/yer-bosalt/", seats.seat_free, name="seat_free"),
     path("masa/<token:token>/sil/", your_data.table_delete, name="table_delete"),
     path("m/<token:token>/rovans/", tables.match_rematch, name="match_rematch"),
     path("m/<token:token>/masa/", tables.match_table, name="match_table"),
@@ -66,6 +72,10 @@ urlpatterns = [
     path("v/<token:token>/kurallar/", shared.view_rules, name="view_rules"),
     path("v/<token:token>/cetele.csv", shared.view_export_csv, name="view_export_csv"),
     path("v/<token:token>/cetele.json", shared.view_export_json, name="view_export_json"),
+    path("k/<token:token>/", seats.join_match, name="join_match"),
+    path("k/<token:token>/satir/", seats.join_row, name="join_row"),
+    path("k/<token:token>/el/<int:number>/", seats.join_hand, name="join_hand"),
+    path("k/<token:token>/kurallar/", seats.join_rules, name="join_rules"),
     path("masa/yeni/", tables.table_create, name="table_create"),
     path("masa/<token:token>/", tables.table_detail, name="table_detail"),
     path("masa/<token:token>/mac/", tables.table_match, name="table_match"),
@@ -74,7 +84,7 @@ urlpatterns = [
     path("masa/izle/<token:token>/", tables.view_table, name="view_table"),
     # Anything else under a match, house-preset or table link (a malformed token): the same
     # 404, counted as a miss.
-    re_path(r"^(?P<path>(?:m|v|ev|masa)/.+/)$", sharing.bad_link),
+    re_path(r"^(?P<path>(?:m|v|k|ev|masa)/.+/)$", sharing.bad_link),
     path("i18n/", include("django.conf.urls.i18n")),
     path("favicon.ico", matches.favicon),
     path("manifest.webmanifest", installable.manifest, name="manifest"),

@@ -32,7 +32,8 @@ from scoring.sentences import signed
 from scoring.sheet import Sheet
 
 EDIT, VIEW = "edit", "view"
-TOKEN_FIELDS = {EDIT: "edit_token", VIEW: "view_token"}
+JOIN = "join"  # "Masaya katıl": a player's own phone (cetele.seats)
+TOKEN_FIELDS = {EDIT: "edit_token", VIEW: "view_token", JOIN: "join_token"}
 
 # The URL names each role links to, so that one template (the sheet) serves both roles.
 URL_NAMES = {
@@ -43,6 +44,7 @@ URL_NAMES = {
         "poll": "match_poll",
     },
     VIEW: {"page": "view_match", "hand": "view_hand", "rules": "view_rules", "poll": "view_poll"},
+    JOIN: {"page": "join_match", "hand": "join_hand", "rules": "join_rules", "poll": "join_poll"},
 }
 
 MAX_TOKEN_LENGTH = 64
@@ -302,8 +304,8 @@ def retired_or_missing(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def is_match_path(request: HttpRequest) -> bool:
-    """A match's page or fragment (/m/…, /v/…), not a table's or a house preset's."""
-    return request.path.startswith(("/m/", "/v/"))
+    """A match's page or fragment (/m/…, /v/…, /k/…), not a table's or a house preset's."""
+    return request.path.startswith(("/m/", "/v/", "/k/"))
 
 
 def link_gone(request: HttpRequest, event: str, reason: str, title, message) -> HttpResponse:

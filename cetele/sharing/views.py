@@ -22,6 +22,7 @@ from cetele.matches.exports import match_csv, match_json
 from cetele.matches.forms import RotateLinkForm
 from cetele.matches.views import get_hand, hand_context, sheet_context, sheet_page
 from cetele.models import Match
+from cetele.seats.views import share_context as join_share_context
 from cetele.sharing.links import (
     EDIT,
     TOKEN_FIELDS,
@@ -76,6 +77,7 @@ def match_share(request: HttpRequest, token: str) -> TemplateResponse:
             link=view_url,
         ),
         "rotate_form": RotateLinkForm(),
+        **join_share_context(request, match),  # "Masaya katıl" (cetele.seats)
     }
     return TemplateResponse(request, "cetele/share.html", context)
 

@@ -1,11 +1,11 @@
 """Logging: no key in any line, one line for a client's mistake, the whole traceback for our own.
 
-Links are the only keys (/m/<edit token>/, /v/<view token>/, ?from=<key>…), and Django's own
-loggers print the path of a request they complain about ("Not Found: /m/<token>/el/9/",
-"Forbidden (CSRF token missing.): /m/<token>/…"), gunicorn's access log every URL. RedactKeys
-rewrites every record a handler of ours is given, whichever logger wrote it (settings.LOGGING
-attaches it to the console handler, which every logger's records reach; GunicornLogger attaches
-it to gunicorn's own handlers).
+Links are the only keys (/m/<edit token>/, /v/<view token>/, /k/<join token>/, ?from=<key>…),
+and Django's own loggers print the path of a request they complain about ("Not Found:
+/m/<token>/el/9/", "Forbidden (CSRF token missing.): /m/<token>/…"), gunicorn's access log
+every URL. RedactKeys rewrites every record a handler of ours is given, whichever logger wrote
+it (settings.LOGGING attaches it to the console handler, which every logger's records reach;
+GunicornLogger attaches it to gunicorn's own handlers).
 """
 
 import logging

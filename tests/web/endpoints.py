@@ -21,6 +21,7 @@ from tests.factories import make_match
 KEYS = {
     "m/": (Match, "edit_token"),
     "v/": (Match, "view_token"),
+    "k/": (Match, "join_token"),
     "ev/<token:token>/duzenle/": (HousePreset, "edit_token"),
     "ev/": (HousePreset, "view_token"),
     "masa/izle/": (Table, "view_token"),

@@ -1,0 +1,88 @@
+"""The rows joined phones write for the hand being entered, and what every phone sees of them.
+
+A row is kept for (match, hand's place, seat) until the scorer saves that hand (the save clears
+them: cetele.seats.models.clear_rows_after_a_save). Writing one bumps `Match.draft_version`,
+never `Match.version`: the sheet is not redrawn for a rack being typed. The rows' poll compares
+both, so a phone learns of a new row and of a saved hand (its row then moves to the next place)
+from one indexed query, and "nothing changed" costs only that.
+"""
+
+import json
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import F
+
+from cetele.models import Match
+from cetele.seats.models import DraftRow
+
+
+class HandClosed(Exception):
+    """The hand this row was written for was saved (or the match is over) before it arrived:
+    it is not applied. `position` is the place open now (None when the match is over)."""
+
+    def __init__(self, position: int | None) -> None:
+        super().__init__()
+        self.position = position
+
+
+def open_position(match: Match) -> int | None:
+    """The place of the hand being entered (the next one), or None when every hand is played:
+    one COUNT, whatever the number of hands."""
+    played = match.hands.count()
+    return played + 1 if played < match.planned_hands else None
+
+
+def write_row(match: Match, position: int, seat: int, values: dict, finished: bool) -> None:
+    """Keep a phone's row for the hand at `position`, or HandClosed when that hand is no longer
+    the open one. The match's row is locked first, as a save locks it (Match._lock), and the
+    open place is read after the lock in a statement of its own: a save that committed while
+    this waited is seen, so a row never lands on a hand already saved."""
+    with transaction.atomic():
+        Match.objects.select_for_update().only("id").get(pk=match.pk)
+        now_open = open_position(match)
+        if now_open != position:
+            raise HandClosed(now_open)
+        DraftRow.objects.update_or_create(
+            match=match,
+            position=position,
+            seat=seat,
+            defaults={"values": values, "finished": finished},
+        )
+        Match.objects.filter(pk=match.pk).update(draft_version=F("draft_version") + 1)
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """What the table sees of one player for the open hand."""
+
+    seat: int
+    name: str
+    joined: bool  # a phone has this seat
+    row: DraftRow | None  # what that phone wrote, if anything
+
+    @property
+    def data(self) -> dict | None:
+        """The row as the scorer's page applies it to the hand form (seats.js)."""
+        if self.row is None:
+            return None
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "finished": self.row.finished,
+            **self.row.values,
+        }
+
+    @property
+    def data_json(self) -> str:
+        return json.dumps(self.data) if self.row is not None else ""
+
+
+def table_rows(match: Match, players: list, position: int | None) -> list[SeatState]:
+    """Every player's state for the hand at `position`: two queries, whatever the number of
+    hands (the seats taken, the rows written)."""
+    if position is None:
+        return []
+    joined = set(match.seat_claims.values_list("seat", flat=True))
+    rows = {row.seat: row for row in match.draft_rows.filter(position=position)}
+    return [SeatState(p.seat, p.name, p.seat in joined, rows.get(p.seat)) for p in players]

@@ -1,0 +1,79 @@
+"""What the join link ("Masaya katıl") keeps: which phone is which player, and the rows they
+write for the hand being entered.
+
+A phone that opens the join link and picks its name gets a SeatClaim: a random key, kept in
+that phone's signed cookie, that names the claim (never the seat, never anything derivable from
+the match). The claim's phone may write its own player's DraftRow for the open hand; the scorer
+reads the rows into the hand form and stays the one who saves.
+"""
+
+import secrets
+
+from django.db import models
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+CLAIM_BYTES = 24  # 192 bits: the claim key is a key, like a link's token
+
+
+def new_claim_key() -> str:
+    return secrets.token_urlsafe(CLAIM_BYTES)
+
+
+class SeatClaim(models.Model):
+    """One player's seat taken by one phone for one match; the scorer can free it, and rotating
+    the join link frees them all."""
+
+    match = models.ForeignKey(
+        "cetele.Match", on_delete=models.CASCADE, db_index=False, related_name="seat_claims"
+    )
+    seat = models.PositiveSmallIntegerField()
+    key = models.CharField(max_length=64, unique=True, default=new_claim_key)
+    claimed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "cetele"
+        # One phone per seat: two phones asking at once, the database decides (cetele.seats.claims).
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_phone_per_seat")]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of match {self.match_id}"
+
+
+class DraftRow(models.Model):
+    """A joined phone's row of the hand at `position` (its place on the sheet): what its player
+    wrote, as the scorer's SeatForm would take it, and whether they said "Bitirdim". Nothing of
+    it counts until the scorer saves the hand; the save clears the match's rows."""
+
+    match = models.ForeignKey(
+        "cetele.Match", on_delete=models.CASCADE, db_index=False, related_name="draft_rows"
+    )
+    position = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    # SeatForm's cleaned values: opened, remaining (or null), okeys, fake_okeys, and opening /
+    # cifte_devam where the rules have them.
+    values = models.JSONField()
+    finished = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "cetele"
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "position", "seat"], name="one_draft_row_per_seat"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"row of seat {self.seat}, hand {self.position} of match {self.match_id}"
+
+
+@receiver(post_save, sender="cetele.Hand")
+def clear_rows_after_a_save(sender, instance, created: bool, **kwargs) -> None:
+    """A hand was saved (the scorer's "Eli kaydet", or an undo putting one back): the rows the
+    phones wrote were for it, and the next hand starts empty. In the save's own transaction, so
+    a row never outlives the hand it was written for; a row sent after it is refused
+    (cetele.seats.drafts.write_row), not kept."""
+    if created:
+        DraftRow.objects.filter(match_id=instance.match_id).delete()

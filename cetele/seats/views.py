@@ -1,0 +1,366 @@
+"""The join link's pages (/k/<join token>/…) and the scorer's side of them.
+
+A phone that opens the join link picks its name and is then that player's phone for the match
+(cetele.seats.claims); it sees everything the view link shows (the sheet, each hand, the
+rules), and may write exactly one thing: its own player's row of the hand being entered
+(cetele.seats.drafts). Every page here wears `secret_link` like the other links' pages, as an
+edit page (kept out of every cache: it carries a form and a key that writes). No page under the
+join link holds the edit or the view token.
+
+The scorer's page asks for the rows (`seat_rows`) and fills them into the hand form (seats.js);
+the share page shows the link, who has joined, "Yeri boşalt" and the rotation (`join_rotate`).
+"""
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from cetele.live.board import players_of
+from cetele.matches.views import get_hand, hand_context, sheet_context
+from cetele.models import Match
+from cetele.seats.claims import (
+    SeatTaken,
+    claim_of,
+    free_seat,
+    let_every_phone_go,
+    remember_claim,
+    take_seat,
+    taken_seats,
+)
+from cetele.seats.drafts import HandClosed, open_position, table_rows, write_row
+from cetele.seats.forms import FreeSeatForm, PlayerRow, RotateJoinForm, SeatChoiceForm
+from cetele.sharing.links import (
+    EDIT,
+    JOIN,
+    TOKEN_FIELDS,
+    BadLink,
+    link_context,
+    match_by_token,
+    secret_link,
+)
+
+# --- A phone joins --------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@secret_link(role=EDIT)
+def join_match(request: HttpRequest, token: str) -> HttpResponse:
+    """Pick your name (a phone without a seat here), or your row and the sheet (with one)."""
+    match = match_by_token(JOIN, token)
+    claim = claim_of(request, match)
+    if request.method == "POST":
+        return pick_seat(request, match, claim)
+    if claim is None:
+        return pick_page(request, match)
+    return joined_page(request, match, claim.seat)
+
+
+def pick_page(request, match: Match, form: SeatChoiceForm | None = None, status: int = 200):
+    players = players_of(match)
+    if form is None:
+        form = SeatChoiceForm(players=players, taken=taken_seats(match))
+    context = {**sheet_context(match, role=JOIN), "pick_form": form}
+    return TemplateResponse(request, "cetele/seats/pick.html", context, status=status)
+
+
+def pick_seat(request: HttpRequest, match: Match, claim) -> HttpResponse:
+    """Take the seat asked for; a seat another phone has is refused in a sentence, and this
+    phone may pick another or ask the scorer to free it."""
+    players = players_of(match)
+    if claim is not None:
+        name = players[claim.seat].name
+        messages.info(request, _("Bu telefon bu maçta zaten %(name)s.") % {"name": name})
+        return redirect("join_match", match.join_token)
+    form = SeatChoiceForm(request.POST, players=players, taken=taken_seats(match))
+    if not form.is_valid():
+        return pick_page(request, match, form, status=400)
+    seat = form.cleaned_data["seat"]
+    try:
+        claim = take_seat(match, seat)
+    except SeatTaken:
+        form = SeatChoiceForm(players=players, taken=taken_seats(match))
+        form.taken_message = _(
+            "%(name)s yerini başka bir telefon aldı. Kendi adınızı seçin; o sizseniz çeteleyi "
+            "tutan kişiden yerinizi boşaltmasını isteyin."
+        ) % {"name": players[seat].name}
+        return pick_page(request, match, form, status=409)
+    messages.success(
+        request,
+        _("Hoş geldiniz, %(name)s: bu telefondan kendi satırınızı yazarsınız.")
+        % {"name": players[seat].name},
+    )
+    response = redirect("join_match", match.join_token)
+    remember_claim(request, response, claim)
+    return response
+
+
+def rows_url(match: Match, role: str, position: int | None) -> str:
+    """The rows' poll, naming what the page shows: the sheet's version, the rows' version and
+    the hand's place (a phone's own row moves on when the hand is saved)."""
+    name = "join_rows" if role == JOIN else "seat_rows"
+    token = getattr(match, TOKEN_FIELDS[role])
+    return (
+        f"{reverse(name, args=[token])}?v={match.version}&d={match.draft_version}&p={position or 0}"
+    )
+
+
+def joined_page(
+    request, match: Match, seat: int, row: PlayerRow | None = None, status: int = 200
+) -> TemplateResponse:
+    """A joined phone's page: its own row of the open hand, large; what the others wrote; the
+    sheet as the view link shows it."""
+    players = players_of(match)
+    position = open_position(match)
+    table = table_rows(match, players, position)
+    if row is None and position is not None:
+        written = next((state.row for state in table if state.seat == seat), None)
+        row = PlayerRow(match, players[seat], position=position, row=written)
+    context = {
+        **sheet_context(match, role=JOIN),
+        "player": players[seat],
+        "position": position,
+        "row": row,
+        "table": table,
+        "any_joined": True,  # this phone has
+        "rows_url": rows_url(match, JOIN, position),
+        "own_seat": seat,
+    }
+    return TemplateResponse(request, "cetele/seats/joined.html", context, status=status)
+
+
+# --- A joined phone writes its row ----------------------------------------------------------------
+
+
+@require_POST
+@secret_link(role=EDIT)
+def join_row(request: HttpRequest, token: str) -> HttpResponse:
+    """Keep this phone's row for the open hand: its own player's, never anyone else's. Bad
+    input is told and changes nothing; a row for a hand already saved is told and dropped."""
+    match = match_by_token(JOIN, token)
+    claim = claim_of(request, match)
+    if claim is None:
+        return no_seat(request, match)
+    players = players_of(match)
+    row = PlayerRow(match, players[claim.seat], request.POST, position=None)
+    if not row.is_valid():
+        if request.htmx:
+            return row_status(request, match, row.errors(), error=True)
+        return joined_page(request, match, claim.seat, row=row, status=400)
+    try:
+        write_row(match, row.position, claim.seat, row.values(), row.finished)
+    except HandClosed as closed:
+        notice = hand_closed_notice(row.position, closed.position)
+        if request.htmx:
+            return fresh_row(request, match, claim.seat, notice)
+        messages.error(request, notice)
+        return redirect("join_match", match.join_token)
+    sent = _("Satırınız gönderildi: çeteleyi tutan kişi eli kaydedince işlenir.")
+    if request.htmx:
+        return row_status(request, match, [sent])
+    messages.success(request, sent)
+    return redirect("join_match", match.join_token)
+
+
+def hand_closed_notice(written_for: int, now_open: int | None) -> str:
+    if now_open is None:
+        return _("%(number)s. el siz yazarken kaydedildi ve maç bitti; bu satır işlenmedi.") % {
+            "number": written_for
+        }
+    return _(
+        "%(number)s. el siz yazarken kaydedildi; bu satır işlenmedi. Kaydedilen el çetelede; "
+        "şimdi %(next)s. el için yazın."
+    ) % {"number": written_for, "next": now_open}
+
+
+def row_status(request, match, lines, *, error=False) -> TemplateResponse:
+    """The answer to a row sent by htmx: what became of it, where the phone shows it."""
+    context = {"lines": lines, "error": error}
+    return TemplateResponse(request, "cetele/seats/_row_status.html", context)
+
+
+def fresh_row(request, match: Match, seat: int, notice: str) -> HttpResponse:
+    """A row that came after its hand was saved, sent by htmx: the phone's row starts again for
+    the hand open now, saying why (or, the match over, the sentence alone)."""
+    players = players_of(match)
+    position = open_position(match)
+    if position is None:
+        return row_status(request, match, [notice], error=True)
+    context = {
+        "row": PlayerRow(match, players[seat], position=position),
+        "position": position,
+        "player": players[seat],
+        "token": match.join_token,
+        "notice": notice,
+    }
+    response = TemplateResponse(request, "cetele/seats/_row_form.html", context)
+    response["HX-Retarget"] = "#my-row"
+    response["HX-Reswap"] = "outerHTML"
+    response["HX-Trigger"] = "cetele:poll-now"  # the sheet has the saved hand
+    return response
+
+
+def no_seat(request: HttpRequest, match: Match) -> HttpResponse:
+    """A row from a phone that holds no seat here (never joined, freed, or the link rotated):
+    nothing is written."""
+    message = _("Bu telefon bu maçta bir yer almamış: önce adınızı seçin.")
+    if request.htmx:
+        return row_status(request, match, [message], error=True)
+    messages.error(request, message)
+    return redirect("join_match", match.join_token)
+
+
+# --- The rows, live -------------------------------------------------------------------------------
+
+
+def rows_poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
+    """204 while neither the sheet nor the rows changed since the page's `?v=&d=` (one indexed
+    query); else every player's state for the open hand. When the match is over: 286, which
+    stops htmx asking (no hand is being entered)."""
+    found = Match.objects.filter(**{TOKEN_FIELDS[role]: token}).values_list(
+        "pk", "version", "draft_version"
+    )
+    if not found:
+        raise BadLink()
+    pk, version, draft_version = found[0]
+    if request.GET.get("v") == str(version) and request.GET.get("d") == str(draft_version):
+        return HttpResponse(status=204)
+    match = Match.objects.get(pk=pk)
+    position = open_position(match)
+    if position is None:
+        return HttpResponse(status=286)
+    players = players_of(match)
+    table = table_rows(match, players, position)
+    context = {
+        "match": match,
+        "position": position,
+        "table": table,
+        "any_joined": any(state.joined or state.row for state in table),
+        "rows_url": rows_url(match, role, position),
+        "role": role,
+    }
+    if role == JOIN:
+        claim = claim_of(request, match)
+        context["own_seat"] = claim.seat if claim else None
+        if claim and request.GET.get("p") != str(position):
+            # The hand this phone was writing for was saved: its row starts again, for this one.
+            context.update(
+                fresh_row=PlayerRow(match, players[claim.seat], position=position),
+                player=players[claim.seat],
+                token=match.join_token,
+                notice=_("El kaydedildi: şimdi %(number)s. el için satırınızı yazın.")
+                % {"number": position},
+            )
+    response = TemplateResponse(request, "cetele/seats/_rows.html", context)
+    if request.GET.get("v") != str(version):
+        response["HX-Trigger"] = "cetele:poll-now"  # the sheet changed: ask for it now
+    return response
+
+
+@require_safe
+@secret_link(role=EDIT)
+def join_rows(request: HttpRequest, token: str) -> HttpResponse:
+    """A joined phone learns what the others wrote, and that the hand was saved."""
+    return rows_poll(request, JOIN, token)
+
+
+@require_safe
+@secret_link(role=EDIT)
+def seat_rows(request: HttpRequest, token: str) -> HttpResponse:
+    """The scorer's page learns what the phones wrote."""
+    return rows_poll(request, EDIT, token)
+
+
+# --- What a view link shows, under the join link --------------------------------------------------
+
+
+@require_safe
+@secret_link(role=EDIT)
+def join_poll(request: HttpRequest, token: str) -> HttpResponse:
+    """The sheet, live, as the view link's (cetele.sharing.views.poll)."""
+    from cetele.sharing.views import poll  # the sharing views import this module's neighbours
+
+    return poll(request, JOIN, token)
+
+
+@require_safe
+@secret_link(role=EDIT)
+def join_hand(request: HttpRequest, token: str, number: int) -> TemplateResponse:
+    """One hand's scores with how each was computed, read-only."""
+    match = match_by_token(JOIN, token)
+    hand = get_hand(match, number)
+    players = players_of(match)
+    context = {**hand_context(match, hand, players, entry=None), **link_context(match, JOIN)}
+    return TemplateResponse(request, "cetele/hand_view.html", context)
+
+
+@require_safe
+@secret_link(role=EDIT)
+def join_rules(request: HttpRequest, token: str) -> TemplateResponse:
+    """The rules the match plays by."""
+    match = match_by_token(JOIN, token)
+    context = {"match": match, **link_context(match, JOIN)}
+    return TemplateResponse(request, "cetele/match_rules.html", context)
+
+
+# --- The scorer's side (edit link) ----------------------------------------------------------------
+
+
+def share_context(request: HttpRequest, match: Match) -> dict:
+    """The join link on the share page: the link, its QR code, who has joined, "Yeri boşalt"
+    and the rotation."""
+    from cetele.sharing.views import qr_svg  # that module imports this one's share_context
+
+    join_url = request.build_absolute_uri(reverse("join_match", args=[match.join_token]))
+    taken = taken_seats(match)
+    return {
+        "join_url": join_url,
+        "join_qr": qr_svg(join_url),
+        "join_seats": [(player, player.seat in taken) for player in players_of(match)],
+        "join_rotate_form": RotateJoinForm(),
+    }
+
+
+@require_POST
+@secret_link(role=EDIT)
+def join_rotate(request: HttpRequest, token: str) -> HttpResponse:
+    """A new join link: the old one stops working and every joined phone is let go."""
+    match = match_by_token(EDIT, token)
+    form = RotateJoinForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Yenilemek için önce kutuyu işaretleyin: hiçbir şey değişmedi."))
+        return redirect("match_share", match.edit_token)
+    match.rotate_token("join")
+    let_every_phone_go(match)
+    messages.success(
+        request,
+        _(
+            "Yeni katılma bağlantısı hazır; eskisi artık açılmıyor ve katılan telefonlar çıktı. "
+            "Oyunculara yenisini gösterin."
+        ),
+    )
+    return redirect("match_share", match.edit_token)
+
+
+@require_POST
+@secret_link(role=EDIT)
+def seat_free(request: HttpRequest, token: str) -> HttpResponse:
+    """ "Yeri boşalt": the phone on this seat is let go; another phone may take it."""
+    match = match_by_token(EDIT, token)
+    form = FreeSeatForm(request.POST)
+    players = players_of(match)
+    if not form.is_valid() or form.cleaned_data["seat"] >= len(players):
+        messages.error(request, _("Hangi yerin boşaltılacağı anlaşılamadı: hiçbir şey değişmedi."))
+        return redirect("match_share", match.edit_token)
+    seat = form.cleaned_data["seat"]
+    name = players[seat].name
+    if free_seat(match, seat):
+        messages.success(
+            request, _("%(name)s yerini boşalttınız: başka bir telefon alabilir.") % {"name": name}
+        )
+    else:
+        messages.info(request, _("%(name)s yerinde zaten telefon yoktu.") % {"name": name})
+    return redirect("match_share", match.edit_token)

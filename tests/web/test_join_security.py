@@ -1,0 +1,107 @@
+"""The join link is a key that writes one thing: its own player's row of the hand being entered.
+
+Every URL of the URLconf, the join token put in for whatever key the route takes, is asked by a
+phone that has joined as one player: with GET, with a plain POST and an HTMX POST carrying every
+form field the app knows (a hand, a renaming, a rotation, a seat, a row...). Nothing may change
+but that phone's own row. Enumerated from the URLconf (tests/web/endpoints.py), so a new write
+endpoint is covered without anyone remembering to add it here.
+"""
+
+import itertools
+import re
+
+import pytest
+from django.test import Client
+
+from cetele.models import Change, Hand, HousePreset, Match, Player, RetiredLink, Table
+from cetele.seats.models import DraftRow, SeatClaim
+from tests.factories import form_data, make_match, sample_inputs
+from tests.web.endpoints import routes
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+ADDRESSES = (f"198.51.100.{n}" for n in itertools.count(1))  # no address reaches the limit
+
+
+def snapshot() -> tuple:
+    """Everything a request could change, but the rows' own version (a row bumps it)."""
+    matches = [
+        {k: v for k, v in row.items() if k != "draft_version"}
+        for row in Match.objects.order_by("pk").values()
+    ]
+    return (
+        matches,
+        list(Player.objects.order_by("pk").values()),
+        list(Hand.objects.order_by("pk").values()),
+        list(Change.objects.order_by("pk").values()),
+        list(SeatClaim.objects.order_by("pk").values()),
+        list(RetiredLink.objects.order_by("pk").values()),
+        list(HousePreset.objects.order_by("pk").values()),
+        list(Table.objects.order_by("pk").values()),
+    )
+
+
+def fill(route: str, token: str, number: int) -> str:
+    url = "/" + route.replace("<token:token>", token).replace("<int:number>", str(number))
+    url = url.replace("<slug:slug>", "cetele-standart")
+    assert not re.search(r"<\w+:\w+>", url), f"the test does not know how to fill {route}"
+    return url
+
+
+def everything(position: int) -> dict:
+    """Every field any form of the app reads, with values that would be accepted."""
+    return {
+        **form_data(sample_inputs(), position=position),
+        "kind": "edit",
+        "confirm": "on",
+        "seat": "2",
+        "seat_0": "X",
+        "name_0": "X",
+        "change": "1",
+        "names-0": "X",
+        "row-opened": "series",
+        "row-remaining": "9",
+        "row-okeys": "0",
+        "row-fake_okeys": "0",
+    }
+
+
+def test_every_url_with_the_join_token_writes_nothing_but_the_phones_own_row():
+    match = make_match(hands=2)
+    match.refresh_from_db()
+    phone = Client()
+    assert phone.post(f"/k/{match.join_token}/", {"seat": "1"}).status_code == 302
+    number = match.hands.first().number
+    before = snapshot()
+    asked = 0
+
+    for route in routes():
+        url = fill(route, match.join_token, number)
+        for method, data, headers in (
+            ("get", None, {}),
+            ("post", everything(3), {}),
+            ("post", everything(3), HTMX),
+        ):
+            response = getattr(phone, method)(
+                url, data, headers=headers, REMOTE_ADDR=next(ADDRESSES)
+            )
+            assert response.status_code < 500, (route, method, response.status_code)
+            asked += 1
+            assert snapshot() == before, (route, method)
+
+    assert asked > 100
+    # The one write it may make: its own player's row, for the open hand.
+    rows = list(DraftRow.objects.values_list("match_id", "position", "seat"))
+    assert rows == [(match.pk, 3, 1)]
+
+
+def test_the_join_token_opens_no_edit_url(client):
+    match = make_match(hands=1)
+    edit_routes = [route for route in routes() if route.startswith("m/<token:token>/")]
+    assert edit_routes
+    for route in edit_routes:
+        url = fill(route, match.join_token, match.hands.first().number)
+        for method in ("get", "post"):
+            status = getattr(client, method)(url, REMOTE_ADDR=next(ADDRESSES)).status_code
+            assert status in (404, 405), (route, method, status)

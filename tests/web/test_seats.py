@@ -1,0 +1,433 @@
+"""The join link ("Masaya katıl", cetele.seats): a phone picks its name, writes its own row of
+the hand being entered, and the scorer sees it and saves."""
+
+import logging
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from cetele.models import Hand, Match, RetiredLink
+from cetele.seats.claims import CLAIMS_COOKIE
+from cetele.seats.models import DraftRow, SeatClaim
+from cetele.shell.logs import redact
+from tests.factories import add_hand, form_data, make_match, sample_inputs
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+def join(name: str, match: Match, *args) -> str:
+    return reverse(name, args=[match.join_token, *args])
+
+
+def edit(name: str, match: Match, *args) -> str:
+    return reverse(name, args=[match.edit_token, *args])
+
+
+def joined_phone(match: Match, seat: int) -> Client:
+    """A phone that opened the join link and picked the player at `seat`."""
+    phone = Client()
+    response = phone.post(join("join_match", match), {"seat": str(seat)})
+    assert response.status_code == 302, response.content.decode()[:500]
+    return phone
+
+
+def row_data(position: int, **values) -> dict:
+    data = {
+        "position": str(position),
+        "row-opened": values.get("opened", "series"),
+        "row-okeys": str(values.get("okeys", 0)),
+        "row-fake_okeys": str(values.get("fake_okeys", 0)),
+    }
+    if values.get("remaining") is not None:
+        data["row-remaining"] = str(values["remaining"])
+    if values.get("finished"):
+        data["finished"] = "on"
+    return data
+
+
+@pytest.fixture
+def match() -> Match:
+    match = make_match(hands=2)
+    match.refresh_from_db()
+    return match
+
+
+# --- The link -------------------------------------------------------------------------------------
+
+
+def test_every_match_has_its_own_join_token_unlike_its_other_links(match):
+    other = make_match()
+
+    assert len(match.join_token) >= 43
+    assert match.join_token not in (match.edit_token, match.view_token)
+    assert match.join_token != other.join_token
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_every_existing_match_its_own_join_token():
+    # One AddField with a callable default would give every old match the same token.
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    before = [("cetele", "0011_redo_and_rescore")]
+    executor.migrate(before)
+    try:
+        old = executor.loader.project_state(before).apps.get_model("cetele", "Match")
+        for index in range(3):
+            old.objects.create(
+                planned_hands=5, rules={}, edit_token=f"e{index:030d}", view_token=f"v{index:030d}"
+            )
+        executor.loader.build_graph()
+        executor.migrate([("cetele", "0012_join_link")])
+        tokens = list(Match.objects.values_list("join_token", flat=True))
+    finally:
+        executor.loader.build_graph()
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+    assert len(tokens) == 3 and len(set(tokens)) == 3
+    assert all(len(token) >= 43 for token in tokens)
+
+
+def test_the_share_page_shows_the_join_link_with_its_qr_code(client, match):
+    page = client.get(edit("match_share", match)).content.decode()
+
+    assert "Masaya katıl" in page
+    assert f"/k/{match.join_token}/" in page
+    assert page.count("<svg") >= 2  # the view link's QR code and the join link's
+
+
+def test_join_pages_are_kept_out_of_caches_and_search_engines(client, match):
+    phone = joined_phone(match, 1)
+    for url in (join("join_match", match), join("join_rows", match), join("join_rules", match)):
+        response = phone.get(url)
+        assert response.status_code == 200, url
+        assert "no-store" in response["Cache-Control"], url
+        assert response["X-Robots-Tag"] == "noindex, nofollow", url
+    missing = client.get(f"/k/{'x' * 43}/")
+    assert missing.status_code == 404 and missing["X-Robots-Tag"] == "noindex, nofollow"
+
+
+def test_a_join_key_in_a_logged_path_is_redacted(match):
+    assert match.join_token not in redact(f"Not Found: /k/{match.join_token}/satir/")
+
+
+def test_unknown_join_links_are_counted_like_other_bad_links(client):
+    for _ in range(20):
+        assert client.get(f"/k/{'a' * 43}/").status_code == 404
+    assert client.get(f"/k/{'b' * 43}/").status_code == 429
+
+
+def test_no_join_page_holds_the_edit_or_the_view_token(match):
+    phone = joined_phone(match, 1)
+    number = match.hands.first().number
+    urls = [
+        join("join_match", match),
+        join("join_rows", match),
+        join("join_rules", match),
+        join("join_hand", match, number),
+        join("join_poll", match) + "?v=0",
+    ]
+    for url in urls:
+        body = phone.get(url).content.decode()
+        assert match.edit_token not in body and match.view_token not in body, url
+    picking = Client().get(join("join_match", match)).content.decode()
+    assert match.edit_token not in picking and match.view_token not in picking
+
+
+# --- Taking a seat --------------------------------------------------------------------------------
+
+
+def test_a_phone_picks_its_name_and_is_that_players_phone_after_a_reload(match):
+    phone = Client()
+    picking = phone.get(join("join_match", match)).content.decode()
+    assert "Adınızı seçin" in picking and "Ayşe" in picking
+
+    response = phone.post(join("join_match", match), {"seat": "1"}, follow=True)
+
+    page = response.content.decode()
+    assert "Bu telefon Ayşe" in page and "3. el: Ayşe" in page
+    again = phone.get(join("join_match", match)).content.decode()
+    assert "3. el: Ayşe" in again
+    claim = SeatClaim.objects.get(match=match)
+    assert claim.seat == 1
+    cookie = phone.cookies[CLAIMS_COOKIE].value
+    assert claim.key in cookie and cookie != claim.key  # signed
+
+
+def test_the_cookie_holds_a_random_key_not_the_seat_and_a_forged_one_opens_nothing(match):
+    joined_phone(match, 1)
+    forger = Client()
+    forger.cookies[CLAIMS_COOKIE] = "1"
+    assert "Adınızı seçin" in forger.get(join("join_match", match)).content.decode()
+    response = forger.post(join("join_row", match), row_data(3, remaining=20))
+    assert response.status_code == 302 and not DraftRow.objects.exists()
+
+
+def test_a_second_phone_asking_for_a_taken_seat_is_told_in_a_sentence(match):
+    joined_phone(match, 1)
+    second = Client()
+
+    response = second.post(join("join_match", match), {"seat": "1"})
+
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "Ayşe yerini başka bir telefon aldı" in page and "boşaltmasını isteyin" in page
+    assert SeatClaim.objects.count() == 1
+    assert second.post(join("join_match", match), {"seat": "2"}).status_code == 302
+
+
+def test_two_phones_claiming_one_seat_at_once_one_wins_the_other_gets_a_sentence(match):
+    # The view makes no check before the insert: the database's unique constraint decides
+    # whichever phone comes second, at once or later. Here the winner's row lands between the
+    # loser's page being drawn (seat free) and its tap.
+    loser = Client()
+    assert "Ayşe (telefonu var)" not in loser.get(join("join_match", match)).content.decode()
+    joined_phone(match, 1)
+
+    response = loser.post(join("join_match", match), {"seat": "1"})
+
+    assert response.status_code == 409
+    assert "Ayşe yerini başka bir telefon aldı" in response.content.decode()
+    assert SeatClaim.objects.filter(match=match, seat=1).count() == 1
+
+
+def test_picking_nothing_or_a_seat_not_at_the_match_changes_nothing(match):
+    for data in ({}, {"seat": "7"}, {"seat": "x"}):
+        response = Client().post(join("join_match", match), data)
+        assert response.status_code == 400
+        assert "Listeden adınızı seçin." in response.content.decode()
+    assert not SeatClaim.objects.exists()
+
+
+def test_the_scorer_frees_a_seat_and_another_phone_takes_it(client, match):
+    first = joined_phone(match, 1)
+    share = client.get(edit("match_share", match)).content.decode()
+    assert "Yeri boşalt" in share
+
+    response = client.post(edit("seat_free", match), {"seat": "1"}, follow=True)
+
+    assert "Ayşe yerini boşalttınız" in response.content.decode()
+    assert "Adınızı seçin" in first.get(join("join_match", match)).content.decode()
+    joined_phone(match, 1)
+
+
+def test_rotating_the_join_link_lets_every_phone_go(client, match):
+    phone = joined_phone(match, 1)
+    phone.post(join("join_row", match), row_data(3, remaining=12))
+    old = match.join_token
+
+    refused = client.post(edit("join_rotate", match), {})
+    assert refused.status_code == 302
+    match.refresh_from_db()
+    assert match.join_token == old  # no tick, no change
+
+    client.post(edit("join_rotate", match), {"confirm": "on"})
+
+    match.refresh_from_db()
+    assert match.join_token != old
+    assert not SeatClaim.objects.exists() and not DraftRow.objects.exists()
+    gone = phone.get(f"/k/{old}/")
+    assert gone.status_code == 410 and RetiredLink.find(old) is not None
+
+
+# --- Writing a row --------------------------------------------------------------------------------
+
+
+def test_a_joined_phone_writes_its_own_row_for_the_open_hand(match):
+    phone = joined_phone(match, 1)
+
+    response = phone.post(join("join_row", match), row_data(3, remaining=35, okeys=1), headers=HTMX)
+
+    assert "Satırınız gönderildi" in response.content.decode()
+    row = DraftRow.objects.get()
+    assert (row.position, row.seat, row.finished) == (3, 1, False)
+    assert row.values["remaining"] == 35 and row.values["okeys"] == 1
+    assert row.values["opened"] == "series"
+    assert not Hand.objects.filter(match=match, number__gt=2).exists()  # nothing saved
+
+
+def test_bitirdim_is_kept_and_a_second_write_replaces_the_row(match):
+    phone = joined_phone(match, 2)
+    phone.post(join("join_row", match), row_data(3, remaining=10))
+
+    phone.post(join("join_row", match), row_data(3, opened="pairs", finished=True))
+
+    row = DraftRow.objects.get()
+    assert row.finished and row.values["opened"] == "pairs" and row.values["remaining"] is None
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"remaining": "abc"}, "bir tam sayı yazın"),
+        ({"remaining": 999}, "Toplam 0 ile 255 arasında olur."),
+        ({"remaining": -4}, "Toplam 0 ile 255 arasında olur."),
+        ({"opened": "no", "remaining": 12}, "Açmadıysanız toplam yazılmaz"),
+        ({"finished": True, "remaining": 12}, "Bitirdiyseniz elinizde taş kalmaz"),
+        ({"opened": "maybe"}, "listeden birini seçin"),
+        ({"okeys": 3}, "listeden birini seçin"),
+    ],
+)
+def test_bad_input_gets_a_clear_message_and_changes_nothing(match, values, message):
+    phone = joined_phone(match, 1)
+    phone.post(join("join_row", match), row_data(3, remaining=7))
+    data = row_data(3, **{k: v for k, v in values.items() if k != "remaining"})
+    if "remaining" in values:
+        data["row-remaining"] = str(values["remaining"])
+    before = list(DraftRow.objects.values())
+
+    plain = phone.post(join("join_row", match), data)
+    htmx = phone.post(join("join_row", match), data, headers=HTMX)
+
+    assert plain.status_code == 400 and message in plain.content.decode()
+    assert htmx.status_code == 200 and message in htmx.content.decode()
+    assert list(DraftRow.objects.values()) == before
+
+
+def test_a_row_without_a_seat_or_with_no_place_writes_nothing(match):
+    stranger = Client()
+    response = stranger.post(join("join_row", match), row_data(3, remaining=5), headers=HTMX)
+    assert "önce adınızı seçin" in response.content.decode()
+    phone = joined_phone(match, 1)
+    data = row_data(3, remaining=5)
+    del data["position"]
+    assert phone.post(join("join_row", match), data).status_code == 400
+    assert not DraftRow.objects.exists()
+
+
+def test_a_row_that_arrives_after_the_hand_was_saved_is_not_applied_and_the_player_is_told(
+    client, match
+):
+    phone = joined_phone(match, 1)
+    phone.post(join("join_row", match), row_data(3, remaining=20))
+    saved = client.post(edit("hand_create", match), form_data(sample_inputs(), position=3))
+    assert saved.status_code == 302
+    assert not DraftRow.objects.exists()  # the save cleared the rows for that place
+
+    late = phone.post(join("join_row", match), row_data(3, remaining=44), headers=HTMX)
+
+    page = late.content.decode()
+    assert "3. el siz yazarken kaydedildi; bu satır işlenmedi" in page
+    assert "4. el: Ayşe" in page and late["HX-Retarget"] == "#my-row"
+    assert not DraftRow.objects.exists()
+    plain = phone.post(join("join_row", match), row_data(3, remaining=44), follow=True)
+    assert "bu satır işlenmedi" in plain.content.decode()
+    assert not DraftRow.objects.exists()
+
+
+def test_a_row_for_a_finished_match_is_told_so(client):
+    match = make_match(hands=1, planned_hands=2)
+    phone = joined_phone(match, 1)
+    add_hand(match, sample_inputs())
+
+    response = phone.post(join("join_row", match), row_data(2, remaining=3), headers=HTMX)
+
+    assert "maç bitti; bu satır işlenmedi" in response.content.decode()
+    assert "Maçın bütün elleri oynandı." in phone.get(join("join_match", match)).content.decode()
+
+
+# --- The rows, live -------------------------------------------------------------------------------
+
+
+def rows_poll(client: Client, url: str) -> tuple[int, str]:
+    response = client.get(url, headers=HTMX)
+    return response.status_code, " ".join(response.content.decode().split())
+
+
+def test_the_scorer_sees_who_wrote_what_and_who_has_not(client, match):
+    ayse = joined_phone(match, 1)
+    joined_phone(match, 2)
+    ayse.post(join("join_row", match), row_data(3, remaining=35))
+
+    status, rows = rows_poll(client, edit("seat_rows", match))
+
+    assert status == 200
+    assert "Ayşe yazdı" in rows and "35" in rows
+    assert "Can</strong>: henüz yazmadı" in rows
+    assert "Deniz</strong>: telefonu yok" in rows
+    assert '"remaining": 35' in rows.replace("&quot;", '"')
+
+
+def test_the_rows_poll_answers_nothing_changed_until_a_row_or_the_sheet_changes(
+    client, match, django_assert_num_queries
+):
+    ayse = joined_phone(match, 1)
+    match.refresh_from_db()
+    url = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+
+    with django_assert_num_queries(1):
+        assert client.get(url, headers=HTMX).status_code == 204
+    ayse.post(join("join_row", match), row_data(3, remaining=8))
+    assert client.get(url, headers=HTMX).status_code == 200
+    match.refresh_from_db()
+    fresh = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    assert client.get(fresh, headers=HTMX).status_code == 204
+    add_hand(match, sample_inputs())
+    assert client.get(fresh, headers=HTMX).status_code == 200
+
+
+def test_other_joined_phones_see_the_row_and_learn_when_the_hand_is_saved(client, match):
+    ayse, can = joined_phone(match, 1), joined_phone(match, 2)
+    match.refresh_from_db()
+    url = f"{join('join_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    ayse.post(join("join_row", match), row_data(3, remaining=35))
+
+    status, rows = rows_poll(can, url)
+    assert status == 200 and "Ayşe yazdı" in rows and "Can</strong> (siz)" in rows
+    add_hand(match, sample_inputs())
+    status, rows = rows_poll(can, url)
+    assert status == 200
+    assert 'id="my-row"' in rows and 'hx-swap-oob="true"' in rows and "4. el: Can" in rows
+
+
+def test_the_rows_poll_stops_once_the_match_is_over(client):
+    match = make_match(hands=1, planned_hands=1)
+    assert client.get(edit("seat_rows", match), headers=HTMX).status_code == 286
+
+
+def test_rows_poll_query_counts_do_not_grow_with_hands(client, django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for hands in (1, 40):
+        match = make_match(hands=hands, planned_hands=60)
+        phone = joined_phone(match, 1)
+        phone.post(join("join_row", match), row_data(hands + 1, remaining=3))
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(edit("seat_rows", match), headers=HTMX).status_code == 200
+        counts.append(len(queries))
+        with CaptureQueriesContext(connection) as queries:
+            assert phone.get(join("join_match", match)).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[2] and counts[1] == counts[3], counts
+
+
+def test_the_scorers_page_asks_for_the_rows_only_while_a_hand_is_open(client):
+    playing = make_match(hands=1, planned_hands=3)
+    over = make_match(hands=1, planned_hands=1)
+
+    assert edit("seat_rows", playing) in client.get(edit("match_detail", playing)).content.decode()
+    assert edit("seat_rows", over) not in client.get(edit("match_detail", over)).content.decode()
+
+
+def test_the_save_clears_the_rows_and_the_phones_rows_count_only_through_the_scorer(client, match):
+    ayse = joined_phone(match, 1)
+    ayse.post(join("join_row", match), row_data(3, remaining=35))
+    inputs = sample_inputs(finisher=0, remaining=35)  # seat 1 opened with 35, as Ayşe wrote
+
+    client.post(edit("hand_create", match), form_data(inputs, position=3))
+
+    hand = match.hands.order_by("-number").first()
+    assert hand.inputs["players"][1]["remaining"] == 35
+    assert not DraftRow.objects.exists()
+
+
+def test_logging_a_join_request_carries_no_key(client, match, caplog):
+    with caplog.at_level(logging.WARNING):
+        client.get(f"/k/{match.join_token}/el/999/")
+    assert match.join_token not in caplog.text
