@@ -9,6 +9,7 @@ seat deletes the claim, so the key opens nothing any more.
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 
 from cetele.models import Match
@@ -59,9 +60,17 @@ def take_seat(match: Match, seat: int) -> SeatClaim:
     after the other (one gets the seat, the other a sentence)."""
     try:
         with transaction.atomic():
-            return SeatClaim.objects.create(match=match, seat=seat)
+            claim = SeatClaim.objects.create(match=match, seat=seat)
+            seats_changed(match)
+            return claim
     except IntegrityError as error:
         raise SeatTaken() from error
+
+
+def seats_changed(match: Match) -> None:
+    """Who has a phone is part of what the rows' poll shows (cetele.seats.drafts): a seat taken
+    or freed is news to the scorer's page, like a row written."""
+    Match.objects.filter(pk=match.pk).update(draft_version=F("draft_version") + 1)
 
 
 def taken_seats(match: Match) -> set[int]:
@@ -70,7 +79,10 @@ def taken_seats(match: Match) -> set[int]:
 
 def free_seat(match: Match, seat: int) -> bool:
     """Let the phone on this seat go (the scorer's "Yeri boşalt"); False if it was free."""
-    deleted, _kinds = SeatClaim.objects.filter(match=match, seat=seat).delete()
+    with transaction.atomic():
+        deleted, _kinds = SeatClaim.objects.filter(match=match, seat=seat).delete()
+        if deleted:
+            seats_changed(match)
     return bool(deleted)
 
 
@@ -79,3 +91,4 @@ def let_every_phone_go(match: Match) -> None:
     with transaction.atomic():
         SeatClaim.objects.filter(match=match).delete()
         match.draft_rows.all().delete()
+        seats_changed(match)

@@ -37,7 +37,7 @@ class SeatClaim(models.Model):
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_phone_per_seat")]
 
     def __str__(self) -> str:
-        return f"seat {self.seat} of match {self.match_id}"
+        return f"claim {self.pk} of match {self.match_id}"
 
 
 class DraftRow(models.Model):
@@ -66,7 +66,7 @@ class DraftRow(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"row of seat {self.seat}, hand {self.position} of match {self.match_id}"
+        return f"draft row {self.pk} of match {self.match_id}"
 
 
 @receiver(post_save, sender="cetele.Hand")

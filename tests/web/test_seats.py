@@ -431,3 +431,43 @@ def test_logging_a_join_request_carries_no_key(client, match, caplog):
     with caplog.at_level(logging.WARNING):
         client.get(f"/k/{match.join_token}/el/999/")
     assert match.join_token not in caplog.text
+
+
+def test_a_joined_phone_sees_what_the_view_link_shows_through_its_own_link(match):
+    phone = joined_phone(match, 1)
+    number = match.hands.first().number
+    page = phone.get(join("join_match", match)).content.decode()
+    viewer = Client().get(reverse("view_match", args=[match.view_token])).content.decode()
+
+    assert page.count("<tr data-hand=") == viewer.count("<tr data-hand=") == 2
+    assert f"/k/{match.join_token}/el/{number}/" in page
+    hand = phone.get(join("join_hand", match, number))
+    assert hand.status_code == 200 and f"/k/{match.join_token}/" in hand.content.decode()
+    assert phone.get(join("join_rules", match)).status_code == 200
+
+
+def test_the_join_pages_speak_english_with_the_switch(match):
+    phone = Client()
+    phone.cookies["django_language"] = "en"
+
+    picking = phone.get(join("join_match", match)).content.decode()
+    assert "Join the table" in picking and "Pick your name" in picking
+    response = phone.post(join("join_match", match), {"seat": "1"}, follow=True)
+    assert "This phone is Ayşe" in response.content.decode()
+
+
+def test_a_seat_taken_or_freed_is_news_to_the_scorers_rows_poll(client, match):
+    url = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    assert client.get(url, headers=HTMX).status_code == 204
+    quiet = " ".join(client.get(edit("seat_rows", match), headers=HTMX).content.decode().split())
+    assert 'hx-trigger="every 8s"' in quiet and "telefonu yok" not in quiet  # nobody joined
+
+    joined_phone(match, 1)
+
+    status, rows = rows_poll(client, url)
+    assert status == 200 and "Ayşe</strong>: henüz yazmadı" in rows
+    assert 'hx-trigger="every 2s"' in rows
+    match.refresh_from_db()
+    url = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    client.post(edit("seat_free", match), {"seat": "1"})
+    assert client.get(url, headers=HTMX).status_code == 200
