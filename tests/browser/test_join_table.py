@@ -168,3 +168,22 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
     assert not scorer_console.errors
     for _page, console in (second_phone, third_phone, fourth_phone):
         assert not console.errors
+
+
+def test_no_serious_accessibility_violation_on_the_join_pages(phone, second_phone):
+    from tests.browser.test_accessibility import blocking_violations
+    from tests.factories import make_match
+
+    scorer, _console = phone
+    player, _player_console = second_phone
+    match = make_match(hands=2, planned_hands=5)
+    player.goto(f"/k/{match.join_token}/")
+    assert blocking_violations(player) == [], "pick"
+    join_as(player, match, "Ayşe")
+    write_row(player, tiles=(7, 8))
+    assert blocking_violations(player) == [], "joined"
+    scorer.goto(f"/m/{match.edit_token}/")
+    expect(scorer.locator("#seat-1 [data-phone-note]")).to_have_text("Ayşe yazdı", timeout=LIVE)
+    assert blocking_violations(scorer) == [], "scorer"
+    scorer.goto(f"/m/{match.edit_token}/paylas/")
+    assert blocking_violations(scorer) == [], "share"
