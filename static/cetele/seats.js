@@ -11,6 +11,18 @@
     if (el.matches && el.matches("[data-table-rows]") && document.hidden) event.preventDefault();
   });
 
+  // A row that could not be sent (no signal, the server down) is said so where the phone shows
+  // what became of its row: it stays in the form, to be sent again.
+  function notSent(event) {
+    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("#my-row form");
+    const status = form && form.querySelector("#row-status");
+    if (!status) return;
+    status.textContent = status.dataset.notSent;
+    status.className = "small message error";
+  }
+  document.addEventListener("htmx:sendError", notSent);
+  document.addEventListener("htmx:responseError", notSent);
+
   // What the scorer touched, per hand (its place: a whole-form redraw keeps it, a new hand not).
   const touched = new Map();
   let lastRows = [];
