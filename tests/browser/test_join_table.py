@@ -50,7 +50,7 @@ def join_as(page, match: Match, name: str) -> None:
     expect(page.get_by_text(f"Bu telefon {name}")).to_be_visible()
 
 
-def write_row(page, *, opened="series", tiles=(), finished=False, send=True) -> None:
+def write_row(page, *, opened="series", tiles=(), finished=False, send=True) -> int:
     """A player writes their row: how they opened, the tiles left (counted on the keypad)."""
     row = page.locator("#my-row")
     if finished:
@@ -66,9 +66,23 @@ def write_row(page, *, opened="series", tiles=(), finished=False, send=True) -> 
     if send:
         row.get_by_role("button", name="Gönder").click()
     expect(row.locator("#row-status")).to_contain_text("Satırınız gönderildi", timeout=LIVE)
+    sent = page.evaluate("Date.now()")
     # Every change is sent as it is made: the last one too, before the next player writes (the
     # test server's in-memory SQLite shares one connection between its threads).
     page.wait_for_load_state("networkidle")
+    return sent
+
+
+# Records, on the scorer's page, when each player's row first shows as written (ms).
+WATCH_ROWS = """() => {
+  window.__writtenAt = {};
+  new MutationObserver(() => {
+    document.querySelectorAll("#table-rows li.written").forEach((li) => {
+      const seat = li.dataset.seat;
+      if (!(seat in window.__writtenAt)) window.__writtenAt[seat] = Date.now();
+    });
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
 
 
 def expect_scores(match: Match, number: int, inputs: dict) -> list[int]:
@@ -125,10 +139,15 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
         expect(page.locator("#my-row-title")).to_have_text(f"2. el: {name}", timeout=LIVE)
 
     # Hand 2: Ayşe finishes and says so on her phone; the scorer's own row is "Açmadı".
-    write_row(players["Ayşe"], finished=True)
-    write_row(players["Can"], tiles=(13, 13, 11, 3))  # Seri, 40
-    write_row(players["Deniz"], opened="no")
+    scorer.evaluate(WATCH_ROWS)
+    sent = {
+        "1": write_row(players["Ayşe"], finished=True),
+        "2": write_row(players["Can"], tiles=(13, 13, 11, 3)),  # Seri, 40
+        "3": write_row(players["Deniz"], opened="no"),
+    }
     expect(rows.locator("li.written")).to_have_count(3, timeout=LIVE)
+    seen = scorer.evaluate("window.__writtenAt")
+    delays = sorted(seen[seat] - sent[seat] for seat in sent)
     expect(scorer.locator("#seat-1 .finish input")).to_be_checked()
     taps = Taps(scorer)
     taps.click(scorer.get_by_role("button", name="Eli kaydet"))
@@ -164,6 +183,7 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
     expect(scorer.locator("#id_p2-remaining")).to_have_value("25")
 
     print(f"\nscorer's taps per hand with three joined phones: {taps_per_hand}")
+    print(f"a row on the scorer's phone after it was sent (ms): {delays}, median {delays[1]}")
     assert all(count <= 2 for count in taps_per_hand), taps_per_hand
     assert not scorer_console.errors
     for _page, console in (second_phone, third_phone, fourth_phone):
