@@ -15,24 +15,6 @@ NAMES = ["Ali", "Ayşe", "Can", "Deniz"]
 LIVE = 6_000  # ms: the rows' poll asks every 2 s
 
 
-@pytest.fixture(autouse=True)
-def readers_never_wait():
-    """Four phones poll every 2 s while rows are written. The test server's in-memory SQLite
-    shares one cache between its threads, where a reader meets a writer's table lock with an
-    error at once (not a wait, as in the WAL file the app runs on): the readers of this test
-    read without table locks instead. Writers still take turns, as everywhere."""
-    from django.db.backends.signals import connection_created
-
-    def uncommitted(sender, connection, **kwargs) -> None:
-        if connection.vendor == "sqlite" and "mode=memory" in str(connection.settings_dict["NAME"]):
-            with connection.cursor() as cursor:
-                cursor.execute("PRAGMA read_uncommitted = true")
-
-    connection_created.connect(uncommitted)
-    yield
-    connection_created.disconnect(uncommitted)
-
-
 @pytest.fixture
 def third_phone(browser, live_server):
     yield from open_phone(browser, live_server)
@@ -67,8 +49,7 @@ def write_row(page, *, opened="series", tiles=(), finished=False, send=True) -> 
         row.get_by_role("button", name="Gönder").click()
     expect(row.locator("#row-status")).to_contain_text("Satırınız gönderildi", timeout=LIVE)
     sent = page.evaluate("Date.now()")
-    # Every change is sent as it is made: the last one too, before the next player writes (the
-    # test server's in-memory SQLite shares one connection between its threads).
+    # Every change is sent as it is made: the last one too, before the next player writes.
     page.wait_for_load_state("networkidle")
     return sent
 
