@@ -113,12 +113,20 @@
       if (!seatRow) return;
       const values = wanted(row);
       const differ = [];
+      // "Bitirdim" taken back on the phone: a finisher this script chose is chosen no more.
+      const chosen = form.querySelector('input[name="finisher"][value="' + row.seat + '"]');
+      if (!row.finished && chosen && chosen.checked && chosen.dataset.fromPhone && !mine.has("finisher")) {
+        chosen.checked = false;
+        delete chosen.dataset.fromPhone;
+        changed.push(chosen);
+      }
       Object.keys(values).forEach(function (name) {
         const now = valueOf(form, name);
         if (now === undefined || now === values[name]) return;
         if (mine.has(name)) differ.push(name);
         else {
           const el = setValue(form, name, values[name]);
+          if (el && name === "finisher") el.dataset.fromPhone = "1";
           if (el) changed.push(el);
         }
       });

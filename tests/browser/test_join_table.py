@@ -162,6 +162,11 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
     expect(scorer.locator("#id_p2-remaining")).to_have_value("30")
     note.get_by_role("button", name="Al").click()
     expect(scorer.locator("#id_p2-remaining")).to_have_value("25")
+    # "Bitirdim" by mistake, then taken back: the scorer's form follows both.
+    write_row(players["Deniz"], finished=True)
+    expect(scorer.locator("#seat-3 .finish input")).to_be_checked(timeout=LIVE)
+    write_row(players["Deniz"], finished=True)  # the second tap takes it back
+    expect(scorer.locator("#seat-3 .finish input")).not_to_be_checked(timeout=LIVE)
 
     print(f"\nscorer's taps per hand with three joined phones: {taps_per_hand}")
     print(f"a row on the scorer's phone after it was sent (ms): {delays}, median {delays[1]}")
