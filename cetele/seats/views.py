@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from cetele.live.board import players_of
+from cetele.matches.exports import match_csv, match_json
 from cetele.matches.views import get_hand, hand_context, sheet_context
 from cetele.models import Match
 from cetele.seats.claims import (
@@ -304,6 +305,28 @@ def join_rules(request: HttpRequest, token: str) -> TemplateResponse:
     match = match_by_token(JOIN, token)
     context = {"match": match, **link_context(match, JOIN)}
     return TemplateResponse(request, "cetele/match_rules.html", context)
+
+
+@require_safe
+@secret_link(role=EDIT)
+def join_export_csv(request: HttpRequest, token: str) -> HttpResponse:
+    """The view link's CSV export, under the join link."""
+    from cetele.sharing.views import attachment, export_parts
+
+    match, players, hands, sheet = export_parts(token, JOIN)
+    content = match_csv([player.name for player in players], match.teams, hands, sheet)
+    return attachment(content, "text/csv; charset=utf-8", match, "csv")
+
+
+@require_safe
+@secret_link(role=EDIT)
+def join_export_json(request: HttpRequest, token: str) -> HttpResponse:
+    """The view link's JSON export, under the join link."""
+    from cetele.sharing.views import attachment, export_parts
+
+    match, players, hands, sheet = export_parts(token, JOIN)
+    content = match_json(match, players, hands, sheet)
+    return attachment(content, "application/json; charset=utf-8", match, "json")
 
 
 # --- The scorer's side (edit link) ----------------------------------------------------------------

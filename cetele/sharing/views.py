@@ -189,8 +189,8 @@ def view_rules(request: HttpRequest, token: str) -> TemplateResponse:
     return TemplateResponse(request, "cetele/match_rules.html", context)
 
 
-def export_parts(token: str) -> tuple[Match, list, list, object]:
-    match = match_by_token(VIEW, token)
+def export_parts(token: str, role: str = VIEW) -> tuple[Match, list, list, object]:
+    match = match_by_token(role, token)
     players = players_of(match)
     hands = list(match.hands.all())
     return match, players, hands, tally([hand.scores for hand in hands], len(players), match.teams)

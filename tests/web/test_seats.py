@@ -130,6 +130,8 @@ def test_no_join_page_holds_the_edit_or_the_view_token(match):
         join("join_rules", match),
         join("join_hand", match, number),
         join("join_poll", match) + "?v=0",
+        join("join_export_csv", match),
+        join("join_export_json", match),
     ]
     for url in urls:
         body = phone.get(url).content.decode()
@@ -444,6 +446,11 @@ def test_a_joined_phone_sees_what_the_view_link_shows_through_its_own_link(match
     hand = phone.get(join("join_hand", match, number))
     assert hand.status_code == 200 and f"/k/{match.join_token}/" in hand.content.decode()
     assert phone.get(join("join_rules", match)).status_code == 200
+    for name in ("export_csv", "export_json"):
+        mine = phone.get(join(f"join_{name}", match))
+        theirs = Client().get(reverse(f"view_{name}", args=[match.view_token]))
+        assert mine.status_code == 200 and mine.content == theirs.content, name
+        assert match.view_token.encode() not in mine.content
 
 
 def test_the_join_pages_speak_english_with_the_switch(match):
