@@ -149,7 +149,7 @@ class RotateJoinForm(forms.Form):
     """A new join link, after a deliberate tick: every joined phone is let go."""
 
     confirm = forms.BooleanField(
-        label=_("Evet, eski bağlantı çalışmasın, katılan telefonlar çıksın"),
+        label=_("Evet: katılan telefonlar çıksın, eski katılma bağlantısı çalışmasın"),
         error_messages={"required": _("Yenilemek için önce bu kutuyu işaretleyin.")},
     )
 

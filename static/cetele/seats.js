@@ -1,6 +1,6 @@
-// The joined phones' rows (cetele/seats): the rows' poll pauses while the page is hidden, and on
-// the scorer's page each row a phone wrote is filled into the hand form. The scorer's own typing
-// is never overwritten: a field the scorer has touched keeps its value, and where the phone's
+// The joined phones' rows (cetele/seats): the rows' poll pauses while the page is hidden or has no
+// connection, and on the scorer's page each row a phone wrote is filled into the hand form. The
+// scorer's own typing is never overwritten: a field the scorer has touched keeps its value, and where the phone's
 // differs the row says so with one tap to take it. Without this script the scorer reads the
 // rows in the list above the form and types them, as without phones.
 (function () {
@@ -8,7 +8,9 @@
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     const el = event.detail.elt;
-    if (el.matches && el.matches("[data-table-rows]") && document.hidden) event.preventDefault();
+    // Not while hidden, nor without a connection (offline.js says so for the sheet).
+    const idle = document.hidden || !navigator.onLine;
+    if (el.matches && el.matches("[data-table-rows]") && idle) event.preventDefault();
   });
 
   // A row that could not be sent (no signal, the server down) is said so where the phone shows
