@@ -1,8 +1,8 @@
 // The joined phones' rows (cetele/seats): the rows' poll pauses while the page is hidden or has no
 // connection, and on the scorer's page each row a phone wrote is filled into the hand form. The
-// scorer's own typing is never overwritten: a field the scorer has touched keeps its value, and where the phone's
-// differs the row says so with one tap to take it. Without this script the scorer reads the
-// rows in the list above the form and types them, as without phones.
+// scorer's own typing is never overwritten: a field the scorer has touched keeps its value, and
+// where the phone's differs the row says so with one tap to take it. Without this script the
+// scorer reads the rows in the list above the form and types them, as without phones.
 (function () {
   "use strict";
 
