@@ -13,7 +13,7 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef, QuerySet
 
-from cetele.models import Change, HousePreset, Match, MissCount, Table
+from cetele.models import HousePreset, Match, MissCount, Table
 from cetele.sharing.links import current_window
 
 # `forget_unused` deletes this many at a time, each batch in its own short transaction: on
@@ -46,20 +46,10 @@ def delete_table(table: Table, *, with_matches: bool) -> int:
 
 
 def delete_matches(matches: QuerySet) -> int:
-    """Delete these matches with everything in them; returns how many.
-
-    Their history goes first, in one statement whatever its length: left to Django, a change's
-    link to the change it undid (always within the same match) would have it read the whole
-    history and delete it a hundred rows at a time."""
-    pks = list(matches.values_list("pk", flat=True))
-    if not pks:
-        return 0
-    table = connection.ops.quote_name(Change._meta.db_table)
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(
-            f"DELETE FROM {table} WHERE match_id IN ({', '.join(['%s'] * len(pks))})", pks
-        )
-        counts = Match.objects.filter(pk__in=pks).delete()[1]
+    """Delete these matches with everything in them (players, hands, the whole history, in one
+    statement each: Change's links to other changes do nothing on delete); returns how many."""
+    with transaction.atomic():
+        counts = matches.delete()[1]
     return counts.get(Match._meta.label, 0)
 
 
