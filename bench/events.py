@@ -61,7 +61,8 @@ def versions_of(pks: list[int]) -> dict[int, int]:
 
 def lookup(role: str, token: str) -> tuple[int, int] | None:
     close_old_connections()
-    return current_version(TOKEN_FIELDS[role], token)
+    found = current_version(TOKEN_FIELDS[role], token)
+    return found and found[:2]  # (pk, version): the rows' version is no news to a stream
 
 
 # Every database call of this process runs in one thread (sync_to_async's default), as Django's

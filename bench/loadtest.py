@@ -16,11 +16,17 @@ A table is one match and `--viewers` + 1 phones:
 - about one hand in ten (`--corrections`) the scorer also corrects a past hand: opens its page
   (a link on the sheet), taps a few previews, saves it with the hand's version as the page
   carries it (answered 204 with HX-Redirect), and the browser loads the sheet it is sent to;
-- viewers poll the view link;
-- every phone polls on the schedule the page gives (data-poll-schedule, from how long the match
-  has been quiet; or every `--poll-every` s when given), and now and then reloads its page
-  (`--reloads-per-minute`, a Poisson rate per phone: only the HTML page counts, static files
-  are cached by the browser);
+- viewers poll the view link; at a share of the tables (`--joined`) the players join with their
+  own phones instead ("Masaya katıl": the join link's page, the name picked, their own page), and
+  during each hand's entry each sends its row twice (its opening, then its sum);
+- the scorer's page and a joined phone's ask for the open hand's rows (the rows' section: its
+  hx-get and hx-trigger "every N s", as the answer gives them; the scorer's page asks at once when
+  drawn) and ask for the sheet only when the rows' answer says it changed (HX-Trigger
+  cetele:poll-now) or after their own save; the view link's phones poll the sheet;
+- the sheet is polled on the schedule the page gives (data-poll-schedule, from how long the match
+  has been quiet; or every `--poll-every` s when given), and every phone now and then reloads
+  its page (`--reloads-per-minute`, a Poisson rate per phone: only the HTML page counts, static
+  files are cached by the browser);
 - tables arrive during the run: a phone opens /yeni/, starts a match through the form, lands on
   its sheet, opens the share page for the view link, and the viewers open that link over the next
   minute. The arrival rate is the steady state of a room of that many tables (a match of
@@ -118,14 +124,32 @@ SCHEDULE = re.compile(rb'data-poll-schedule="([0-9:,]*)"')
 CSRF_HEADER = re.compile(rb"hx-headers='\{\"x-csrftoken\": \"([^\"]+)\"\}'")
 HAND_LINK = re.compile(rb'/el/(\d+)/"')
 VIEW_LINK = re.compile(r"/v/([A-Za-z0-9_-]{22,64})/")
+JOIN_LINK = re.compile(r"/k/([A-Za-z0-9_-]{22,64})/")
+SHEET_TRIGGER = re.compile(rb'<section id="sheet"[^>]*?hx-trigger="([^"]*)"', re.S)
+ROWS_SECTION = re.compile(
+    rb'<section id="table-rows"[^>]*?hx-get="([^"]+)"[^>]*?hx-trigger="([^"]*)"', re.S
+)
+EVERY = re.compile(rb"every (\d+)s")
 EDIT_PAGE = re.compile(r"^(?:https?://[^/]+)?/m/([A-Za-z0-9_-]{22,64})/")
 # Each phone first asks within a poll interval (16 s at most while a table plays): figures "once
 # arrived" leave out the step's first seconds, where every phone of every table arrives at once.
 ARRIVED = 20.0
 MAX_STREAMS = 18_000  # one process may hold 20,000 files here (ulimit -Hn): the client's streams
 THINK = 2.0  # seconds between two taps of a correction, and before its save
+ROW_WRITES = 2  # a joined player's row is sent twice a hand: its opening, then its sum
 # What a step's figures are given by, in the order they are printed.
-KINDS = ("poll", "page", "preview", "save", "correction", "new match", "events stream opened")
+KINDS = (
+    "poll",
+    "rows",
+    "page",
+    "preview",
+    "save",
+    "correction",
+    "row",
+    "seat",
+    "new match",
+    "events stream opened",
+)
 GOAL = 2850  # tables × the minimal view's median (ms), issue 28
 GOAL_DELAY = 5.0  # a viewer sees a save within this many seconds (median)
 
@@ -268,7 +292,7 @@ class Phone:
     """What one phone's page knows: its link, its cookies, the version it shows, the CSRF token
     htmx sends (the page's hx-headers) and, on the scorer's, the hand form as drawn."""
 
-    role: str  # "m": the scorer's (edit link), "v": a viewer's
+    role: str  # "m": the scorer's (edit link), "v": a viewer's, "k": a joined player's
     token: str
     cookies: dict[str, str] = field(default_factory=dict)
     csrf: str = ""
@@ -279,6 +303,14 @@ class Phone:
     form: Form | None = None
     hands: list[int] = field(default_factory=list)  # hand numbers its sheet links to
     away: bool = False  # on another page (correcting a hand): the sheet is not polled
+    # The open hand's rows (cetele.seats), on the scorer's page and a joined phone's: their
+    # poll's URL as the page gives it and how often (0: asked at once, the scorer's page's
+    # hx-trigger="load"); while they are asked, the sheet asks only when they say it changed.
+    rows_url: str = ""
+    rows_every: float = 0.0
+    sheet_polls: bool = True
+    row_form: Form | None = None  # a joined phone's own row
+    seat: str = ""  # the seat a joined phone takes
 
     @property
     def cookie(self) -> str:
@@ -299,6 +331,7 @@ class Table:
     edit_token: str
     view_token: str
     version: int  # the match's version when it was seeded
+    join_token: str = ""  # its phones join through "Masaya katıl" (--joined), not the view link
     phones: list[Phone] = field(default_factory=list)  # the scorer's first
     changed_at: float = 0.0  # monotonic time of its last change
     saves: list[tuple[int, float]] = field(default_factory=list)  # (version, acknowledged at)
@@ -522,6 +555,8 @@ class Load:
         keep_cookies(phone, head)
         if sheet:
             self.show(table, phone, body, path)
+            if phone.rows_url and not phone.rows_every:  # hx-trigger="load"
+                await self.rows(step, table, phone, time.monotonic())
         return body
 
     def show(self, table: Table, phone: Phone, body: bytes, path: str) -> None:
@@ -539,9 +574,22 @@ class Load:
             return
         phone.known = drawn
         phone.changed_at = table.changed_at  # the sheet says how long ago it changed
+        if found := SHEET_TRIGGER.search(body):
+            phone.sheet_polls = b"every" in found[1]
+        self.show_rows(phone, body)
         if phone.role == "m":
             phone.hands = sorted({int(n) for n in HAND_LINK.findall(body)})
             phone.form = read_form(body.decode(), 'id="hand-form"')
+
+    @staticmethod
+    def show_rows(phone: Phone, body: bytes) -> None:
+        """The rows' section a page or a rows' answer draws: where and how often to ask."""
+        if found := ROWS_SECTION.search(body):
+            phone.rows_url = html.unescape(found[1].decode())
+            every = EVERY.search(found[2])
+            phone.rows_every = float(every[1]) if every else 0.0
+        if phone.role == "k" and (form := read_form(body.decode(), '/satir/"')):
+            phone.row_form = form
 
     async def poll(self, step: Step, table: Table, phone: Phone, due: float, saved_at=None):
         """One poll, as htmx sends the sheet's hx-get; `saved_at`: asked at once after a save
@@ -565,7 +613,7 @@ class Load:
                 version, now = int(found[1]), time.monotonic()
                 if saved_at is not None:
                     table.saves.append((version, saved_at))
-                if phone.role == "v":
+                if phone.role in ("v", "k"):  # the phones that only watch the sheet
                     step.delays.extend(
                         now - at for saved, at in table.saves if phone.known < saved <= version
                     )
@@ -575,6 +623,86 @@ class Load:
                 phone.changed_at = table.changed_at  # the sheet says how long ago it changed
         else:
             step.error(f"poll: HTTP {status}")
+
+    async def rows(self, step: Step, table: Table, phone: Phone, due: float) -> None:
+        """The open hand's rows, as htmx asks for #table-rows; their answer says when the sheet
+        changed (HX-Trigger cetele:poll-now: the sheet asks at once) and, once the match is
+        over, 286: no more rows, the sheet asks on its own again."""
+        request = self.request(
+            "GET",
+            phone.rows_url,
+            phone,
+            htmx={"HX-Trigger": "table-rows", "HX-Target": "table-rows"},
+            referer=phone.url,
+        )
+        answer = await self.timed(step, "rows", request, due)
+        if answer is None:
+            return
+        status, head, body, elapsed = answer
+        if status == 204:
+            step.record("rows", "nothing changed (204)", elapsed)
+            return
+        if status not in (200, 286):
+            step.error(f"rows: HTTP {status}")
+            return
+        step.record("rows", f"news ({status})", elapsed)
+        if status == 286:
+            phone.rows_url, phone.sheet_polls = "", True
+        else:
+            self.show_rows(phone, body)
+        if "cetele:poll-now" in (header(head, b"hx-trigger") or ""):
+            self.fire(step, self.poll(step, table, phone, time.monotonic()))
+
+    async def write_row(self, step: Step, phone: Phone, rng, due: float) -> None:
+        """A joined phone's row as its player fills it (every change is sent: hx-trigger
+        "change, input delay:600ms"): the opening, then the sum."""
+        form = phone.row_form
+        if form is None:
+            return
+        names = [control[0] for control in form.controls]
+        opened = next((n for n in names if n.endswith("-opened")), None)
+        remaining = next((n for n in names if n.endswith("-remaining")), None)
+        chosen = {}
+        if opened and (choices := form.choices(opened)):
+            chosen[opened] = rng.choice(choices)
+        if remaining:
+            chosen[remaining] = str(rng.randint(5, 90))
+        htmx = {"HX-Trigger": "my-row", "HX-Target": "row-status"}
+        request = self.request(
+            "POST", form.action, phone, htmx, form.data(chosen), referer=phone.url
+        )
+        answer = await self.timed(step, "row", request, due)
+        if answer is None:
+            return
+        status, head, _, elapsed = answer
+        if status == 200:
+            step.record("row", "", elapsed)
+            keep_cookies(phone, head)
+        else:
+            step.error(f"row: HTTP {status}")
+
+    async def take_seat(self, step: Step, table: Table, phone: Phone, detail: str) -> bool:
+        """A player's phone opens the join link, picks its name and lands on its own page."""
+        pick = f"/k/{phone.token}/"
+        page = await self.page(step, table, phone, detail, pick, sheet=False)
+        form = page and read_form(page.decode(), 'class="card pick-seat"')
+        if not form or phone.seat not in form.choices("seat"):
+            if page is not None:
+                step.error("joining: the join page has no free seat to pick")
+            return False
+        request = self.request(
+            "POST", pick, phone, body=form.data({"seat": phone.seat}), referer=pick
+        )
+        answer = await self.timed(step, "seat", request)
+        if answer is None:
+            return False
+        status, head, _, elapsed = answer
+        if status not in (302, 303):
+            step.error(f"seat: HTTP {status}")
+            return False
+        step.record("seat", "", elapsed)
+        keep_cookies(phone, head)
+        return await self.page(step, table, phone, detail, pick) is not None
 
     def hand_post(self, phone: Phone, form: Form, body: bytes, target: str) -> bytes:
         """The hand form's htmx POST: typing (the form is the trigger, the preview the target)
@@ -676,7 +804,7 @@ class Load:
         opens the share page and comes back (a page that is not stored: loaded again); each
         viewer opens the view link within the next minute."""
         scorer = Phone("m", "")
-        table = Table("", "", 0, [scorer], changed_at=time.monotonic(), arrived=True)
+        table = Table("", "", 0, phones=[scorer], changed_at=time.monotonic(), arrived=True)
         page = await self.page(step, table, scorer, "the new match form", "/yeni/", sheet=False)
         form = page and read_form(page.decode(), 'action="/yeni/"')
         if not form:
@@ -715,22 +843,30 @@ class Load:
                 step.error("new match: the share page has no view link")
             return
         table.view_token = found[1]
+        if rng.random() < self.args.joined:  # the players join with their own phones
+            if not (found := JOIN_LINK.search(page.decode())):
+                step.error("new match: the share page has no join link")
+                return
+            table.join_token = found[1]
         await asyncio.sleep(rng.uniform(10, 30))  # the others scan the QR code
         if not await self.page(step, table, scorer, "back to the sheet", sheet):
             return
         self.live.append(table)
         self.loop(self.phone(step, table, scorer, end, random.Random(rng.random())))
         self.loop(self.hands(step, table, end, random.Random(rng.random())))
-        for _ in range(self.args.viewers):
-            viewer = Phone("v", table.view_token)
-            self.loop(self.viewer_joins(step, table, viewer, end, random.Random(rng.random())))
+        for phone in watchers(table, self.args.viewers):
+            self.loop(self.viewer_joins(step, table, phone, end, random.Random(rng.random())))
 
     async def viewer_joins(self, step: Step, table: Table, phone: Phone, end: float, rng):
         await asyncio.sleep(rng.uniform(0, 30))
         if time.monotonic() >= end:
             return
-        path = f"/v/{phone.token}/"
-        if await self.page(step, table, phone, "a viewer's, new match", path) is not None:
+        if phone.role == "k":
+            opened = await self.take_seat(step, table, phone, "a player's, new match")
+        else:
+            path = f"/v/{phone.token}/"
+            opened = await self.page(step, table, phone, "a viewer's, new match", path) is not None
+        if opened:
             table.phones.append(phone)  # from the next step on, one of the table's phones
             await self.phone(step, table, phone, end, rng)
 
@@ -746,8 +882,14 @@ class Load:
         now and then."""
         fixed = self.args.poll_every
         rate = self.args.reloads_per_minute / 60
+
+        def every(at: float) -> float:
+            if phone.rows_url and not phone.sheet_polls:  # the rows' poll, which says the rest
+                return phone.rows_every or 4.0
+            return phone.interval(at - phone.changed_at, fixed)
+
         now = time.monotonic()
-        due = now + rng.uniform(0, phone.interval(now - phone.changed_at, fixed))
+        due = now + rng.uniform(0, every(now))
         reload_at = now + rng.expovariate(rate) if rate else math.inf
         while min(due, reload_at) < end:
             at = min(due, reload_at)
@@ -756,13 +898,15 @@ class Load:
                 pass
             elif at == reload_at:
                 self.fire(step, self.page(step, table, phone, "a reload", due=at))
+            elif phone.rows_url and not phone.sheet_polls:
+                self.fire(step, self.rows(step, table, phone, at))
             else:
                 self.fire(step, self.poll(step, table, phone, at))
             if at == reload_at:
                 reload_at = at + rng.expovariate(rate)
-                due = at + phone.interval(at - phone.changed_at, fixed)  # drawn anew
+                due = at + every(at)  # drawn anew
             else:
-                due += phone.interval(due - phone.changed_at, fixed)
+                due += every(due)
 
     async def hands(self, step: Step, table: Table, end: float, rng) -> None:
         """The scorer's hands: previews as they tap, the save, and now and then a correction
@@ -783,6 +927,10 @@ class Load:
                 events.append(
                     (next_save - entry + entry * (n + rng.random()) / len(taps), "", chosen)
                 )
+            for phone in table.phones[1:]:
+                if phone.role == "k":  # its player writes the row: the opening, then the sum
+                    for _ in range(ROW_WRITES):
+                        events.append((next_save - entry * rng.random(), "row", phone))
             events.append((next_save, "save", None))
             for at, what, chosen in sorted(events, key=lambda event: event[0]):
                 if at >= end:
@@ -792,6 +940,8 @@ class Load:
                 await asyncio.sleep(max(0.0, at - time.monotonic()))
                 if what == "correction":
                     self.fire(step, self.correct(step, table, scorer, rng, at))
+                elif what == "row":
+                    self.fire(step, self.write_row(step, chosen, rng, at))
                 elif scorer.away or scorer.form is None:
                     continue  # on a hand's page, or no form to tap on
                 elif what == "save":
@@ -859,13 +1009,14 @@ class Load:
 
         async def one(table: Table, phone: Phone) -> None:
             async with gate:
-                await self.page(
-                    joining, table, phone, "a phone joins", f"/{phone.role}/{phone.token}/"
-                )
+                if phone.role == "k":
+                    await self.take_seat(joining, table, phone, "a player's phone joins")
+                else:
+                    path = f"/{phone.role}/{phone.token}/"
+                    await self.page(joining, table, phone, "a phone joins", path)
 
         for table in tables:
-            table.phones = [Phone("m", table.edit_token)]
-            table.phones += [Phone("v", table.view_token) for _ in range(self.args.viewers)]
+            table.phones = [Phone("m", table.edit_token), *watchers(table, self.args.viewers)]
         await asyncio.gather(*(one(table, phone) for table in tables for phone in table.phones))
         joining.seconds = time.monotonic() - started
         return joining
@@ -921,6 +1072,14 @@ class Load:
         step.arrived_at, step.arrived_cpu = time.monotonic(), cpu_seconds(self.server_pids)
 
 
+def watchers(table: Table, count: int) -> list[Phone]:
+    """The phones beside the scorer's: the players', each taking its own seat (the scorer is the
+    first), when the table joins through "Masaya katıl"; else viewers of the view link."""
+    if table.join_token:
+        return [Phone("k", table.join_token, seat=str(n + 1)) for n in range(count)]
+    return [Phone("v", table.view_token) for _ in range(count)]
+
+
 def saved_token(head: bytes) -> str | None:
     """The request token of the hand an answer says was saved (HX-Trigger cetele:hand-saved)."""
     found = header(head, b"hx-trigger")
@@ -930,8 +1089,9 @@ def saved_token(head: bytes) -> str | None:
         return None
 
 
-def seed_tables(count: int, hands: int) -> list[Table]:
-    """Matches through the ORM, in one transaction, each with a few hands already played."""
+def seed_tables(count: int, hands: int, joined_share: float = 0.0) -> list[Table]:
+    """Matches through the ORM, in one transaction, each with a few hands already played; that
+    share of them played with the players' own phones joined."""
     import django
 
     django.setup()
@@ -942,7 +1102,8 @@ def seed_tables(count: int, hands: int) -> list[Table]:
     with transaction.atomic():
         for _ in range(count):
             match = seed_match(planned=1000, hands=hands, rng=rng)
-            tables.append(Table(match.edit_token, match.view_token, match.version))
+            joined = match.join_token if rng.random() < joined_share else ""
+            tables.append(Table(match.edit_token, match.view_token, match.version, joined))
     connections.close_all()
     return tables
 
@@ -1464,6 +1625,12 @@ def main(argv: list[str] | None = None) -> int:
         "--poll-every", type=float, default=0, help="fixed poll interval; 0: app.js's schedule"
     )
     parser.add_argument("--viewers", type=int, default=3)
+    parser.add_argument(
+        "--joined",
+        type=float,
+        default=0.25,
+        help="share of tables whose --viewers are the players' own phones (Masaya katıl)",
+    )
     parser.add_argument("--previews", type=int, default=10, help="previews per hand (taps)")
     parser.add_argument(
         "--entry-seconds",
@@ -1543,7 +1710,7 @@ def main(argv: list[str] | None = None) -> int:
             prepare(env)
             os.environ.update(env)
             started = time.perf_counter()
-            tables = seed_tables(max(args.step_list), args.hands)
+            tables = seed_tables(max(args.step_list), args.hands, args.joined)
             print(f"seeded {len(tables)} tables in {time.perf_counter() - started:.1f} s")
             results = [run_stack(args, env, tables, n, Path(tmp)) for n in stacks]
         finally:

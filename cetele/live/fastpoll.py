@@ -5,19 +5,22 @@ every answer is "no". Through Django that is a request object, twelve middleware
 and the view for one indexed lookup; here it is the lookup and the answer. Only the plainest case
 is answered here; anything else goes to Django untouched, which then answers as it always does:
 
-- a GET of /m/<token>/poll/?v=<n> or /v/<token>/poll/?v=<n>, no body, a host Django allows (as
-  Django's own get_host reads it), and no redirect to HTTPS pending;
-- with only the cookies a phone's poll carries, the CSRF one as Django writes it (Django would
-  answer a malformed one with a fresh cookie; a message or a session cookie may get one too);
+- a GET of a sheet's poll, /m|v|k/<token>/poll/?v=<n>, or of the open hand's rows,
+  /m|k/<token>/satirlar/?v=<n>&d=<m>&p=<k> (cetele.seats.views.rows_poll), no body, a host Django
+  allows (as Django's own get_host reads it), and no redirect to HTTPS pending;
+- with only the cookies a phone's poll carries, and a CSRF cookie that Django's CSRF middleware,
+  asked, keeps as it is (it replaces a malformed one; a message or a session cookie may bring
+  other cookies too);
 - from a browser whose signed `cetele_links` cookie holds this link's mark (it opened the page),
   so that the link-guessing limiter would let it through whatever its address did
   (cetele.sharing.links.over_the_limit): no cache is asked;
-- and the match is found at exactly version <n> (one indexed query, cetele.live.schedule).
+- and the match is found at exactly version <n> (and, for the rows, rows' version <m>): one
+  indexed query.
 
-The answer's headers are Django's own: the first such poll in each process (per role, scheme and
-language) is answered by Django and its headers are kept, then given again (with a fresh
-`Expires` where Django dated one). tests/web/test_fast_poll.py compares both ways, request by
-request, status and headers.
+The answer's headers are Django's own: the first such poll in each process (per role, kind of
+poll, scheme and language) is answered by Django and its headers are kept, then given again
+(with a fresh `Expires` where Django dated one). tests/web/test_fast_poll.py compares both ways,
+request by request, status and headers.
 """
 
 import re
@@ -26,10 +29,13 @@ from django.conf import settings
 from django.core import signals
 from django.core.handlers.wsgi import WSGIRequest
 from django.db import connection
-from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
+from django.http import HttpResponse
+from django.middleware.csrf import CsrfViewMiddleware
 
+from cetele.seats.claims import CLAIMS_COOKIE
 from cetele.sharing.links import (
     EDIT,
+    JOIN,
     SEEN_COOKIE,
     TOKEN_FIELDS,
     VIEW,
@@ -39,9 +45,18 @@ from cetele.sharing.links import (
 )
 from cetele.shell.middleware import TrustedProxyMiddleware
 
-POLL = re.compile(r"/(m|v)/([A-Za-z0-9_-]{22,64})/poll/")
-VERSION = re.compile(r"v=(\d{1,10})")
-ROLES = {"m": EDIT, "v": VIEW}
+TOKEN = r"([A-Za-z0-9_-]{22,64})"
+SHEET, ROWS = "sheet", "rows"
+# What each kind of poll's path and query look like, as the pages write them (match.html#sheet,
+# cetele.seats.views.rows_url): the numbers it shows, compared with the match's.
+POLLS = {
+    SHEET: (re.compile(rf"/(m|v|k)/{TOKEN}/poll/"), re.compile(r"v=(\d{1,10})")),
+    ROWS: (
+        re.compile(rf"/(m|k)/{TOKEN}/satirlar/"),
+        re.compile(r"v=(\d{1,10})&d=(\d{1,10})&p=\d{1,10}"),
+    ),
+}
+ROLES = {"m": EDIT, "v": VIEW, "k": JOIN}
 
 
 # The one query written out in SQL (everywhere else, the ORM): this answer is nearly all the
@@ -49,13 +64,13 @@ ROLES = {"m": EDIT, "v": VIEW}
 # ours, never the request's; the token is a parameter. Django's own poll view (cetele.sharing.views)
 # asks the same through the ORM, and tests/web/test_fast_poll.py compares the two answers.
 VERSION_QUERY = {
-    field: f"SELECT id, version FROM cetele_match WHERE {field} = %s"
-    for field in ("edit_token", "view_token")
+    field: f"SELECT id, version, draft_version FROM cetele_match WHERE {field} = %s"
+    for field in TOKEN_FIELDS.values()
 }
 
 
-def current_version(token_field: str, token: str) -> tuple[int, int] | None:
-    """(pk, version) of the match this token opens, or None: one indexed lookup."""
+def current_version(token_field: str, token: str) -> tuple[int, int, int] | None:
+    """(pk, version, rows' version) of the match this token opens, or None: one indexed lookup."""
     with connection.cursor() as cursor:
         cursor.execute(VERSION_QUERY[token_field], [token])
         return cursor.fetchone()
@@ -78,6 +93,7 @@ class PollFastPath:
             settings.CSRF_COOKIE_NAME,
             SEEN_COOKIE,
             settings.LANGUAGE_COOKIE_NAME,
+            CLAIMS_COOKIE,  # a joined phone's seat (under /k/ only); a 204 never reads it
         }
 
     def __call__(self, environ, start_response):
@@ -95,22 +111,24 @@ class PollFastPath:
             found = None
         finally:
             signals.request_finished.send(sender=self.__class__)
-        if found is None or str(found[1]) != shown:  # compared as Django's view compares
+        if found is None or tuple(map(str, found[1 : 1 + len(shown)])) != shown:  # as Django does
             return self.application(environ, start_response)  # gone, or changed: Django's work
         start_response("204 No Content", fresh(headers))
         return []
 
     def plain_poll(self, environ) -> tuple | None:
-        """(role, token, version shown, header key) for a poll only Django's 204 could answer."""
+        """(role, token, versions shown, header key) for a poll only Django's 204 could answer."""
         if environ.get("REQUEST_METHOD") != "GET" or environ.get("CONTENT_LENGTH", "") not in (
             "",
             "0",
         ):
             return None
-        path = POLL.fullmatch(environ.get("PATH_INFO", ""))
-        shown = VERSION.fullmatch(environ.get("QUERY_STRING", ""))
-        if path is None or shown is None or environ.get("SCRIPT_NAME") or not self.plain_settings:
+        if environ.get("SCRIPT_NAME") or not self.plain_settings:
             return None
+        found = which_poll(environ)
+        if found is None:
+            return None
+        poll, path, shown = found
         request = django_request(environ)
         if request is None:
             return None  # a Host Django refuses (400), or a request it cannot read
@@ -118,7 +136,7 @@ class PollFastPath:
         if settings.SECURE_SSL_REDIRECT and not secure:
             return None
         cookies = request.COOKIES
-        if not cookies.keys() <= self.plain_cookies or not plain_csrf_cookie(cookies):
+        if not cookies.keys() <= self.plain_cookies or not csrf_cookie_kept(request):
             return None
         token = path[2]
         if not self.opened(cookies, token):
@@ -127,7 +145,7 @@ class PollFastPath:
         if language not in dict(settings.LANGUAGES):
             language = settings.LANGUAGE_CODE
         role = ROLES[path[1]]
-        return role, token, shown[1], (role, secure, language)
+        return role, token, shown.groups(), (role, poll, secure, language)
 
     @staticmethod
     def opened(cookies: dict, token: str) -> bool:
@@ -145,6 +163,16 @@ class PollFastPath:
             return start_response(status, headers, exc_info)
 
         return self.application(environ, keep)
+
+
+def which_poll(environ) -> tuple[str, re.Match, re.Match] | None:
+    """(kind of poll, its path's match, its query's match), or None for any other request."""
+    for poll, (path_pattern, query_pattern) in POLLS.items():
+        path = path_pattern.fullmatch(environ.get("PATH_INFO", ""))
+        shown = query_pattern.fullmatch(environ.get("QUERY_STRING", ""))
+        if path is not None and shown is not None:
+            return poll, path, shown
+    return None
 
 
 def fresh(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -169,10 +197,14 @@ def django_request(environ) -> WSGIRequest | None:
         return None
 
 
-def plain_csrf_cookie(cookies: dict) -> bool:
-    """Whether the CSRF cookie is one Django keeps as it is: a secret as Django writes it (32 of
-    its characters). Without one Django adds none to a 204, but a malformed one it replaces with
-    a fresh cookie; and a masked one of older versions it reads otherwise. Only the plain one is
-    answered here."""
-    secret = cookies.get(settings.CSRF_COOKIE_NAME, "")
-    return len(secret) == CSRF_SECRET_LENGTH and not secret.strip(CSRF_ALLOWED_CHARS)
+# Django's CSRF middleware itself, around an answer that says nothing: what it adds is what it
+# would add to the poll's 204.
+CSRF_ONLY = CsrfViewMiddleware(lambda request: HttpResponse(status=204))
+
+
+def csrf_cookie_kept(request: WSGIRequest) -> bool:
+    """Whether Django's CSRF middleware would answer this poll without a new CSRF cookie: it
+    replaces a malformed one (and an older, masked one), and adds none to a 204 where there is
+    none. Asked of the middleware, on this request (a copy of the environ), so that the fast
+    path never has to know the cookie's format."""
+    return settings.CSRF_COOKIE_NAME not in CSRF_ONLY(request).cookies

@@ -22,6 +22,28 @@ POLL_SCHEDULE: tuple[tuple[int | None, int], ...] = (
 )
 
 
+# How often a page asks for the open hand's rows, the joined phones' (cetele.seats). Those polls
+# also bring the sheet's news (a new version: "cetele:poll-now"), so a page that has them asks for
+# its sheet only when they say so (sheet_context's `sheet_polls`). A row should show on the
+# scorer's form about 2 s after it is written (the median of a 4-s poll); a player's own phone
+# waits at the sheet's rhythm until someone writes, and a scorer's page no phone joined asks
+# rarely: a seat taken, or another editor's save, is its only news.
+ROWS_EVERY_WRITING = 4  # a row of the open hand is in: the hand is being written at the table
+ROWS_EVERY_SCORER = 4  # the scorer's page, phones joined: the first row is due any moment
+ROWS_EVERY_PLAYER = 8  # a joined phone while nobody has written: as a viewer asks for the sheet
+ROWS_EVERY_ALONE = 16  # the scorer's page, no phone joined
+
+
+def rows_every(table: list, scorer: bool) -> int:
+    """Seconds between two asks for the open hand's rows, from what every seat shows now
+    (cetele.seats.drafts.table_rows), on the scorer's page or a joined phone's."""
+    if any(state.row for state in table):
+        return ROWS_EVERY_WRITING
+    if not scorer:
+        return ROWS_EVERY_PLAYER
+    return ROWS_EVERY_SCORER if any(state.joined for state in table) else ROWS_EVERY_ALONE
+
+
 def poll_every(quiet_seconds: float) -> int:
     """Seconds to wait before the next poll of a match that has been quiet this long."""
     for until, every in POLL_SCHEDULE:

@@ -82,10 +82,12 @@ def editable_match(token: str) -> Match:
     return match_by_token(EDIT, token)
 
 
-def sheet_context(match: Match, *, role: str = EDIT) -> dict:
+def sheet_context(match: Match, *, role: str = EDIT, rows_poll: bool = False) -> dict:
     """Everything the page around the çetele needs: the sheet as drawn for this version
-    (cetele.live.board), how many hands were played, whether the match is over; `role` (edit or
-    view) decides where its links lead."""
+    (cetele.live.board), how many hands were played, whether the match is over; `role` (edit,
+    view or join) decides where its links lead. `rows_poll`: the page also asks for the open
+    hand's rows (cetele.seats), whose answer says when the sheet changed, so the sheet does not
+    ask on its own while a hand is open."""
     links = link_context(match, role)
     board = board_for(match, links)
     return {
@@ -93,6 +95,7 @@ def sheet_context(match: Match, *, role: str = EDIT) -> dict:
         "board": board,
         "played": board.played,
         "finished": board.finished,
+        "sheet_polls": board.finished or not rows_poll,
         **links,
         **live_context(match.touched_at),
     }
@@ -179,7 +182,7 @@ def sheet_page(
     """The sheet's page for this link: the scorer's, with the next hand's form (and a
     correction's `note`), or the view link's. The sheet inside is the one drawn for this version
     (cetele.live.board); the page around it is this request's own."""
-    context = {**sheet_context(match, role=role), **(note or {})}
+    context = {**sheet_context(match, role=role, rows_poll=role == EDIT), **(note or {})}
     if role == EDIT and not context["finished"]:  # a finished match takes no more hands
         context.update(next_hand(match, players_of(match), context["played"] + 1))
     return TemplateResponse(request, template_name, context)
@@ -401,7 +404,7 @@ def render_hand_form(request: HttpRequest, match: Match, entry: HandEntry) -> Te
             "players": entry.players,
         }
         return TemplateResponse(request, "cetele/match.html#hand_form", context)
-    context = sheet_context(match)
+    context = sheet_context(match, rows_poll=True)
     context["entry"] = entry
     return TemplateResponse(request, "cetele/match.html", context)
 

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from cetele.live.board import players_of
+from cetele.live.schedule import rows_every
 from cetele.matches.exports import match_csv, match_json
 from cetele.matches.views import get_hand, hand_context, sheet_context
 from cetele.models import Match
@@ -121,13 +122,14 @@ def joined_page(
         written = next((state.row for state in table if state.seat == seat), None)
         row = PlayerRow(match, players[seat], position=position, row=written)
     context = {
-        **sheet_context(match, role=JOIN),
+        **sheet_context(match, role=JOIN, rows_poll=True),
         "player": players[seat],
         "position": position,
         "row": row,
         "table": table,
         "any_joined": True,  # this phone has
         "rows_url": rows_url(match, JOIN, position),
+        "rows_every": rows_every(table, scorer=False),
         "own_seat": seat,
     }
     return TemplateResponse(request, "cetele/seats/joined.html", context, status=status)
@@ -232,7 +234,9 @@ def rows_poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
     match = Match.objects.get(pk=pk)
     position = open_position(match)
     if position is None:
-        return HttpResponse(status=286)
+        response = HttpResponse(status=286)  # no hand to write: htmx stops asking
+        response["HX-Trigger"] = "cetele:poll-now"  # the last hand's sheet, which asks on its own
+        return response
     players = players_of(match)
     table = table_rows(match, players, position)
     context = {
@@ -241,6 +245,7 @@ def rows_poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
         "table": table,
         "any_joined": any(state.joined or state.row for state in table),
         "rows_url": rows_url(match, role, position),
+        "rows_every": rows_every(table, scorer=role == EDIT),
         "role": role,
     }
     if role == JOIN:
@@ -281,10 +286,11 @@ def seat_rows(request: HttpRequest, token: str) -> HttpResponse:
 @require_safe
 @secret_link(role=EDIT)
 def join_poll(request: HttpRequest, token: str) -> HttpResponse:
-    """The sheet, live, as the view link's (cetele.sharing.views.poll)."""
+    """The sheet, live, as the view link's (cetele.sharing.views.poll); a phone that has its seat
+    also asks for the rows, which say when to ask for the sheet."""
     from cetele.sharing.views import poll  # the sharing views import this module's neighbours
 
-    return poll(request, JOIN, token)
+    return poll(request, JOIN, token, rows_poll=lambda match: claim_of(request, match) is not None)
 
 
 @require_safe

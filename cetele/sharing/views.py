@@ -129,9 +129,10 @@ def match_rotate(request: HttpRequest, token: str) -> HttpResponse:
 # --- Live updates ----------------------------------------------------------------------------
 
 
-def poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
+def poll(request: HttpRequest, role: str, token: str, rows_poll=None) -> HttpResponse:
     """204 with no body while the match is at the version the page shows (one indexed query),
-    else the sheet at its new version. (htmx 2 swaps nothing on 204; a 304 would blank it.)"""
+    else the sheet at its new version. (htmx 2 swaps nothing on 204; a 304 would blank it.)
+    `rows_poll(match)`: whether the page also asks for the open hand's rows (sheet_context)."""
     found = Match.objects.filter(**{TOKEN_FIELDS[role]: token}).values_list("pk", "version")
     if not found:
         raise BadLink()
@@ -139,7 +140,9 @@ def poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
     if request.GET.get("v") == str(version):
         return HttpResponse(status=204)
     match = Match.objects.get(pk=pk)
-    return TemplateResponse(request, "cetele/match.html#sheet", sheet_context(match, role=role))
+    with_rows = role == EDIT or (rows_poll is not None and rows_poll(match))
+    context = sheet_context(match, role=role, rows_poll=with_rows)
+    return TemplateResponse(request, "cetele/match.html#sheet", context)
 
 
 # CSP is moot for a 204 or a fragment swapped into a page that already has it: skip its work.

@@ -12,7 +12,7 @@ from tests.browser.sheet import Taps, start_match
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = ["Ali", "Ayşe", "Can", "Deniz"]
-LIVE = 6_000  # ms: the rows' poll asks every 2 s
+LIVE = 6_000  # ms: the rows' poll asks every 4 s while phones write (cetele.live.schedule)
 
 
 @pytest.fixture

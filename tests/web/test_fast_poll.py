@@ -12,6 +12,7 @@ from django.test import override_settings
 
 from cetele.live.fastpoll import VERSION_QUERY, PollFastPath, current_version
 from cetele.models import Match
+from cetele.seats.claims import CLAIMS_COOKIE, seats_changed
 from cetele.sharing.links import SEEN_COOKIE, link_mark
 from tests.factories import add_hand, make_match, sample_inputs
 
@@ -81,6 +82,24 @@ def opened(*tokens: str) -> str:
     return f"{settings.CSRF_COOKIE_NAME}={csrf}; {SEEN_COOKIE}={browser.cookies[SEEN_COOKIE].value}"
 
 
+def joined(match: Match, seat: int = 1) -> str:
+    """The cookies of a phone that opened the join link and took the seat `seat` (from Django)."""
+    from django.test import Client
+
+    phone = Client(HTTP_HOST="127.0.0.1")
+    phone.get(f"/k/{match.join_token}/", secure=True)
+    response = phone.post(f"/k/{match.join_token}/", {"seat": str(seat)}, secure=True)
+    assert response.status_code == 302
+    names = (settings.CSRF_COOKIE_NAME, SEEN_COOKIE, CLAIMS_COOKIE)
+    return "; ".join(f"{name}={phone.cookies[name].value}" for name in names)
+
+
+def rows_query(match: Match) -> str:
+    """The rows' poll's query as the page writes it (cetele.seats.views.rows_url)."""
+    match.refresh_from_db()
+    return f"v={match.version}&d={match.draft_version}&p={match.hands.count() + 1}"
+
+
 def forged(*tokens: str) -> str:
     """A cookie holding the marks, signed with another key."""
     from django.test import override_settings as override
@@ -113,6 +132,53 @@ def test_nothing_changed_is_answered_without_django_with_django_s_own_headers(
     assert first == django_answer
     assert all(answer == django_answer for answer in again)
     assert inner.calls == 1
+
+
+def live_polls(match: Match) -> list[tuple[str, dict]]:
+    """A joined phone's polls (its sheet, the open hand's rows) and the scorer's rows' poll,
+    each at the numbers the match is at."""
+    match.refresh_from_db()
+    phone = joined(match)
+    scorer = opened(match.edit_token)
+    rows = rows_query(match)
+    return [
+        (
+            "a joined phone's sheet",
+            environ(f"/k/{match.join_token}/poll/", f"v={match.version}", phone),
+        ),
+        ("a joined phone's rows", environ(f"/k/{match.join_token}/satirlar/", rows, phone)),
+        ("the scorer's rows", environ(f"/m/{match.edit_token}/satirlar/", rows, scorer)),
+    ]
+
+
+def test_a_joined_phone_s_polls_and_the_rows_polls_are_answered_as_django_answers_them():
+    """Before: each went through Django, the rows' poll every 2 to 8 s on every scorer's page."""
+    match = make_match(hands=2)
+    for why, env in live_polls(match):
+        django_answer = answer(WSGIHandler(), env)
+        inner = Counting()
+        fast = PollFastPath(inner)
+        assert answer(fast, env) == django_answer, why  # Django's, learnt
+        assert [answer(fast, env) for _ in range(3)] == [django_answer] * 3, why
+        assert django_answer[0] == "204 No Content" and inner.calls == 1, why
+
+
+def test_a_row_written_or_a_hand_saved_is_the_rows_poll_s_news_never_the_fast_path_s():
+    match = make_match(hands=2)
+    polls = dict(live_polls(match))
+    fast = PollFastPath(WSGIHandler())
+    for env in polls.values():
+        call(fast, dict(env))  # learnt
+    seats_changed(match)  # as a seat taken or a row written does: the rows' version moves on
+    for why in ("a joined phone's rows", "the scorer's rows"):
+        status, _, body = call(fast, dict(polls[why]))
+        assert status.startswith("200") and b"table-rows" in body, why
+    assert call(fast, dict(polls["a joined phone's sheet"]))[0].startswith(
+        "204"
+    )  # the sheet stands
+    add_hand(match, sample_inputs(finisher=1, remaining=9))
+    status, _, body = call(fast, dict(polls["a joined phone's sheet"]))
+    assert status.startswith("200") and b'id="sheet"' in body
 
 
 def test_the_edit_poll_keeps_django_s_never_cache_expiry_fresh():
@@ -171,18 +237,21 @@ def test_every_other_poll_goes_to_django_and_gets_django_s_answer():
         assert (status, without_tokens(body)) == (
             django_answer[0],
             without_tokens(django_answer[2]),
-        )
+        ), why
 
 
 def without_tokens(body: bytes) -> bytes:
-    """A page's CSRF tokens are new each time it is rendered."""
-    return re.sub(rb'(csrftoken": "|name="csrfmiddlewaretoken" value=")[^"]+', rb"\1", body)
+    """A page's CSRF tokens are new each time it is rendered, and the seconds the match has been
+    quiet (data-quiet) may have ticked on between two drawings."""
+    body = re.sub(rb'(csrftoken": "|name="csrfmiddlewaretoken" value=")[^"]+', rb"\1", body)
+    return re.sub(rb'data-quiet="\d+"', b'data-quiet=""', body)
 
 
 def _every_key() -> list[tuple]:
     return [
-        (role, secure, lang)
-        for role in ("edit", "view")
+        (role, poll, secure, lang)
+        for role in ("edit", "view", "join")
+        for poll in ("sheet", "rows")
         for secure in (True, False)
         for lang in ("tr", "en")
     ]
@@ -339,7 +408,9 @@ def test_the_fast_poll_s_query_reads_the_match_table_by_the_token_it_is_given():
     assert all(Match._meta.db_table in query for query in VERSION_QUERY.values())
     match = make_match(hands=2)
     match.refresh_from_db()
-    assert current_version("view_token", match.view_token) == (match.pk, match.version)
-    assert current_version("edit_token", match.edit_token) == (match.pk, match.version)
+    versions = (match.pk, match.version, match.draft_version)
+    assert current_version("view_token", match.view_token) == versions
+    assert current_version("edit_token", match.edit_token) == versions
+    assert current_version("join_token", match.join_token) == versions
     assert current_version("edit_token", match.view_token) is None  # a view token opens no edit
     assert current_version("view_token", "x" * 43) is None

@@ -2,11 +2,18 @@
 the hand being entered, and the scorer sees it and saves."""
 
 import logging
+import re
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from cetele.live.schedule import (
+    ROWS_EVERY_ALONE,
+    ROWS_EVERY_PLAYER,
+    ROWS_EVERY_SCORER,
+    ROWS_EVERY_WRITING,
+)
 from cetele.models import Hand, Match, RetiredLink
 from cetele.seats.claims import CLAIMS_COOKIE
 from cetele.seats.models import DraftRow, SeatClaim
@@ -467,14 +474,57 @@ def test_a_seat_taken_or_freed_is_news_to_the_scorers_rows_poll(client, match):
     url = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
     assert client.get(url, headers=HTMX).status_code == 204
     quiet = " ".join(client.get(edit("seat_rows", match), headers=HTMX).content.decode().split())
-    assert 'hx-trigger="every 8s"' in quiet and "telefonu yok" not in quiet  # nobody joined
+    # Nobody joined: only another editor's save is news, which this poll also brings.
+    assert f'hx-trigger="every {ROWS_EVERY_ALONE}s"' in quiet and "telefonu yok" not in quiet
 
-    joined_phone(match, 1)
+    phone = joined_phone(match, 1)
 
     status, rows = rows_poll(client, url)
     assert status == 200 and "Ayşe</strong>: henüz yazmadı" in rows
-    assert 'hx-trigger="every 2s"' in rows
+    assert f'hx-trigger="every {ROWS_EVERY_SCORER}s"' in rows  # the first row is due any time
+    waiting = phone.get(join("join_rows", match), headers=HTMX).content.decode()
+    assert f'hx-trigger="every {ROWS_EVERY_PLAYER}s"' in waiting  # the hand is still played
+    phone.post(join("join_row", match), row_data(3, remaining=12))
+    for asker, url_name in ((client, edit("seat_rows", match)), (phone, join("join_rows", match))):
+        writing = asker.get(url_name, headers=HTMX).content.decode()
+        assert f'hx-trigger="every {ROWS_EVERY_WRITING}s"' in writing  # the hand is being written
     match.refresh_from_db()
     url = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
     client.post(edit("seat_free", match), {"seat": "1"})
     assert client.get(url, headers=HTMX).status_code == 200
+
+
+def sheet_trigger(page: str) -> str:
+    """The live sheet's hx-trigger on a page (match.html#sheet)."""
+    return re.search(r'<section id="sheet"[^>]*?hx-trigger="([^"]*)"', page, re.S)[1]
+
+
+def test_a_page_asking_for_the_rows_asks_for_its_sheet_only_when_they_say_it_changed(client, match):
+    """Before: the scorer's page and a joined phone asked twice, for the sheet and the rows."""
+    phone = joined_phone(match, 1)
+    scorer_page = client.get(edit("match_detail", match)).content.decode()
+    joined_page = phone.get(join("join_match", match)).content.decode()
+    view_page = Client().get(f"/v/{match.view_token}/").content.decode()
+    assert sheet_trigger(scorer_page) == sheet_trigger(joined_page) == "visible-again"
+    assert sheet_trigger(view_page) == "every 4s, visible-again"  # a view link has no rows
+
+    url = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    add_hand(match, sample_inputs(finisher=1, remaining=9))  # saved by another editor
+    response = client.get(url, headers=HTMX)
+    assert response.status_code == 200 and response["HX-Trigger"] == "cetele:poll-now"
+    answer = client.get(f"{edit('match_poll', match)}?v=0", headers=HTMX).content.decode()
+    assert sheet_trigger(answer) == "visible-again"  # the sheet it brings still waits for them
+
+
+def test_the_last_hand_s_rows_poll_stops_and_brings_the_sheet_that_polls_again(client):
+    match = make_match(hands=2, planned_hands=3)
+    phone = joined_phone(match, 1)
+    match.refresh_from_db()
+    url = f"{join('join_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    add_hand(match, sample_inputs(finisher=2, remaining=9))  # the last hand
+    response = phone.get(url, headers=HTMX)
+    assert response.status_code == 286 and response["HX-Trigger"] == "cetele:poll-now"
+    sheet = phone.get(f"{join('join_poll', match)}?v=0", headers=HTMX).content.decode()
+    assert sheet_trigger(sheet) == "every 4s, visible-again"  # corrections still come
+    scorer_page = client.get(edit("match_detail", match)).content.decode()
+    assert sheet_trigger(scorer_page) == "every 4s, visible-again"
