@@ -193,23 +193,3 @@ def test_no_serious_accessibility_violation_on_the_join_pages(phone, second_phon
     assert blocking_violations(scorer) == [], "scorer"
     scorer.goto(f"/m/{match.edit_token}/paylas/")
     assert blocking_violations(scorer) == [], "share"
-
-
-def test_a_row_that_cannot_be_sent_is_said_so_and_stays_in_the_form(phone):
-    from tests.factories import make_match
-
-    player, _console = phone
-    match = make_match(hands=1, planned_hands=5)
-    join_as(player, match, "Can")
-    player.context.set_offline(True)
-    row = player.locator("#my-row")
-    row.locator(".opened-series").click()
-    player.fill("#id_row-remaining", "17")
-    row.get_by_role("button", name="Gönder").click()
-
-    expect(row.locator("#row-status")).to_contain_text("Bağlantı yok: satırınız gönderilmedi")
-    expect(player.locator("#id_row-remaining")).to_have_value("17")
-    player.context.set_offline(False)
-    row.get_by_role("button", name="Gönder").click()
-    expect(row.locator("#row-status")).to_contain_text("Satırınız gönderildi", timeout=LIVE)
-    assert match.draft_rows.get().values["remaining"] == 17
