@@ -257,13 +257,17 @@
     return value;
   }
   // The phone's row as the hand form's fields would hold it.
-  function wanted(row) {
+  // `holdsNone`: the finisher's row, or with teams whose partner writes 0 the partner's: the form
+  // keeps no sum or okeys there (app.js clears them when the finisher is chosen; the server
+  // refuses a sum there), whatever the phone wrote before it knew who finished.
+  function wanted(row, holdsNone) {
     const p = "p" + row.seat + "-";
     const values = {};
+    const none = holdsNone || row.remaining === null || row.remaining === undefined;
     values[p + "opened"] = row.opened || "no";
-    values[p + "remaining"] = row.remaining === null || row.remaining === undefined ? "" : String(row.remaining);
-    values[p + "okeys"] = String(row.okeys || 0);
-    values[p + "fake_okeys"] = String(row.fake_okeys || 0);
+    values[p + "remaining"] = none ? "" : String(row.remaining);
+    values[p + "okeys"] = String(holdsNone ? 0 : row.okeys || 0);
+    values[p + "fake_okeys"] = String(holdsNone ? 0 : row.fake_okeys || 0);
     if ("opening" in row) values[p + "opening"] = row.opening === null ? "" : String(row.opening);
     if ("cifte_devam" in row) values[p + "cifte_devam"] = row.cifte_devam ? "on" : "";
     if (row.finished) values.finisher = String(row.seat);
@@ -275,18 +279,30 @@
     if (!form) return;
     const mine = touchedIn(form);
     const changed = [];
+    // Who finished first: it decides which rows hold no tiles.
     rows.forEach(function (row) {
-      const seatRow = form.querySelector("#seat-" + row.seat);
-      if (!seatRow) return;
-      const values = wanted(row);
-      const differ = [];
-      // "Bitirdim" taken back on the phone: a finisher this script chose is chosen no more.
       const chosen = form.querySelector('input[name="finisher"][value="' + row.seat + '"]');
-      if (!row.finished && chosen && chosen.checked && chosen.dataset.fromPhone && !mine.has("finisher")) {
+      if (!chosen || mine.has("finisher")) return;
+      if (row.finished && !chosen.checked) {
+        chosen.checked = true;
+        chosen.dataset.fromPhone = "1";
+        changed.push(chosen);
+      } else if (!row.finished && chosen.checked && chosen.dataset.fromPhone) {
+        // "Bitirdim" taken back on the phone: a finisher this script chose is chosen no more.
         chosen.checked = false;
         delete chosen.dataset.fromPhone;
         changed.push(chosen);
       }
+    });
+    const finisher = valueOf(form, "finisher");
+    const partnerZero = form.classList.contains("partner-zero") && /^\d+$/.test(finisher || "");
+    rows.forEach(function (row) {
+      const seatRow = form.querySelector("#seat-" + row.seat);
+      if (!seatRow) return;
+      const holdsNone = finisher === String(row.seat) ||
+        (partnerZero && (Number(finisher) + 2) % 4 === row.seat);
+      const values = wanted(row, holdsNone);
+      const differ = [];
       Object.keys(values).forEach(function (name) {
         const now = valueOf(form, name);
         if (now === undefined || now === values[name]) return;
@@ -335,6 +351,14 @@
     });
     el.append(take);
   }
+
+  // The scorer chose who finished: the rows that now hold no tiles, and those that hold them
+  // again, follow (after app.js has cleared the finisher's rows).
+  document.addEventListener("change", function (e) {
+    if (e.isTrusted && e.target.name === "finisher" && e.target.closest("#hand-form")) {
+      setTimeout(function () { apply(lastRows); }, 0);
+    }
+  });
 
   function rowsIn(box) {
     return Array.from(box.querySelectorAll("[data-row]")).map(function (li) {

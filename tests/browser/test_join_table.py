@@ -6,23 +6,12 @@ from playwright.sync_api import expect
 
 import scoring
 from cetele.models import Match
-from tests.browser.conftest import open_phone
 from tests.browser.sheet import Taps, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = ["Ali", "Ayşe", "Can", "Deniz"]
 LIVE = 6_000  # ms: the rows' poll asks every 2 s
-
-
-@pytest.fixture
-def third_phone(browser, live_server):
-    yield from open_phone(browser, live_server)
-
-
-@pytest.fixture
-def fourth_phone(browser, live_server):
-    yield from open_phone(browser, live_server)
 
 
 def join_as(page, match: Match, name: str) -> None:
