@@ -182,3 +182,38 @@ def test_no_serious_accessibility_violation_on_the_join_pages(phone, second_phon
     assert blocking_violations(scorer) == [], "scorer"
     scorer.goto(f"/m/{match.edit_token}/paylas/")
     assert blocking_violations(scorer) == [], "share"
+
+
+def test_with_teams_the_finishers_partner_keeps_no_sum_a_phone_wrote(
+    phone, second_phone, third_phone
+):
+    """The finisher's partner writes 0: a sum their phone wrote before anyone knew who finished
+    is not put in the form, which would refuse it ("eşi bitirdi, 0 yazar; toplamı silin")."""
+    from tests.factories import make_match
+
+    scorer, scorer_console = phone
+    match = make_match(teams=True, preset="om-klasik", planned_hands=5)
+    ayse, can = second_phone[0], third_phone[0]
+    join_as(ayse, match, "Ayşe")
+    join_as(can, match, "Can")
+    scorer.goto(f"/m/{match.edit_token}/")
+
+    # Can (Ali's partner) writes his rack; then the scorer taps "Ali bitirdi".
+    write_row(can, tiles=(12, 9))
+    expect(scorer.locator("#id_p2-remaining")).to_have_value("21", timeout=LIVE)
+    scorer.locator("#seat-0 .finish").click()
+    expect(scorer.locator("#id_p2-remaining")).to_have_value("")
+    # Another phone's row comes: Can's sum is not put back.
+    write_row(ayse, tiles=(13, 13))
+    expect(scorer.locator("#id_p1-remaining")).to_have_value("26", timeout=LIVE)
+    expect(scorer.locator("#id_p2-remaining")).to_have_value("")
+    # The scorer changes their mind: Ayşe finished. Can's sum is back; Ayşe's is cleared.
+    scorer.locator("#seat-1 .finish").click()
+    expect(scorer.locator("#id_p2-remaining")).to_have_value("21")
+    expect(scorer.locator("#id_p1-remaining")).to_have_value("")
+    scorer.locator("#seat-0 .finish").click()
+    scorer.get_by_role("button", name="Eli kaydet").click()
+    expect(scorer.locator("#entry-title")).to_have_text("2. el", timeout=LIVE)
+    saved = match.hands.get().inputs["players"]
+    assert saved[1]["remaining"] == 26 and saved[2].get("remaining") is None
+    assert not scorer_console.errors
