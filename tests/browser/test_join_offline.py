@@ -117,3 +117,31 @@ def test_a_row_written_offline_while_the_scorer_saves_is_refused_and_the_player_
     assert not match.draft_rows.exists()
     assert waiting_rows(player) == {}
     assert not scorer_console.errors and not player_console.errors
+
+
+def test_a_row_kept_for_a_hand_saved_since_is_refused_when_the_page_opens_again(
+    phone, second_phone
+):
+    """The page opened again is at the next hand already: the row that waited for the hand
+    before is still sent, and the player told it came too late."""
+    scorer, _scorer_console = phone
+    player, _console = second_phone  # (the failed sends are on its console)
+    match = make_match(hands=1, planned_hands=5)
+    join_as(player, match, NAMES[3])
+    player.route("**/satir/", lambda route: route.abort("connectionfailed"))
+    player.locator("#my-row .opened-pairs").click()
+    expect(player.locator("#row-status")).to_have_text(KEPT)
+    scorer.goto(f"/m/{match.edit_token}/")
+    enter_hand(scorer, NAMES, {"finisher": 0, "players": [{"opened": "series"}] + [{}] * 3})
+    wait_for_hand(scorer, 3)
+
+    player.unroute("**/satir/")
+    player.reload()
+    row = player.locator("#my-row")
+    expect(row.locator("#my-row-title")).to_have_text(f"3. el: {NAMES[3]}")
+    expect(row.get_by_role("alert")).to_contain_text(
+        "2. el siz yazarken kaydedildi; bu satır işlenmedi.", timeout=LIVE
+    )
+    expect(player.locator("#id_row-opened_0")).to_be_checked()  # hand 3's row starts empty
+    assert not match.draft_rows.exists()
+    assert waiting_rows(player) == {}
