@@ -8,22 +8,187 @@
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     const el = event.detail.elt;
+    if (!el.matches) return;
     // Not while hidden, nor without a connection (offline.js says so for the sheet).
     const idle = document.hidden || !navigator.onLine;
-    if (el.matches && el.matches("[data-table-rows]") && idle) event.preventDefault();
+    if (el.matches("[data-table-rows]") && idle) event.preventDefault();
+    // A joined phone's rows that wait go first: the poll would move the form to the next hand
+    // before the server said what became of them.
+    else if (el.matches("[data-table-rows]") && waiting().length) {
+      event.preventDefault();
+      sendWaiting();
+    } else if (el.matches(ROW_FORM) && !navigator.onLine) {
+      event.preventDefault();
+      keep(el);
+    } else if (el.matches(ROW_FORM)) rowInFlight = true;
   });
 
-  // A row that could not be sent (no signal, the server down) is said so where the phone shows
-  // what became of its row: it stays in the form, to be sent again.
-  function notSent(event) {
-    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("#my-row form");
+  // --- A joined phone without signal -------------------------------------------------------
+  // Its row waits on the phone (localStorage, under the match's phone key and the hand's
+  // place: never the link) and is sent when the connection is back: at the "online" event, at
+  // the next request that gets through, every 10 s, or when the page is opened again. The
+  // server then says what became of it, as for a row sent at once: kept, or not applied
+  // because the hand was saved meanwhile (cetele.seats.views.join_row).
+  const WAITING = "cetele.row.";
+  // The form stays itself once the answer has replaced it (it is then out of the page).
+  const ROW_FORM = "form[data-own-row]";
+  let rowInFlight = false;
+  function myForm() { return document.querySelector("#my-row " + ROW_FORM); }
+  function matchKey() {
+    const sheet = document.querySelector("#sheet[data-match-key]");
+    return document.getElementById("my-row") && sheet ? sheet.dataset.matchKey : "";
+  }
+  function waitingKey(position) { return WAITING + matchKey() + "." + position; }
+  function waiting() { // this match's waiting rows, by place
+    const key = matchKey();
+    if (!key) return [];
+    const found = [];
+    try {
+      for (let i = 0; i < localStorage.length; i++) {
+        const name = localStorage.key(i);
+        if (name.indexOf(WAITING + key + ".") === 0) found.push(name);
+      }
+    } catch (err) { return []; }
+    return found.sort(function (a, b) { return placeIn(a) - placeIn(b); });
+  }
+  function placeIn(name) { return Number(name.slice(name.lastIndexOf(".") + 1)); }
+  function bodyOf(form) {
+    const data = new URLSearchParams();
+    new FormData(form).forEach(function (value, name) {
+      if (typeof value === "string" && name !== "csrfmiddlewaretoken") data.append(name, value);
+    });
+    return data.toString();
+  }
+  function say(form, text, className) {
     const status = form && form.querySelector("#row-status");
     if (!status) return;
-    status.textContent = status.dataset.notSent;
-    status.className = "small message error";
+    status.textContent = text;
+    status.className = className;
+  }
+  function keep(form) {
+    try { localStorage.setItem(waitingKey(placeOf(form)), bodyOf(form)); } catch (err) { /* full */ }
+    const status = form.querySelector("#row-status");
+    if (status) say(form, status.dataset.kept, "small message");
+  }
+  function forget(position, body) {
+    const name = waitingKey(position);
+    try { if (body === undefined || localStorage.getItem(name) === body) localStorage.removeItem(name); } catch (err) { /* */ }
+  }
+  // The request left and no answer came, or the server failed: the row waits. A refusal of
+  // the request itself (the link changed: 4xx) would be refused again: it is said, not kept.
+  function notSent(event) {
+    const el = event.detail.elt;
+    const form = el && el.matches && el.matches(ROW_FORM) ? el : null;
+    if (!form) return;
+    const xhr = event.detail.xhr;
+    if (!xhr || !xhr.status || xhr.status >= 500) { keep(form); return; }
+    forget(placeOf(form));
+    const status = form.querySelector("#row-status");
+    if (status) say(form, status.dataset.refused, "small message error");
   }
   document.addEventListener("htmx:sendError", notSent);
+  document.addEventListener("htmx:timeout", notSent);
   document.addEventListener("htmx:responseError", notSent);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const xhr = event.detail.xhr;
+    // The form, also when its answer replaced it (htmx then tells the nearest element left).
+    const el = (event.detail.requestConfig && event.detail.requestConfig.elt) || event.detail.elt;
+    if (el && el.matches && el.matches(ROW_FORM)) rowInFlight = false;
+    if (!xhr || xhr.status < 200 || xhr.status >= 500) return;
+    // The server answered this row: it waits no more (its answer is on the phone).
+    if (el && el.matches && el.matches(ROW_FORM) && xhr.status < 300) {
+      const sent = event.detail.requestConfig && event.detail.requestConfig.formData;
+      forget((sent && sent.get("position")) || placeOf(el));
+    }
+    if (waiting().length) setTimeout(sendWaiting, 0); // the connection is back
+  });
+
+  let sending = false;
+  async function sendWaiting() {
+    if (sending || rowInFlight || !navigator.onLine) return;
+    const names = waiting();
+    if (!names.length) return;
+    const form = myForm();
+    const here = form ? placeOf(form) : "";
+    sending = true;
+    try {
+      for (const name of names) {
+        const position = String(placeIn(name));
+        // The form still holds it: send the form as a tap on "Gönder" would (htmx shows the
+        // answer); it is at least as new as what waits.
+        if (form && position === here) {
+          // (htmx's "submit": never the form's own, which would leave the page.)
+          if (window.htmx) window.htmx.trigger(form, "submit");
+          continue;
+        }
+        if (!(await sendKept(name, position))) return;
+      }
+    } finally { sending = false; }
+  }
+  // A row for a hand the form has moved past (the page was opened again since): sent as it
+  // was kept; the answer is a sentence shown above the form.
+  async function sendKept(name, position) {
+    let body;
+    try { body = localStorage.getItem(name); } catch (err) { return false; }
+    if (body === null) return true;
+    const form = myForm();
+    const url = form ? form.getAttribute("action") : location.pathname.replace(/\/?$/, "/satir/");
+    let csrf = "";
+    try { csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["x-csrftoken"] || ""; } catch (err) { /* */ }
+    let response;
+    try {
+      response = await fetch(url, {
+        method: "POST", body: body, credentials: "same-origin",
+        headers: { "HX-Request": "true", "X-CSRFToken": csrf, "Content-Type": "application/x-www-form-urlencoded" },
+      });
+    } catch (err) { return false; } // still no signal: later
+    if (response.status >= 500) return false;
+    forget(position, body);
+    const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+    const told = doc.querySelector("[role=alert]") || doc.getElementById("row-status");
+    const box = document.getElementById("my-row");
+    if (told && box && response.ok) {
+      const p = document.createElement("p");
+      p.className = told.classList.contains("error") ? "message error" : "message";
+      p.setAttribute("role", "alert");
+      p.textContent = told.textContent.trim();
+      (box.querySelector("h2") || box.firstChild).after(p);
+    }
+    return true;
+  }
+  // The rows' poll brings the next hand's empty row once a hand is saved: a form already at
+  // that hand keeps what it holds (a refusal said there, what the player began to type).
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    const target = event.detail.target;
+    if (!target || target.id !== "my-row") return;
+    const fresh = event.detail.fragment && event.detail.fragment.querySelector('input[name="position"]');
+    const form = myForm();
+    if (fresh && form && placeOf(form) === fresh.value) event.detail.shouldSwap = false;
+  });
+  // A row that waited while the page was closed: back in the form, to be sent.
+  function restore() {
+    const form = myForm();
+    if (!form) { if (waiting().length) sendWaiting(); return; }
+    let body = null;
+    try { body = localStorage.getItem(waitingKey(placeOf(form))); } catch (err) { /* */ }
+    if (body !== null) {
+      const data = new URLSearchParams(body);
+      Array.from(form.elements).forEach(function (el) {
+        if (!el.name || el.name === "position" || el.name === "csrfmiddlewaretoken") return;
+        if (el.type === "radio") el.checked = data.get(el.name) === el.value;
+        else if (el.type === "checkbox") el.checked = data.has(el.name);
+        else if (data.has(el.name)) el.value = data.get(el.name);
+      });
+      const status = form.querySelector("#row-status");
+      if (status) say(form, status.dataset.kept, "small message");
+    }
+    sendWaiting();
+  }
+  window.addEventListener("online", function () { setTimeout(sendWaiting, 300); });
+  setInterval(sendWaiting, 10000); // a café's Wi-Fi can be "online" and still carry nothing
+  // Once htmx has taken the form over (it does so when the document is parsed).
+  if (document.readyState === "complete") restore();
+  else window.addEventListener("load", restore);
 
   // What the scorer touched, per hand (its place: a whole-form redraw keeps it, a new hand not).
   const touched = new Map();
@@ -92,13 +257,17 @@
     return value;
   }
   // The phone's row as the hand form's fields would hold it.
-  function wanted(row) {
+  // `holdsNone`: the finisher's row, or with teams whose partner writes 0 the partner's: the form
+  // keeps no sum or okeys there (app.js clears them when the finisher is chosen; the server
+  // refuses a sum there), whatever the phone wrote before it knew who finished.
+  function wanted(row, holdsNone) {
     const p = "p" + row.seat + "-";
     const values = {};
+    const none = holdsNone || row.remaining === null || row.remaining === undefined;
     values[p + "opened"] = row.opened || "no";
-    values[p + "remaining"] = row.remaining === null || row.remaining === undefined ? "" : String(row.remaining);
-    values[p + "okeys"] = String(row.okeys || 0);
-    values[p + "fake_okeys"] = String(row.fake_okeys || 0);
+    values[p + "remaining"] = none ? "" : String(row.remaining);
+    values[p + "okeys"] = String(holdsNone ? 0 : row.okeys || 0);
+    values[p + "fake_okeys"] = String(holdsNone ? 0 : row.fake_okeys || 0);
     if ("opening" in row) values[p + "opening"] = row.opening === null ? "" : String(row.opening);
     if ("cifte_devam" in row) values[p + "cifte_devam"] = row.cifte_devam ? "on" : "";
     if (row.finished) values.finisher = String(row.seat);
@@ -110,18 +279,30 @@
     if (!form) return;
     const mine = touchedIn(form);
     const changed = [];
+    // Who finished first: it decides which rows hold no tiles.
     rows.forEach(function (row) {
-      const seatRow = form.querySelector("#seat-" + row.seat);
-      if (!seatRow) return;
-      const values = wanted(row);
-      const differ = [];
-      // "Bitirdim" taken back on the phone: a finisher this script chose is chosen no more.
       const chosen = form.querySelector('input[name="finisher"][value="' + row.seat + '"]');
-      if (!row.finished && chosen && chosen.checked && chosen.dataset.fromPhone && !mine.has("finisher")) {
+      if (!chosen || mine.has("finisher")) return;
+      if (row.finished && !chosen.checked) {
+        chosen.checked = true;
+        chosen.dataset.fromPhone = "1";
+        changed.push(chosen);
+      } else if (!row.finished && chosen.checked && chosen.dataset.fromPhone) {
+        // "Bitirdim" taken back on the phone: a finisher this script chose is chosen no more.
         chosen.checked = false;
         delete chosen.dataset.fromPhone;
         changed.push(chosen);
       }
+    });
+    const finisher = valueOf(form, "finisher");
+    const partnerZero = form.classList.contains("partner-zero") && /^\d+$/.test(finisher || "");
+    rows.forEach(function (row) {
+      const seatRow = form.querySelector("#seat-" + row.seat);
+      if (!seatRow) return;
+      const holdsNone = finisher === String(row.seat) ||
+        (partnerZero && (Number(finisher) + 2) % 4 === row.seat);
+      const values = wanted(row, holdsNone);
+      const differ = [];
       Object.keys(values).forEach(function (name) {
         const now = valueOf(form, name);
         if (now === undefined || now === values[name]) return;
@@ -170,6 +351,14 @@
     });
     el.append(take);
   }
+
+  // The scorer chose who finished: the rows that now hold no tiles, and those that hold them
+  // again, follow (after app.js has cleared the finisher's rows).
+  document.addEventListener("change", function (e) {
+    if (e.isTrusted && e.target.name === "finisher" && e.target.closest("#hand-form")) {
+      setTimeout(function () { apply(lastRows); }, 0);
+    }
+  });
 
   function rowsIn(box) {
     return Array.from(box.querySelectorAll("[data-row]")).map(function (li) {

@@ -75,6 +75,17 @@ def second_phone(browser, live_server):
     yield from open_phone(browser, live_server)
 
 
+@pytest.fixture
+def third_phone(browser, live_server):
+    """A third phone: the whole table joins (tests/browser/test_join_table.py)."""
+    yield from open_phone(browser, live_server)
+
+
+@pytest.fixture
+def fourth_phone(browser, live_server):
+    yield from open_phone(browser, live_server)
+
+
 def pytest_collection_modifyitems(items) -> None:
     for item in items:
         if "tests/browser/" in str(item.fspath):

@@ -6,23 +6,12 @@ from playwright.sync_api import expect
 
 import scoring
 from cetele.models import Match
-from tests.browser.conftest import open_phone
 from tests.browser.sheet import Taps, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = ["Ali", "Ayşe", "Can", "Deniz"]
 LIVE = 6_000  # ms: the rows' poll asks every 4 s while phones write (cetele.live.schedule)
-
-
-@pytest.fixture
-def third_phone(browser, live_server):
-    yield from open_phone(browser, live_server)
-
-
-@pytest.fixture
-def fourth_phone(browser, live_server):
-    yield from open_phone(browser, live_server)
 
 
 def join_as(page, match: Match, name: str) -> None:
@@ -195,21 +184,36 @@ def test_no_serious_accessibility_violation_on_the_join_pages(phone, second_phon
     assert blocking_violations(scorer) == [], "share"
 
 
-def test_a_row_that_cannot_be_sent_is_said_so_and_stays_in_the_form(phone):
+def test_with_teams_the_finishers_partner_keeps_no_sum_a_phone_wrote(
+    phone, second_phone, third_phone
+):
+    """The finisher's partner writes 0: a sum their phone wrote before anyone knew who finished
+    is not put in the form, which would refuse it ("eşi bitirdi, 0 yazar; toplamı silin")."""
     from tests.factories import make_match
 
-    player, _console = phone
-    match = make_match(hands=1, planned_hands=5)
-    join_as(player, match, "Can")
-    player.context.set_offline(True)
-    row = player.locator("#my-row")
-    row.locator(".opened-series").click()
-    player.fill("#id_row-remaining", "17")
-    row.get_by_role("button", name="Gönder").click()
+    scorer, scorer_console = phone
+    match = make_match(teams=True, preset="om-klasik", planned_hands=5)
+    ayse, can = second_phone[0], third_phone[0]
+    join_as(ayse, match, "Ayşe")
+    join_as(can, match, "Can")
+    scorer.goto(f"/m/{match.edit_token}/")
 
-    expect(row.locator("#row-status")).to_contain_text("Bağlantı yok: satırınız gönderilmedi")
-    expect(player.locator("#id_row-remaining")).to_have_value("17")
-    player.context.set_offline(False)
-    row.get_by_role("button", name="Gönder").click()
-    expect(row.locator("#row-status")).to_contain_text("Satırınız gönderildi", timeout=LIVE)
-    assert match.draft_rows.get().values["remaining"] == 17
+    # Can (Ali's partner) writes his rack; then the scorer taps "Ali bitirdi".
+    write_row(can, tiles=(12, 9))
+    expect(scorer.locator("#id_p2-remaining")).to_have_value("21", timeout=LIVE)
+    scorer.locator("#seat-0 .finish").click()
+    expect(scorer.locator("#id_p2-remaining")).to_have_value("")
+    # Another phone's row comes: Can's sum is not put back.
+    write_row(ayse, tiles=(13, 13))
+    expect(scorer.locator("#id_p1-remaining")).to_have_value("26", timeout=LIVE)
+    expect(scorer.locator("#id_p2-remaining")).to_have_value("")
+    # The scorer changes their mind: Ayşe finished. Can's sum is back; Ayşe's is cleared.
+    scorer.locator("#seat-1 .finish").click()
+    expect(scorer.locator("#id_p2-remaining")).to_have_value("21")
+    expect(scorer.locator("#id_p1-remaining")).to_have_value("")
+    scorer.locator("#seat-0 .finish").click()
+    scorer.get_by_role("button", name="Eli kaydet").click()
+    expect(scorer.locator("#entry-title")).to_have_text("2. el", timeout=LIVE)
+    saved = match.hands.get().inputs["players"]
+    assert saved[1]["remaining"] == 26 and saved[2].get("remaining") is None
+    assert not scorer_console.errors
