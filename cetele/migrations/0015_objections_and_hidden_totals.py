@@ -27,10 +27,7 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("hand_number", models.PositiveIntegerField()),
-                (
-                    "seat",
-                    models.PositiveSmallIntegerField(help_text="Who objected: that player's seat."),
-                ),
+                ("seat", models.PositiveSmallIntegerField()),
                 (
                     "reason",
                     models.CharField(

@@ -103,7 +103,7 @@ class Objection(models.Model):
         "cetele.Match", on_delete=models.CASCADE, db_index=False, related_name="objections"
     )
     hand_number = models.PositiveIntegerField()
-    seat = models.PositiveSmallIntegerField(help_text="Who objected: that player's seat.")
+    seat = models.PositiveSmallIntegerField()  # who objected: that player's seat
     reason = models.CharField(max_length=10, choices=Reason.choices)
     note = models.CharField(max_length=140, blank=True)
     raised_at = models.DateTimeField(auto_now_add=True)
