@@ -38,7 +38,7 @@ from cetele.seats.claims import (
 )
 from cetele.seats.drafts import HandClosed, open_position, table_rows, write_row
 from cetele.seats.forms import FreeSeatForm, PlayerRow, RotateJoinForm, SeatChoiceForm
-from cetele.seats.objections import CloseObjectionForm, ObjectionForm
+from cetele.seats.objections import CloseObjectionForm, ObjectionForm, objection_history
 from cetele.sharing.links import (
     EDIT,
     JOIN,
@@ -329,10 +329,10 @@ def join_objection(request: HttpRequest, token: str, number: int) -> HttpRespons
     if hand is None and not match.changes.filter(hand_number=number).exists():
         raise Http404(_("Bu el yok."))  # never a hand of this match
     if claim is None:
-        return objection_refused(request, match, number, NO_SEAT)
+        return objection_refused(request, match, NO_SEAT)
     form = ObjectionForm(request.POST)
     if hand is None:
-        return objection_refused(request, match, number, OBJECTION_HAND_GONE, status=409)
+        return objection_refused(request, match, OBJECTION_HAND_GONE)
     if not form.is_valid():
         if request.htmx:
             return objection_answer(request, match, hand, form, claim)
@@ -342,10 +342,10 @@ def join_objection(request: HttpRequest, token: str, number: int) -> HttpRespons
             number, claim.seat, form.cleaned_data["reason"], form.cleaned_data["note"]
         )
     except HandGone:
-        return objection_refused(request, match, number, OBJECTION_HAND_GONE, status=409)
+        return objection_refused(request, match, OBJECTION_HAND_GONE)
     except DatabaseError as error:
         logger.error("Objection not saved, the database refused the write: %s", error)
-        return objection_refused(request, match, number, NOT_WRITTEN, status=503)
+        return objection_refused(request, match, NOT_WRITTEN)
     if replaced:
         said = _("İtirazınız güncellendi: bu ele tek itirazınız olur, yeni nedeniniz geçerli.")
     else:
@@ -361,30 +361,28 @@ OBJECTION_HAND_GONE = _lazy("Bu el az önce silindi ya da geri alındı; itiraz�
 
 
 def objection_answer(request, match, hand, form, claim, said: str = "") -> TemplateResponse:
-    """The answer to an objection sent by htmx: its form again (with its errors, or empty
-    after it was kept), and what became of it."""
+    """The answer to an objection sent by htmx: the hand's objections as they are now, its form
+    again (with its errors, or empty after it was kept), and what became of it."""
+    players = players_of(match)
     context = {
         **link_context(match, JOIN),
         "hand": hand,
+        "objections": objection_history(match, players, hand.number),
         "objection_form": form,
-        "own_player": players_of(match)[claim.seat],
+        "own_player": players[claim.seat],
         "said": said,
     }
-    response = TemplateResponse(request, "cetele/seats/_objection.html", context)
-    if said:
-        response["HX-Trigger"] = "cetele:poll-now"  # the sheet marks the hand's row
-    return response
+    return TemplateResponse(request, "cetele/seats/_objection.html", context)
 
 
-def objection_refused(request, match, number: int, sentence, status: int = 200) -> HttpResponse:
-    """Nothing was written: the sentence, where the phone shows its objection (htmx, which
-    swaps a 200 only), or on the page it is sent to."""
+def objection_refused(request, match, sentence) -> HttpResponse:
+    """Nothing was written: the sentence where the phone shows its objection (htmx swaps an
+    answer of 200 only), or on the sheet the phone is sent back to (a plain form)."""
     if request.htmx:
         context = {**link_context(match, JOIN), "lines": [sentence], "error": True}
         return TemplateResponse(request, "cetele/seats/_objection_status.html", context)
     messages.error(request, sentence)
-    response = redirect("join_match", match.join_token)
-    return response
+    return redirect("join_match", match.join_token)
 
 
 @require_safe
