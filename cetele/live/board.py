@@ -15,8 +15,11 @@ Why memory is enough, and correct behind a load balancer: a key is never written
 different contents (its version is read from the database by the request that uses it), so
 there is nothing to invalidate and nothing to share; each app server draws a version at most
 once. What the sheet shows beside its version is in the key: the link (its token, as a digest:
-rotating a link changes every URL in the sheet) and the language. Nothing inside varies with the
-request: no CSRF token (the sheet has no form), no clock (how long the match has been quiet is an
+rotating a link changes every URL in the sheet), whom it is drawn for (`audience`: the scorer
+sees every total, the table's phones none while "gizli puan" hides them) and the language. An
+objection raised or ended, and "gizli puan" turned on or off, bump the version like a hand.
+Nothing inside varies with the request: no CSRF token (the sheet has no form; the scorer's
+"Doğru, kapat" buttons are drawn around it), no clock (how long the match has been quiet is an
 attribute of the <section> around it, written per request). A request that reads the version just
 before another phone's save may draw the newer hands under the older version: its phones then ask
 again at once (their poll names the older version), and never see older hands than the version
