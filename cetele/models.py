@@ -98,6 +98,14 @@ class AlreadyUndone(SheetError):
 TOUCH_EVERY = timedelta(days=1)
 
 
+class ObjectionGone(SheetError):
+    """The objection being closed is not there (never was, or went with its match)."""
+
+
+# Hidden totals ("gizli puan") are shown again for the last this many hands of the match.
+HIDDEN_UNTIL_LAST = 2
+
+
 class Forgettable(models.Model):
     """Something people make and then may stop using (a match, a table, a house preset).
 
@@ -144,6 +152,9 @@ class Match(Forgettable):
     )
     # Bumped by every change: viewers' polls compare it, editors' saves detect conflicts.
     version = models.PositiveIntegerField(default=0)
+    # "Gizli puan": the running totals and the chart are hidden from the joined and view phones
+    # until the last hands (Match.totals_hidden); the scorer always sees them.
+    hidden_totals = models.BooleanField(default=False)
     # Bumped by every row a joined phone writes (cetele.seats.drafts): the rows' poll compares
     # it, so that a phone writing its rack never redraws the sheet (`version`).
     draft_version = models.PositiveIntegerField(default=0)
@@ -175,6 +186,7 @@ class Match(Forgettable):
         table: "Table | None" = None,
         places: list[int] | None = None,
         rematch_of: "Match | None" = None,
+        hidden_totals: bool = False,
     ) -> "Match":
         """A new match; at a table, `places` gives each seat's place at that table."""
         places = places if places is not None else [None] * len(names)
@@ -187,6 +199,7 @@ class Match(Forgettable):
                 base_rules=base_rules,
                 table=table,
                 rematch_of=rematch_of,
+                hidden_totals=hidden_totals,
             )
             Player.objects.bulk_create(
                 Player(match=match, seat=seat, name=name, table_place=place)
@@ -223,6 +236,19 @@ class Match(Forgettable):
         """The engine's form of this match's rules (the engine keeps each ruleset it has read)."""
         return scoring.ruleset_for(self.rules)
 
+    def totals_hidden(self, played: int) -> bool:
+        """Whether the running totals (and the chart) are hidden from the joined and view phones
+        with `played` hands saved: with "gizli puan" on, until the last two hands are being
+        played, that is while played < planned − 2 (an 11-hand match shows them from the 9th
+        save on, while the 10th and the 11th are played). Never once the match is over (the
+        summary shows everything), and never from the scorer (the caller asks only for them)."""
+        return self.hidden_totals and played < self.planned_hands - HIDDEN_UNTIL_LAST
+
+    @property
+    def totals_shown_from(self) -> int:
+        """The save after which hidden totals show again (0: they never hide, a short match)."""
+        return max(self.planned_hands - HIDDEN_UNTIL_LAST, 0)
+
     def rotate_token(self, kind: str) -> str:
         """Give the edit ("edit"), view ("view") or join ("join") link a new token: the old link
         stops working at once. Nothing else changes (not even `version`: the sheet did not
@@ -251,6 +277,18 @@ class Match(Forgettable):
         change = Change.objects.create(match_id=self.pk, action=action, **fields)
         Match.objects.filter(pk=self.pk).update(version=F("version") + 1, touched_at=change.at)
         return change
+
+    def _bump(self) -> None:
+        """A change to what the sheet shows that is no change of its hands or names (an
+        objection raised or ended, "gizli puan" turned on or off): a new version, so that every
+        phone's poll brings it and the sheet is drawn again, but nothing for "Geri al"."""
+        Match.objects.filter(pk=self.pk).update(version=F("version") + 1, touched_at=timezone.now())
+
+    def _end_objections(self, number: int, outcome: str, change: "Change") -> None:
+        """The open objections on hand `number` end with `change` (a correction, a deletion)."""
+        Objection.objects.filter(match_id=self.pk, hand_number=number, outcome="").update(
+            outcome=outcome, ended_at=change.at, ended_by=change
+        )
 
     def _check_fresh_request(self, request_token: str | None) -> None:
         if request_token and self.changes.filter(request_token=request_token).exists():
@@ -337,6 +375,8 @@ class Match(Forgettable):
                     after={"inputs": inputs, "result": result},
                     request_token=request_token or "",
                 )
+                # The correction answers the objections on this hand ("düzeltildi").
+                self._end_objections(number, Objection.Outcome.CORRECTED, hand.change)
         except IntegrityError as error:
             raise AlreadySaved() from error
         return hand
@@ -353,6 +393,8 @@ class Match(Forgettable):
                 before={"inputs": hand.inputs, "result": hand.result},
             )
             hand.delete()
+            # Nothing is left to correct: its open objections end with the deletion.
+            self._end_objections(number, Objection.Outcome.HAND_GONE, change)
             self._settle_last_hand(change)
         return change
 
@@ -361,6 +403,57 @@ class Match(Forgettable):
             return self.hands.get(number=number)
         except Hand.DoesNotExist as error:
             raise HandGone() from error
+
+    def set_hidden_totals(self, hidden: bool) -> bool:
+        """Turn "gizli puan" on or off; False when it already was so (nothing changes)."""
+        with transaction.atomic():
+            self._lock()
+            updated = Match.objects.filter(pk=self.pk).exclude(hidden_totals=hidden)
+            if not updated.update(hidden_totals=hidden):
+                return False
+            self._bump()
+        self.hidden_totals = hidden
+        return True
+
+    # --- Objections ("İtiraz"): a joined phone's player says a saved hand is wrong. Raising and
+    # ending one is no change of the sheet's hands (nothing for "Geri al"), but the sheet shows
+    # it on the hand's row: each bumps the version.
+
+    def raise_objection(self, number: int, seat: int, reason: str, note: str) -> bool:
+        """Object to hand `number` for the player at `seat`; True when it replaced that seat's
+        open objection on the hand (one per seat and hand: the newer reason counts). HandGone
+        when the hand is not there (deleted, or its addition undone, since the phone's page)."""
+        with transaction.atomic():
+            self._lock()
+            if not self.hands.filter(number=number).exists():
+                raise HandGone()
+            mine = Objection.objects.filter(
+                match_id=self.pk, hand_number=number, seat=seat, outcome=""
+            )
+            replaced = bool(mine.update(reason=reason, note=note))
+            if not replaced:
+                Objection.objects.create(
+                    match_id=self.pk, hand_number=number, seat=seat, reason=reason, note=note
+                )
+            self._bump()
+        return replaced
+
+    def close_objection(self, objection_id: int) -> tuple["Objection", bool]:
+        """The scorer's "Doğru, kapat": the hand stays as it is and the objection ends; True
+        with it. An objection that had ended already (a double tap, a correction since) comes
+        back as it ended, unchanged, with False; ObjectionGone when the match has no such
+        objection."""
+        with transaction.atomic():
+            self._lock()
+            objection = Objection.objects.filter(match_id=self.pk, pk=objection_id).first()
+            if objection is None:
+                raise ObjectionGone()
+            if not objection.is_open:
+                return objection, False
+            objection.outcome, objection.ended_at = Objection.Outcome.CLOSED, timezone.now()
+            objection.save(update_fields=["outcome", "ended_at"])
+            self._bump()
+        return objection, True
 
     def rename_players(self, names: list[str]) -> None:
         with transaction.atomic():
@@ -483,6 +576,8 @@ class Match(Forgettable):
         reversal = self._record(
             action, hand_number=number, before=change.after, after=change.before, undoes=change
         )
+        if state is None:  # the hand is gone (its addition undone, or its deletion redone)
+            self._end_objections(number, Objection.Outcome.HAND_GONE, reversal)
         self._settle_last_hand(reversal)
         return reversal
 
@@ -749,4 +844,4 @@ class MissCount(models.Model):
 
 # The seats of a match's joined phones and the rows they write: their own module (cetele.seats),
 # models of this app all the same.
-from cetele.seats.models import DraftRow, SeatClaim  # noqa: E402, F401
+from cetele.seats.models import DraftRow, Objection, SeatClaim  # noqa: E402, F401

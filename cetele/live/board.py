@@ -15,8 +15,11 @@ Why memory is enough, and correct behind a load balancer: a key is never written
 different contents (its version is read from the database by the request that uses it), so
 there is nothing to invalidate and nothing to share; each app server draws a version at most
 once. What the sheet shows beside its version is in the key: the link (its token, as a digest:
-rotating a link changes every URL in the sheet) and the language. Nothing inside varies with the
-request: no CSRF token (the sheet has no form), no clock (how long the match has been quiet is an
+rotating a link changes every URL in the sheet), whom it is drawn for (`audience`: the scorer
+sees every total, the table's phones none while "gizli puan" hides them) and the language. An
+objection raised or ended, and "gizli puan" turned on or off, bump the version like a hand.
+Nothing inside varies with the request: no CSRF token (the sheet has no form; the scorer's
+"Doğru, kapat" buttons are drawn around it), no clock (how long the match has been quiet is an
 attribute of the <section> around it, written per request). A request that reads the version just
 before another phone's save may draw the newer hands under the older version: its phones then ask
 again at once (their poll names the older version), and never see older hands than the version
@@ -55,6 +58,19 @@ class Board:
     last_change: str  # what "Geri al" would undo (the edit link only), "" when nothing
     last_change_id: int | None  # the change "Geri al" names (its form carries it)
     redo_id: int | None  # the undo "Yinele" would reverse, None when none
+    # The open objections, oldest first: the scorer's page lists them with their buttons,
+    # drawn per request (a form), from this reading.
+    open_objections: tuple["OpenObjection", ...] = ()
+
+
+@dataclass(frozen=True)
+class OpenObjection:
+    """An open objection as the scorer's page lists it, with what its buttons need."""
+
+    pk: int
+    number: int  # the hand's number (its page's URL)
+    position: int  # the hand's place on the sheet ("3. el")
+    text: str  # "Ayşe: Puan yanlış (“…”)"
 
 
 @dataclass(frozen=True)
@@ -73,9 +89,41 @@ class SheetLine:
     href: str
     cells: list[Cell]  # one per player
     team_scores: list[str]  # one per team in team play
+    objections: tuple[str, ...] = ()  # the hand's open objections, as sentences
 
 
-def sheet_lines(numbers: list[int], rows: list, hand_url: str) -> list[SheetLine]:
+def objection_text(objection, players: list[Player]) -> str:
+    """ "Ayşe: Puan yanlış (“40 değil 20”)": who objects, why, and their sentence if any."""
+    text = f"{players[objection.seat].name}: {objection.get_reason_display()}"
+    return f"{text} (“{objection.note}”)" if objection.note else text
+
+
+def open_objections(
+    match: Match, players: list[Player], numbers: list[int], number: int | None = None
+) -> list[OpenObjection]:
+    """The match's open objections (on hand `number` only, when given), oldest first; `numbers`
+    are the hands' numbers in order (their places)."""
+    found = match.objections.filter(outcome="")
+    if number is not None:
+        found = found.filter(hand_number=number)
+    places = {hand: place for place, hand in enumerate(numbers, start=1)}
+    return [
+        OpenObjection(o.pk, o.hand_number, places.get(o.hand_number, 0), objection_text(o, players))
+        for o in found
+    ]
+
+
+def by_hand(objections: list[OpenObjection]) -> dict[int, tuple[str, ...]]:
+    """The objections' sentences by hand number, as the sheet's rows show them."""
+    found: dict[int, list[str]] = {}
+    for objection in objections:
+        found.setdefault(objection.number, []).append(objection.text)
+    return {number: tuple(texts) for number, texts in found.items()}
+
+
+def sheet_lines(
+    numbers: list[int], rows: list, hand_url: str, objections: dict | None = None
+) -> list[SheetLine]:
     """The sheet's rows for the hands of these `numbers`, in order. `hand_url` is the first
     hand's link, of which each row's differs only by its number: reversed once, not 200 times
     (tests/web/test_sheet_rows.py checks every link against reverse())."""
@@ -87,7 +135,8 @@ def sheet_lines(numbers: list[int], rows: list, hand_url: str) -> list[SheetLine
             Cell(f"{href}#score-{seat}", signed(score)) for seat, score in enumerate(row.scores)
         ]
         teams = [signed(score) for score in row.team_scores or ()]
-        lines.append(SheetLine(str(number), str(position), href, cells, teams))
+        marks = (objections or {}).get(number, ())
+        lines.append(SheetLine(str(number), str(position), href, cells, teams, marks))
     return lines
 
 
@@ -101,11 +150,21 @@ def stamp(match: Match) -> str:
     return f"{match.pk}:{created}:{match.version}:{changed}"
 
 
+def audience(match: Match, role: str) -> str:
+    """Who a drawing is for, as far as what it shows: the scorer (every total), or the table's
+    phones (joined and view links) with "gizli puan" on or off. Which hands were played is the
+    version's (in `stamp`), so with it this names whether the totals are drawn."""
+    if role == EDIT:
+        return "scorer"
+    return "hidden" if match.hidden_totals else "table"
+
+
 def board_key(match: Match, links: dict) -> str:
     """What names one drawing of the sheet: the match's state, the link (a digest of its token)
-    and its role, the language."""
+    and its role, whom the totals are drawn for, the language."""
     token_digest = hashlib.sha256(links["token"].encode()).hexdigest()[:32]
-    return f"{stamp(match)}:{links['role']}:{token_digest}:{get_language()}"
+    seen_by = audience(match, links["role"])
+    return f"{stamp(match)}:{links['role']}:{seen_by}:{token_digest}:{get_language()}"
 
 
 def board_for(match: Match, links: dict) -> Board:
@@ -132,15 +191,22 @@ def draw(match: Match, links: dict) -> Board:
     sheet = tally([scores for _, scores, _, _ in hands], len(players), match.teams)
     hand_url = reverse(links["urls"]["hand"], args=[links["token"], 1])
     finished = len(hands) >= match.planned_hands
+    numbers = [number for number, *_ in hands]
+    objections = open_objections(match, players, numbers)
+    rows = sheet_lines(numbers, sheet.rows, hand_url, by_hand(objections))
     context = {
         "match": match,
         "players": players,
         # As the chart and the summary read them (cetele/templatetags/pictures.py).
         "hands": [played_hand(scores, finisher, finish) for _, scores, finisher, finish in hands],
-        "rows": sheet_lines([number for number, *_ in hands], sheet.rows, hand_url),
+        "rows": rows,
+        # The open objections under the sheet, for the phones that cannot answer them.
+        "objection_lines": [(line.position, text) for line in rows for text in line.objections],
         "sheet": sheet,
         "played": len(hands),
         "finished": finished,
+        "totals_hidden": audience(match, links["role"]) == "hidden"
+        and match.totals_hidden(len(hands)),
         **links,
     }
     return Board(
@@ -149,6 +215,7 @@ def draw(match: Match, links: dict) -> Board:
         played=len(hands),
         finished=finished,
         **undo_buttons(match, links["role"]),
+        open_objections=tuple(objections),
     )
 
 

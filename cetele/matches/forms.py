@@ -71,6 +71,10 @@ class MatchForm(forms.Form):
         choices=[(n, str(n)) for n in (1, 3, 5, 7, 9, 11, 13)],
         initial=5,
     )
+    hidden_totals = forms.BooleanField(
+        label=_("Gizli puan: toplamlar son iki ele kadar yalnız çeteleyi tutanda görünür"),
+        required=False,
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -157,6 +161,7 @@ class MatchForm(forms.Form):
             rules=rules,
             preset_slug=slug,
             base_rules=base_rules,
+            hidden_totals=self.cleaned_data.get("hidden_totals", False),
             **extra,
         )
 
@@ -188,6 +193,19 @@ class PlayerNamesForm(forms.Form):
         for field in duplicate_names({name: cleaned.get(name) for name in self.fields}):
             self.add_error(field, DUPLICATE_NAME)
         return cleaned
+
+
+class HiddenTotalsForm(forms.Form):
+    """ "Gizli puan" on or off for a match already started."""
+
+    hidden = forms.BooleanField(
+        label=_("Gizli puan: toplamlar son iki ele kadar yalnız çeteleyi tutanda görünür"),
+        required=False,
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "hidden-%s")
+        super().__init__(*args, **kwargs)
 
 
 class RotateLinkForm(forms.Form):

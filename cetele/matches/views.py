@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from cetele.hand_form.entry import HandEntry
 from cetele.live.board import board_for, empty_hand_fields, players_of
 from cetele.live.schedule import live_context
-from cetele.matches.forms import MatchForm, PlayerNamesForm, ReverseForm
+from cetele.matches.forms import HiddenTotalsForm, MatchForm, PlayerNamesForm, ReverseForm
 from cetele.models import (
     AlreadySaved,
     AlreadyUndone,
@@ -38,6 +38,7 @@ from cetele.models import (
     NothingToUndo,
     UndoRefused,
 )
+from cetele.seats.objections import objection_history, scorer_objections
 from cetele.sharing.links import (
     EDIT,
     forgotten,
@@ -90,7 +91,7 @@ def sheet_context(match: Match, *, role: str = EDIT, rows_poll: bool = False) ->
     ask on its own while a hand is open."""
     links = link_context(match, role)
     board = board_for(match, links)
-    return {
+    context = {
         "match": match,
         "board": board,
         "played": board.played,
@@ -99,6 +100,11 @@ def sheet_context(match: Match, *, role: str = EDIT, rows_poll: bool = False) ->
         **links,
         **live_context(match.touched_at),
     }
+    if role == EDIT:
+        # The open objections with their buttons: drawn per request (a form, its CSRF token),
+        # from the kept reading of this version (cetele.live.board.Board).
+        context["open_objections"] = board.open_objections
+    return context
 
 
 def match_url(match: Match) -> str:
@@ -395,6 +401,7 @@ def render_hand_form(request: HttpRequest, match: Match, entry: HandEntry) -> Te
         return TemplateResponse(request, "cetele/_hand_fields.html#hand_preview", context)
     if entry.is_correction:
         context = hand_context(match, entry.hand, entry.players, entry)
+        context["open_objections"] = scorer_objections(match, entry.hand.number)
         template = "cetele/hand.html#hand_form" if request.htmx else "cetele/hand.html"
         return TemplateResponse(request, template, context)
     if request.htmx:
@@ -417,6 +424,7 @@ def get_hand(match: Match, number: int) -> Hand:
 
 
 def hand_context(match: Match, hand: Hand, players: list, entry: HandEntry | None) -> dict:
+    """A hand's page: its scores and their reasons, its objections (and their ends)."""
     return {
         "match": match,
         "hand": hand,
@@ -426,6 +434,7 @@ def hand_context(match: Match, hand: Hand, players: list, entry: HandEntry | Non
             zip(players, hand.result["scores"], hand.result["breakdown"], strict=True)
         ),
         "entry": entry,
+        "objections": objection_history(match, players, hand.number),
     }
 
 
@@ -535,11 +544,14 @@ def match_history(request: HttpRequest, token: str) -> TemplateResponse:
     players = players_of(match)
     changes = match.changes.select_related("undoes")
     history = [(change, score_rows(change, match.teams)) for change in changes]
-    return TemplateResponse(
-        request,
-        "cetele/history.html",
-        {"match": match, "players": players, "history": history, "Action": Change.Action},
-    )
+    context = {
+        "match": match,
+        "players": players,
+        "history": history,
+        "Action": Change.Action,
+        "objections": objection_history(match, players),
+    }
+    return TemplateResponse(request, "cetele/history.html", context)
 
 
 def score_rows(change: Change, teams: bool) -> list[tuple[str, list[int], tuple[int, ...]]]:
@@ -577,8 +589,39 @@ def match_players(request: HttpRequest, token: str) -> HttpResponse:
         else:
             messages.success(request, _("Oyuncu adları kaydedildi."))
             return redirect(match_url(match))
-    context = {"match": match, "players": players, "form": form}
+    context = {
+        "match": match,
+        "players": players,
+        "form": form,
+        "hidden_form": HiddenTotalsForm(initial={"hidden": match.hidden_totals}),
+    }
     return TemplateResponse(request, "cetele/players.html", context, status=status)
+
+
+@require_POST
+@secret_link(role=EDIT)
+def match_hidden_totals(request: HttpRequest, token: str) -> HttpResponse:
+    """ "Gizli puan" on or off, from the players' page; the sheet is drawn again for everyone."""
+    match = editable_match(token)
+    form = HiddenTotalsForm(request.POST)
+    form.is_valid()  # an unticked box is "off": nothing in it can be invalid
+    hidden = form.cleaned_data.get("hidden", False)
+    try:
+        changed = match.set_hidden_totals(hidden)
+    except DatabaseError as error:
+        logger.error("Hidden totals not set, the database refused the write: %s", error)
+        messages.error(request, NOT_WRITTEN)
+        return redirect("match_players", match.edit_token)
+    if not changed:
+        messages.info(request, _("Gizli puan zaten böyleydi: hiçbir şey değişmedi."))
+    elif hidden:
+        messages.success(
+            request,
+            _("Gizli puan açık: izleyen ve katılan telefonlar toplamları son iki elde görür."),
+        )
+    else:
+        messages.success(request, _("Gizli puan kapalı: toplamlar her telefonda görünür."))
+    return redirect(match_url(match))
 
 
 @require_safe

@@ -12,6 +12,7 @@ import secrets
 from django.db import models
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.utils.translation import gettext_lazy as _
 
 CLAIM_BYTES = 24  # 192 bits: the claim key is a key, like a link's token
 
@@ -77,3 +78,64 @@ def clear_rows_after_a_save(sender, instance, created: bool, **kwargs) -> None:
     (cetele.seats.drafts.write_row), not kept."""
     if created:
         DraftRow.objects.filter(match_id=instance.match_id).delete()
+
+
+class Objection(models.Model):
+    """ "İtiraz": a joined phone's player says a saved hand is wrong, and why. It stays open
+    until the scorer corrects that hand ("düzeltildi", by that correction), closes it as right
+    ("Doğru, kapat"), or the hand is deleted (its addition undone included); the history keeps
+    it with how it ended. A hand is named by its number, its stable identity within the match
+    (its place moves when an earlier hand is deleted)."""
+
+    class Reason(models.TextChoices):
+        SCORE = "score", _("Puan yanlış")
+        FINISH = "finish", _("Bitiş türü yanlış")
+        PENALTY = "penalty", _("Ceza eksik")
+        OTHER = "other", _("Başka")
+
+    class Outcome(models.TextChoices):
+        OPEN = "", _("Açık")
+        CORRECTED = "corrected", _("El düzeltildi")
+        CLOSED = "closed", _("Doğru bulundu, kapatıldı")
+        HAND_GONE = "gone", _("El silindi")
+
+    match = models.ForeignKey(
+        "cetele.Match", on_delete=models.CASCADE, db_index=False, related_name="objections"
+    )
+    hand_number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()  # who objected: that player's seat
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    note = models.CharField(max_length=140, blank=True)
+    raised_at = models.DateTimeField(auto_now_add=True)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True, default="")
+    ended_at = models.DateTimeField(null=True, blank=True)
+    # The correction or deletion that ended it. Within the same match, and a change is deleted
+    # only with its whole match (as Change's own links): the database checks it at the commit.
+    ended_by = models.ForeignKey(
+        "cetele.Change",
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_index=False,
+        related_name="+",
+    )
+
+    class Meta:
+        app_label = "cetele"
+        ordering = ["raised_at", "pk"]
+        constraints = [
+            # One open objection per seat and hand: a second one from the same phone replaces
+            # its reason (cetele.seats.objections.raise_objection).
+            models.UniqueConstraint(
+                fields=["match", "hand_number", "seat"],
+                condition=models.Q(outcome=""),
+                name="one_open_objection_per_seat_and_hand",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"objection {self.pk} of match {self.match_id}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.outcome == self.Outcome.OPEN

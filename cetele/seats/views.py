@@ -11,19 +11,23 @@ The scorer's page asks for the rows (`seat_rows`) and fills them into the hand f
 the share page shows the link, who has joined, "Yeri boşalt" and the rotation (`join_rotate`).
 """
 
+import logging
+
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.db import DatabaseError
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from cetele.live.board import players_of
 from cetele.live.schedule import rows_every
 from cetele.matches.exports import match_csv, match_json
-from cetele.matches.views import get_hand, hand_context, sheet_context
-from cetele.models import Match
+from cetele.matches.views import NOT_WRITTEN, get_hand, hand_context, match_url, sheet_context
+from cetele.models import HandGone, Match, ObjectionGone
 from cetele.seats.claims import (
     SeatTaken,
     claim_of,
@@ -35,6 +39,7 @@ from cetele.seats.claims import (
 )
 from cetele.seats.drafts import HandClosed, open_position, table_rows, write_row
 from cetele.seats.forms import FreeSeatForm, PlayerRow, RotateJoinForm, SeatChoiceForm
+from cetele.seats.objections import CloseObjectionForm, ObjectionForm, objection_history
 from cetele.sharing.links import (
     EDIT,
     JOIN,
@@ -44,6 +49,8 @@ from cetele.sharing.links import (
     match_by_token,
     secret_link,
 )
+
+logger = logging.getLogger(__name__)
 
 # --- A phone joins --------------------------------------------------------------------------------
 
@@ -296,12 +303,92 @@ def join_poll(request: HttpRequest, token: str) -> HttpResponse:
 @require_safe
 @secret_link(role=EDIT)
 def join_hand(request: HttpRequest, token: str, number: int) -> TemplateResponse:
-    """One hand's scores with how each was computed, read-only."""
+    """One hand's scores with how each was computed, read-only, and "İtiraz" for a phone that
+    has joined."""
     match = match_by_token(JOIN, token)
     hand = get_hand(match, number)
+    return join_hand_page(request, match, hand, claim_of(request, match))
+
+
+def join_hand_page(
+    request, match: Match, hand, claim, form: ObjectionForm | None = None, status: int = 200
+) -> TemplateResponse:
     players = players_of(match)
-    context = {**hand_context(match, hand, players, entry=None), **link_context(match, JOIN)}
-    return TemplateResponse(request, "cetele/hand_view.html", context)
+    context = {
+        **hand_context(match, hand, players, entry=None),
+        **link_context(match, JOIN),
+        "objection_form": form or ObjectionForm(),
+        "own_player": players[claim.seat] if claim else None,
+    }
+    return TemplateResponse(request, "cetele/hand_view.html", context, status=status)
+
+
+@require_POST
+@secret_link(role=EDIT)
+def join_objection(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    """ "İtiraz et": this phone's player objects to hand `number`. One open objection per seat
+    and hand: a second one replaces the first's reason (and says so). Bad input is told and
+    writes nothing; a hand deleted meanwhile is told in a sentence."""
+    match = match_by_token(JOIN, token)
+    claim = claim_of(request, match)
+    hand = match.hands.filter(number=number).first()
+    if hand is None and not match.changes.filter(hand_number=number).exists():
+        raise Http404(_("Bu el yok."))  # never a hand of this match
+    if claim is None:
+        return objection_refused(request, match, NO_SEAT)
+    form = ObjectionForm(request.POST)
+    if hand is None:
+        return objection_refused(request, match, OBJECTION_HAND_GONE)
+    if not form.is_valid():
+        if request.htmx:
+            return objection_answer(request, match, hand, form, claim)
+        return join_hand_page(request, match, hand, claim, form, status=400)
+    try:
+        replaced = match.raise_objection(
+            number, claim.seat, form.cleaned_data["reason"], form.cleaned_data["note"]
+        )
+    except HandGone:
+        return objection_refused(request, match, OBJECTION_HAND_GONE)
+    except DatabaseError as error:
+        logger.error("Objection not saved, the database refused the write: %s", error)
+        return objection_refused(request, match, NOT_WRITTEN)
+    if replaced:
+        said = _("İtirazınız güncellendi: bu ele tek itirazınız olur, yeni nedeniniz geçerli.")
+    else:
+        said = _("İtirazınız çeteleyi tutana iletildi; çetelede bu elin yanında görünür.")
+    if request.htmx:
+        return objection_answer(request, match, hand, ObjectionForm(), claim, said=said)
+    messages.success(request, said)
+    return redirect("join_hand", match.join_token, number)
+
+
+NO_SEAT = _lazy("Bu telefon bu maçta bir yer almamış: itiraz için önce adınızı seçin.")
+OBJECTION_HAND_GONE = _lazy("Bu el az önce silindi ya da geri alındı; itirazınız kaydedilmedi.")
+
+
+def objection_answer(request, match, hand, form, claim, said: str = "") -> TemplateResponse:
+    """The answer to an objection sent by htmx: the hand's objections as they are now, its form
+    again (with its errors, or empty after it was kept), and what became of it."""
+    players = players_of(match)
+    context = {
+        **link_context(match, JOIN),
+        "hand": hand,
+        "objections": objection_history(match, players, hand.number),
+        "objection_form": form,
+        "own_player": players[claim.seat],
+        "said": said,
+    }
+    return TemplateResponse(request, "cetele/seats/_objection.html", context)
+
+
+def objection_refused(request, match, sentence) -> HttpResponse:
+    """Nothing was written: the sentence where the phone shows its objection (htmx swaps an
+    answer of 200 only), or on the sheet the phone is sent back to (a plain form)."""
+    if request.htmx:
+        context = {**link_context(match, JOIN), "lines": [sentence], "error": True}
+        return TemplateResponse(request, "cetele/seats/_objection_status.html", context)
+    messages.error(request, sentence)
+    return redirect("join_match", match.join_token)
 
 
 @require_safe
@@ -319,8 +406,9 @@ def join_export_csv(request: HttpRequest, token: str) -> HttpResponse:
     """The view link's CSV export, under the join link."""
     from cetele.sharing.views import attachment, export_parts
 
-    match, players, hands, sheet = export_parts(token, JOIN)
-    content = match_csv([player.name for player in players], match.teams, hands, sheet)
+    match, players, hands, sheet, hidden = export_parts(token, JOIN)
+    names = [player.name for player in players]
+    content = match_csv(names, match.teams, hands, sheet, hide_totals=hidden)
     return attachment(content, "text/csv; charset=utf-8", match, "csv")
 
 
@@ -330,8 +418,8 @@ def join_export_json(request: HttpRequest, token: str) -> HttpResponse:
     """The view link's JSON export, under the join link."""
     from cetele.sharing.views import attachment, export_parts
 
-    match, players, hands, sheet = export_parts(token, JOIN)
-    content = match_json(match, players, hands, sheet)
+    match, players, hands, sheet, hidden = export_parts(token, JOIN)
+    content = match_json(match, players, hands, sheet, hide_totals=hidden)
     return attachment(content, "application/json; charset=utf-8", match, "json")
 
 
@@ -393,3 +481,32 @@ def seat_free(request: HttpRequest, token: str) -> HttpResponse:
     else:
         messages.info(request, _("%(name)s yerinde zaten telefon yoktu.") % {"name": name})
     return redirect("match_share", match.edit_token)
+
+
+@require_POST
+@secret_link(role=EDIT)
+def objection_close(request: HttpRequest, token: str) -> HttpResponse:
+    """ "Doğru, kapat": the scorer finds the hand right; the objection ends, the hand stays."""
+    match = match_by_token(EDIT, token)
+    form = CloseObjectionForm(request.POST)
+    if not form.is_valid():
+        unclear = _("Hangi itirazın kapatılacağı anlaşılamadı: hiçbir şey değişmedi.")
+        messages.error(request, unclear)
+        return redirect(match_url(match))
+    try:
+        objection, closed = match.close_objection(form.cleaned_data["objection"])
+    except ObjectionGone:
+        messages.error(request, _("Bu maçta böyle bir itiraz yok: hiçbir şey değişmedi."))
+        return redirect(match_url(match))
+    except DatabaseError as error:
+        logger.error("Objection not closed, the database refused the write: %s", error)
+        messages.error(request, NOT_WRITTEN)
+        return redirect(match_url(match))
+    if closed:
+        messages.success(request, _("İtiraz kapatıldı: el olduğu gibi kaldı."))
+    else:  # a double tap, or a correction or deletion came first
+        messages.info(
+            request,
+            _("Bu itiraz zaten bitmişti: %(how)s.") % {"how": objection.get_outcome_display()},
+        )
+    return redirect(match_url(match))

@@ -192,11 +192,14 @@ def view_rules(request: HttpRequest, token: str) -> TemplateResponse:
     return TemplateResponse(request, "cetele/match_rules.html", context)
 
 
-def export_parts(token: str, role: str = VIEW) -> tuple[Match, list, list, object]:
+def export_parts(token: str, role: str = VIEW) -> tuple[Match, list, list, object, bool]:
+    """What an export of the view or the join link holds, and whether its totals are hidden
+    ("gizli puan", as that link's sheet: Match.totals_hidden)."""
     match = match_by_token(role, token)
     players = players_of(match)
     hands = list(match.hands.all())
-    return match, players, hands, tally([hand.scores for hand in hands], len(players), match.teams)
+    sheet = tally([hand.scores for hand in hands], len(players), match.teams)
+    return match, players, hands, sheet, match.totals_hidden(len(hands))
 
 
 def attachment(content: str, content_type: str, match: Match, extension: str) -> HttpResponse:
@@ -210,9 +213,9 @@ def attachment(content: str, content_type: str, match: Match, extension: str) ->
 @secret_link(role=VIEW)
 def view_export_csv(request: HttpRequest, token: str) -> HttpResponse:
     """Every hand, every score and the running totals, for a spreadsheet."""
-    match, players, hands, sheet = export_parts(token)
+    match, players, hands, sheet, hidden = export_parts(token)
     names = [player.name for player in players]
-    content = match_csv(names, match.teams, hands, sheet)
+    content = match_csv(names, match.teams, hands, sheet, hide_totals=hidden)
     return attachment(content, "text/csv; charset=utf-8", match, "csv")
 
 
@@ -220,6 +223,6 @@ def view_export_csv(request: HttpRequest, token: str) -> HttpResponse:
 @secret_link(role=VIEW)
 def view_export_json(request: HttpRequest, token: str) -> HttpResponse:
     """The whole match with its ruleset and each hand's inputs, to keep or check elsewhere."""
-    match, players, hands, sheet = export_parts(token)
-    content = match_json(match, players, hands, sheet)
+    match, players, hands, sheet, hidden = export_parts(token)
+    content = match_json(match, players, hands, sheet, hide_totals=hidden)
     return attachment(content, "application/json; charset=utf-8", match, "json")

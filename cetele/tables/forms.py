@@ -111,7 +111,11 @@ class TableMatchForm(MatchForm):
         if match is not None and last:
             places = moved_on(last)
             initial = MatchForm.initial_for(match.preset_slug)
-            initial.update(teams=match.teams, planned_hands=match.planned_hands)
+            initial.update(
+                teams=match.teams,
+                planned_hands=match.planned_hands,
+                hidden_totals=match.hidden_totals,
+            )
             initial["cezali"] = "1" if match.ruleset().cezali else "0"
         else:
             places = [player.place for player in players[:SEATS]]

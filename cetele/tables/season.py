@@ -233,6 +233,7 @@ def rematch(match: Match) -> Match:
                 table=match.table,
                 places=[player.table_place for player in players],
                 rematch_of=match,
+                hidden_totals=match.hidden_totals,  # the same table, the same way of playing
             )
     except IntegrityError:
         # Two taps raced past the check above: the one-to-one constraint kept one rematch.

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 
 from cetele.models import Change, Hand, HousePreset, Match, Player, RetiredLink, Table
-from cetele.seats.models import DraftRow, SeatClaim
+from cetele.seats.models import DraftRow, Objection, SeatClaim
 from tests.factories import form_data, make_match, sample_inputs
 from tests.web.endpoints import routes
 
@@ -25,9 +25,11 @@ ADDRESSES = (f"198.51.100.{n}" for n in itertools.count(1))  # no address reache
 
 
 def snapshot() -> tuple:
-    """Everything a request could change, but the rows' own version (a row bumps it)."""
+    """Everything a request could change, but the rows' own version (a row bumps it), the
+    version and its moment (an objection bumps them) and the objections (compared apart)."""
+    moving = {"draft_version", "version", "touched_at"}
     matches = [
-        {k: v for k, v in row.items() if k != "draft_version"}
+        {k: v for k, v in row.items() if k not in moving}
         for row in Match.objects.order_by("pk").values()
     ]
     return (
@@ -64,6 +66,11 @@ def everything(position: int) -> dict:
         "row-remaining": "9",
         "row-okeys": "0",
         "row-fake_okeys": "0",
+        "reason": "score",
+        "note": "X",
+        "objection": "1",
+        "hidden": "on",
+        "hidden_totals": "on",
     }
 
 
@@ -73,7 +80,7 @@ def test_every_url_with_the_join_token_writes_nothing_but_the_phones_own_row():
     phone = Client()
     assert phone.post(f"/k/{match.join_token}/", {"seat": "1"}).status_code == 302
     number = match.hands.first().number
-    before = snapshot()
+    before, version = snapshot(), match.version
     asked = 0
 
     for route in routes():
@@ -91,9 +98,40 @@ def test_every_url_with_the_join_token_writes_nothing_but_the_phones_own_row():
             assert snapshot() == before, (route, method)
 
     assert asked > 100
-    # The one write it may make: its own player's row, for the open hand.
+    # The writes it may make: its own player's row, for the open hand, and its own player's
+    # objection to a saved hand (one open per seat and hand: asked three times, kept once;
+    # each ask bumps the version, so that the scorer's sheet shows it).
     rows = list(DraftRow.objects.values_list("match_id", "position", "seat"))
     assert rows == [(match.pk, 3, 1)]
+    objections = list(Objection.objects.values_list("match_id", "hand_number", "seat", "outcome"))
+    assert objections == [(match.pk, number, 1, "")]
+    assert Match.objects.get(pk=match.pk).version == version + 2  # a plain POST and an htmx one
+
+
+def test_every_url_with_the_view_token_writes_nothing():
+    """A view link cannot object (nor write anything else): every route of the URLconf, the
+    view token in place of its key, with every form field the app knows."""
+    match = make_match(hands=2)
+    match.refresh_from_db()
+    viewer = Client()
+    viewer.get(f"/v/{match.view_token}/")
+    number = match.hands.first().number
+    before = (snapshot(), match.version)
+
+    for route in routes():
+        url = fill(route, match.view_token, number)
+        for method, data, headers in (
+            ("get", None, {}),
+            ("post", everything(3), {}),
+            ("post", everything(3), HTMX),
+        ):
+            response = getattr(viewer, method)(
+                url, data, headers=headers, REMOTE_ADDR=next(ADDRESSES)
+            )
+            assert response.status_code < 500, (route, method, response.status_code)
+            assert (snapshot(), Match.objects.get(pk=match.pk).version) == before, (route, method)
+
+    assert not DraftRow.objects.exists() and not Objection.objects.exists()
 
 
 def test_the_join_token_opens_no_edit_url(client):

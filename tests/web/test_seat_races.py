@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from django.test import Client
 
 from cetele.models import Match
-from cetele.seats.models import DraftRow, SeatClaim
+from cetele.seats.models import DraftRow, Objection, SeatClaim
 from tests.factories import make_match, sample_inputs
 
 pytestmark = [
@@ -80,3 +80,35 @@ def test_a_row_waiting_for_the_saves_lock_sees_the_saved_hand_and_is_refused():
 
     assert "bu satır işlenmedi" in answer["response"].content.decode()
     assert not DraftRow.objects.exists()
+
+
+def test_an_objection_waiting_for_a_deletions_lock_sees_the_hand_gone_and_is_refused():
+    """The phone's hand page was drawn, the hand is there when the request starts, and the
+    scorer's deletion holds the match's lock: the objection waits, then is told in a sentence
+    (fails if the hand is looked for before the lock, or in the statement that waited)."""
+    match = make_match(hands=2)
+    number = match.hands.last().number
+    phone = Client()
+    assert phone.post(f"/k/{match.join_token}/", {"seat": "1"}).status_code == 302
+    url = f"/k/{match.join_token}/el/{number}/itiraz/"
+    locked, answer = threading.Event(), {}
+
+    def send_objection() -> None:
+        locked.wait(10)
+        try:
+            answer["response"] = phone.post(url, {"reason": "score"}, follow=True)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=send_objection)
+    thread.start()
+    with transaction.atomic():  # the deletion, holding the match's lock while the objection waits
+        Match.objects.select_for_update().get(pk=match.pk)
+        locked.set()
+        thread.join(1.5)
+        match.delete_hand(number)
+    thread.join(30)
+
+    said = answer["response"].content.decode()
+    assert "Bu el az önce silindi ya da geri alındı; itirazınız kaydedilmedi." in said
+    assert not Objection.objects.exists()

@@ -18,7 +18,7 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import URLPattern, get_resolver
 
-from cetele.models import Change, Hand, HousePreset, Match, Player, RetiredLink
+from cetele.models import Change, Hand, HousePreset, Match, Objection, Player, RetiredLink
 from cetele.sharing import links as sharing
 from cetele.your_data.deletion import delete_match
 from tests.factories import add_hand, form_data, make_match, new_match_data, sample_inputs
@@ -61,6 +61,7 @@ def snapshot() -> tuple:
         list(Player.objects.order_by("pk").values()),
         list(Hand.objects.order_by("pk").values()),
         list(Change.objects.order_by("pk").values()),
+        list(Objection.objects.order_by("pk").values()),
     )
 
 
@@ -110,7 +111,8 @@ def test_no_edit_url_answers_to_the_view_token(client, match, route):
     before = snapshot()
 
     get = client.get(url)
-    post = client.post(url, {**form_data(sample_inputs()), "kind": "edit", "seat_0": "X"})
+    writes = {"kind": "edit", "seat_0": "X", "objection": "1", "hidden": "on", "reason": "score"}
+    post = client.post(url, {**form_data(sample_inputs()), **writes})
     htmx_post = client.post(url, form_data(sample_inputs()), headers=HTMX)
 
     # A read-only route says 405 to a POST whatever the token, so that tells nothing either.
