@@ -250,6 +250,7 @@ def match_adjust(request: HttpRequest) -> HttpResponse:
                 rules=form.ruleset,
                 preset_slug=source,
                 base_rules=base,
+                first_dealer=match_form.cleaned_data["first_dealer"],
             )
             return hand_over(request, redirect("match_detail", match.edit_token), match.edit_token)
         form.add_error(

@@ -35,6 +35,8 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from cetele.deal.dealer import dealer_of
+from cetele.deal.indicator import Indicator, open_indicator
 from cetele.models import Match, Player
 from cetele.sharing.links import EDIT
 from cetele.tables.season import played_hand
@@ -55,6 +57,9 @@ class Board:
     last_change: str  # what "Geri al" would undo (the edit link only), "" when nothing
     last_change_id: int | None  # the change "Geri al" names (its form carries it)
     redo_id: int | None  # the undo "Yinele" would reverse, None when none
+    # The gösterge of the hand being entered, at this version (cetele.deal): the scorer's form
+    # starts from it.
+    indicator: Indicator | None = None
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,8 @@ def draw(match: Match, links: dict) -> Board:
     sheet = tally([scores for _, scores, _, _ in hands], len(players), match.teams)
     hand_url = reverse(links["urls"]["hand"], args=[links["token"], 1])
     finished = len(hands) >= match.planned_hands
+    position = None if finished else len(hands) + 1
+    indicator = open_indicator(match, position)
     context = {
         "match": match,
         "players": players,
@@ -141,6 +148,10 @@ def draw(match: Match, links: dict) -> Board:
         "sheet": sheet,
         "played": len(hands),
         "finished": finished,
+        # The hand being entered: who deals it and its okey, on every phone (cetele.deal).
+        "open_position": position,
+        "dealer": dealer_of(match, players, position) if position else None,
+        "indicator": indicator,
         **links,
     }
     return Board(
@@ -148,6 +159,7 @@ def draw(match: Match, links: dict) -> Board:
         title=", ".join(player.name for player in players),
         played=len(hands),
         finished=finished,
+        indicator=indicator,
         **undo_buttons(match, links["role"]),
     )
 

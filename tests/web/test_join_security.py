@@ -1,10 +1,12 @@
-"""The join link is a key that writes one thing: its own player's row of the hand being entered.
+"""The join link is a key that writes two things: its own player's row of the hand being entered,
+and that hand's gösterge (which any joined phone may set).
 
 Every URL of the URLconf, the join token put in for whatever key the route takes, is asked by a
 phone that has joined as one player: with GET, with a plain POST and an HTMX POST carrying every
-form field the app knows (a hand, a renaming, a rotation, a seat, a row...). Nothing may change
-but that phone's own row. Enumerated from the URLconf (tests/web/endpoints.py), so a new write
-endpoint is covered without anyone remembering to add it here.
+form field the app knows (a hand, a renaming, a rotation, a seat, a row, a gösterge...). Nothing
+may change but that phone's own row and the open hand's gösterge. Enumerated from the URLconf
+(tests/web/endpoints.py), so a new write endpoint is covered without anyone remembering to add
+it here.
 """
 
 import itertools
@@ -13,6 +15,7 @@ import re
 import pytest
 from django.test import Client
 
+from cetele.deal.models import OpenIndicator
 from cetele.models import Change, Hand, HousePreset, Match, Player, RetiredLink, Table
 from cetele.seats.models import DraftRow, SeatClaim
 from tests.factories import form_data, make_match, sample_inputs
@@ -24,10 +27,15 @@ HTMX = {"HX-Request": "true"}
 ADDRESSES = (f"198.51.100.{n}" for n in itertools.count(1))  # no address reaches the limit
 
 
+# What a row bumps (draft_version), and a gösterge (version, and the moment of the change):
+# counted apart, below.
+BUMPED = ("draft_version", "version", "touched_at")
+
+
 def snapshot() -> tuple:
-    """Everything a request could change, but the rows' own version (a row bumps it)."""
+    """Everything a request could change, but the versions a row or a gösterge bumps."""
     matches = [
-        {k: v for k, v in row.items() if k != "draft_version"}
+        {k: v for k, v in row.items() if k not in BUMPED}
         for row in Match.objects.order_by("pk").values()
     ]
     return (
@@ -64,6 +72,8 @@ def everything(position: int) -> dict:
         "row-remaining": "9",
         "row-okeys": "0",
         "row-fake_okeys": "0",
+        "colour": "red",
+        "indicator": "7",
     }
 
 
@@ -74,6 +84,7 @@ def test_every_url_with_the_join_token_writes_nothing_but_the_phones_own_row():
     assert phone.post(f"/k/{match.join_token}/", {"seat": "1"}).status_code == 302
     number = match.hands.first().number
     before = snapshot()
+    version = match.version
     asked = 0
 
     for route in routes():
@@ -94,6 +105,13 @@ def test_every_url_with_the_join_token_writes_nothing_but_the_phones_own_row():
     # The one write it may make: its own player's row, for the open hand.
     rows = list(DraftRow.objects.values_list("match_id", "position", "seat"))
     assert rows == [(match.pk, 3, 1)]
+    # And the open hand's gösterge, once by each POST to its own URL (plain and HTMX), nothing else.
+    indicators = OpenIndicator.objects.values_list(
+        "match_id", "position", "seat", "colour", "number"
+    )
+    assert list(indicators) == [(match.pk, 3, 1, "red", 7)]
+    match.refresh_from_db()
+    assert match.version == version + 2
 
 
 def test_the_join_token_opens_no_edit_url(client):
