@@ -11,5 +11,8 @@ def dealer_seat(first_dealer: int, position: int, seats: int) -> int:
 
 
 def dealer_of(match, players: list, position: int):
-    """The player who deals the hand at `position` of `match` (players in seat order)."""
+    """The player who deals the hand at `position` of `match` (players in seat order); None for
+    a match without players (none is ever started so, but a database may hold one)."""
+    if not players:
+        return None
     return players[dealer_seat(match.first_dealer, position, len(players))]

@@ -66,9 +66,9 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
     players = players_of(match)
     form = IndicatorForm(request.POST, ruleset=match.ruleset())
     if not form.is_valid():
-        if request.htmx:
+        if request.htmx:  # said on the status line; the chips stay as tapped
             context = indicator_context(match, players, open_position(match), form)
-            return TemplateResponse(request, "cetele/deal/_indicator_form.html", context)
+            return TemplateResponse(request, "cetele/deal/_indicator_form.html#status", context)
         for line in form.error_lines():
             messages.error(request, line)
         return redirect("join_match", match.join_token)
@@ -77,17 +77,20 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
         set_indicator(match, position, form.indicator_for(claim.seat))
     except HandClosed as closed:
         notice = _("%(number)s. el kaydedildi; gösterge işlenmedi.") % {"number": position}
-        if request.htmx:
-            context = indicator_context(match, players, closed.position)
-            context["indicator_errors"] = [notice]
-            response = TemplateResponse(request, "cetele/deal/_indicator_form.html", context)
-            response["HX-Trigger"] = "cetele:poll-now"
-            return response
-        messages.error(request, notice)
-        return redirect("join_match", match.join_token)
+        if not request.htmx:
+            messages.error(request, notice)
+            return redirect("join_match", match.join_token)
+        # The whole section again, for the hand open now (or none: the match is over).
+        context = indicator_context(match, players, closed.position)
+        context["indicator_errors"] = [notice]
+        response = TemplateResponse(request, "cetele/deal/_indicator_form.html", context)
+        response["HX-Retarget"] = "#indicator"
+        response["HX-Reswap"] = "outerHTML"
+        response["HX-Trigger"] = "cetele:poll-now"  # the sheet has the saved hand
+        return response
     if request.htmx:
         context = indicator_context(match, players, position)
-        response = TemplateResponse(request, "cetele/deal/_indicator_form.html", context)
+        response = TemplateResponse(request, "cetele/deal/_indicator_form.html#status", context)
         response["HX-Trigger"] = "cetele:poll-now"  # the sheet shows the okey: ask for it now
         return response
     messages.success(request, _("Gösterge yazıldı: bütün telefonlar görüyor."))
