@@ -39,7 +39,7 @@ def test_a_joined_phone_taps_the_gosterge_and_every_phone_shows_the_okey(
     scorer.goto(f"/m/{match.edit_token}/")
     viewer.goto(f"/v/{match.view_token}/")
     expect(viewer.locator("[data-deal]")).to_have_text("1. el · Dağıtan: Ayşe")
-    expect(scorer.locator("#entry-title")).to_contain_text("1. el · Dağıtan: Ayşe")
+    expect(scorer.locator("#indicator-picker .dealer")).to_have_text("Dağıtan: Ayşe")
 
     player.goto(f"/k/{match.join_token}/")
     player.locator(".seat-choices label", has_text="Can").click()

@@ -298,6 +298,7 @@ def test_the_first_dealer_is_chosen_at_the_start_and_passes_on_by_the_hands_plac
     match = Match.objects.get()
     assert response.status_code == 302 and match.first_dealer == 2
     assert "1. el · Dağıtan: Can" in page(client, edit("match_detail", match))
+    assert '<span class="dealer">Dağıtan: Can</span>' in page(client, edit("match_detail", match))
 
     first = add_hand(match, sample_inputs())
     add_hand(match, sample_inputs())
