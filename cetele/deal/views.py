@@ -80,12 +80,14 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
         if not request.htmx:
             messages.error(request, notice)
             return redirect("join_match", match.join_token)
-        # The whole section again, for the hand open now (or none: the match is over).
+        # The whole section again, for the hand open now; the match over, the sentence alone.
         context = indicator_context(match, players, closed.position)
         context["indicator_errors"] = [notice]
-        response = TemplateResponse(request, "cetele/deal/_indicator_form.html", context)
-        response["HX-Retarget"] = "#indicator"
-        response["HX-Reswap"] = "outerHTML"
+        template = "cetele/deal/_indicator_form.html" + ("" if closed.position else "#status")
+        response = TemplateResponse(request, template, context)
+        if closed.position:
+            response["HX-Retarget"] = "#indicator"
+            response["HX-Reswap"] = "outerHTML"
         response["HX-Trigger"] = "cetele:poll-now"  # the sheet has the saved hand
         return response
     if request.htmx:

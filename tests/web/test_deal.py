@@ -346,3 +346,23 @@ def test_the_dealer_can_be_changed_on_the_first_hand_only(client):
     match.refresh_from_db()
     assert match.first_dealer == 3
     assert "2. el · Dağıtan: Ali" in page(client, edit("match_detail", match))
+
+
+def test_a_gosterge_sent_by_htmx_for_a_hand_saved_meanwhile_brings_the_next_hands_section():
+    match = make_match(planned_hands=2)
+    phone = joined_phone(match, 1)
+    add_hand(match, sample_inputs())
+
+    response = phone.post(join("join_indicator", match), gosterge(1, "red", "7"), headers=HTMX)
+
+    assert response["HX-Retarget"] == "#indicator"
+    text = response.content.decode()
+    assert "1. el kaydedildi; gösterge işlenmedi." in text
+    assert '<input type="hidden" name="position" value="2">' in text
+    # The last hand saved meanwhile: the sentence alone, nothing to write for.
+    add_hand(match, sample_inputs())
+    over = phone.post(join("join_indicator", match), gosterge(2, "red", "7"), headers=HTMX)
+    assert "HX-Retarget" not in over
+    assert "2. el kaydedildi; gösterge işlenmedi." in over.content.decode()
+    assert 'name="position"' not in over.content.decode()
+    assert not OpenIndicator.objects.exists()
