@@ -72,9 +72,6 @@ def enter_hand(page, names: list[str], inputs: dict, *, save_label: str = "Eli k
         taps.click(picker.get_by_text("Sahte okey"))
     if inputs.get("colour"):
         taps.click(picker.locator(".colours").get_by_text(COLOUR_LABELS[inputs["colour"]]))
-    if inputs.get("okey_number") is not None:
-        indicator = (inputs["okey_number"] - 2) % 13 + 1
-        taps.click(picker.locator(".numbers").get_by_text(str(indicator), exact=True))
     for seat, entry in enumerate(inputs["players"]):
         row = page.locator(f"#seat-{seat}")
         if row.locator(".partner-note").is_visible():
@@ -109,6 +106,10 @@ def enter_hand(page, names: list[str], inputs: dict, *, save_label: str = "Eli k
                 taps.select(prefix + "by", str(event["by"]))
             if event.get("points") is not None:
                 taps.fill(prefix + "points", str(event["points"]))
+    if inputs.get("okey_number") is not None:
+        # The gösterge's number, shown once it matters (a colour tapped, an okey left).
+        indicator = (inputs["okey_number"] - 2) % 13 + 1
+        taps.click(picker.locator(".numbers").get_by_text(str(indicator), exact=True))
     taps.click(page.get_by_role("button", name=save_label))
     return taps.count
 
