@@ -366,3 +366,20 @@ def test_a_gosterge_sent_by_htmx_for_a_hand_saved_meanwhile_brings_the_next_hand
     assert "2. el kaydedildi; gösterge işlenmedi." in over.content.decode()
     assert 'name="position"' not in over.content.decode()
     assert not OpenIndicator.objects.exists()
+
+
+def test_the_rows_poll_brings_the_gosterge_to_the_scorer_and_to_the_other_phones():
+    match = make_match()
+    match.refresh_from_db()
+    other = joined_phone(match, 2)
+    scorer = Client()
+    asked = f"?v={match.version}&d={match.draft_version}&p=1"
+    joined_phone(match, 1).post(join("join_indicator", match), gosterge(1, "red", "7"))
+
+    rows = scorer.get(edit("seat_rows", match) + asked, headers=HTMX).content.decode()
+    assert 'data-indicator="{&quot;colour&quot;: &quot;red&quot;, &quot;indicator&quot;: 7' in rows
+    theirs = other.get(join("join_rows", match) + asked, headers=HTMX).content.decode()
+    section = theirs.split('<section id="indicator"')[1]
+    assert section.startswith(' class="card indicator-card"') and 'hx-swap-oob="true"' in section
+    assert "Okey: kırmızı 8" in section and "Ayşe yazdı" in section
+    assert 'name="indicator" value="7" id="gosterge_indicator_6" checked' in section
