@@ -158,6 +158,9 @@ class Match(Forgettable):
     # Bumped by every row a joined phone writes (cetele.seats.drafts): the rows' poll compares
     # it, so that a phone writing its rack never redraws the sheet (`version`).
     draft_version = models.PositiveIntegerField(default=0)
+    # The seat that deals the first hand; each hand's dealer follows from its place
+    # (cetele.deal.dealer).
+    first_dealer = models.PositiveSmallIntegerField(default=0)
     # The table (masa) this match was played at, if any. Deleting a table keeps its matches.
     table = models.ForeignKey(
         "Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
@@ -187,6 +190,7 @@ class Match(Forgettable):
         places: list[int] | None = None,
         rematch_of: "Match | None" = None,
         hidden_totals: bool = False,
+        first_dealer: int = 0,
     ) -> "Match":
         """A new match; at a table, `places` gives each seat's place at that table."""
         places = places if places is not None else [None] * len(names)
@@ -200,6 +204,7 @@ class Match(Forgettable):
                 table=table,
                 rematch_of=rematch_of,
                 hidden_totals=hidden_totals,
+                first_dealer=first_dealer,
             )
             Player.objects.bulk_create(
                 Player(match=match, seat=seat, name=name, table_place=place)
@@ -466,6 +471,20 @@ class Match(Forgettable):
                 player.name = name
             Player.objects.bulk_update(players, ["name"])
             self._record(Change.Action.RENAME, before={"names": before}, after={"names": names})
+
+    def set_first_dealer(self, seat: int) -> bool:
+        """Who deals the first hand, while no hand is saved (False, and nothing changed, once
+        one is: the dealers of the hands played follow from it). Every phone's sheet names
+        the dealer, so the version is bumped; no history entry: no score changes."""
+        with transaction.atomic():
+            self._lock()
+            if self.hands.exists():
+                return False
+            Match.objects.filter(pk=self.pk).update(
+                first_dealer=seat, version=F("version") + 1, touched_at=timezone.now()
+            )
+        self.refresh_from_db(fields=["first_dealer", "version", "touched_at"])
+        return True
 
     def _settle_last_hand(self, cause: "Change") -> None:
         """Give the "last hand" fact (RULES.md: the sheet sets it) to the hand in the match's
@@ -844,4 +863,6 @@ class MissCount(models.Model):
 
 # The seats of a match's joined phones and the rows they write: their own module (cetele.seats),
 # models of this app all the same.
+# The open hand's gösterge (cetele.deal), likewise.
+from cetele.deal.models import OpenIndicator  # noqa: E402, F401
 from cetele.seats.models import DraftRow, Objection, SeatClaim  # noqa: E402, F401

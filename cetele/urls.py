@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.urls import include, path, re_path, register_converter
 
+from cetele.deal import views as deal
 from cetele.house_rules import views as rules
 from cetele.matches import views as matches
 from cetele.seats import views as seats
@@ -51,6 +52,7 @@ urlpatterns = [
     path("ev/<token:token>/duzenle/sil/", your_data.house_delete, name="house_delete"),
     path("m/<token:token>/", matches.match_detail, name="match_detail"),
     path("m/<token:token>/el/", matches.hand_create, name="hand_create"),
+    path("m/<token:token>/dagitan/", deal.match_dealer, name="match_dealer"),
     path("m/<token:token>/el/<int:number>/", matches.hand_detail, name="hand_detail"),
     path("m/<token:token>/el/<int:number>/duzelt/", matches.hand_edit, name="hand_edit"),
     path("m/<token:token>/el/<int:number>/sil/", matches.hand_delete, name="hand_delete"),
@@ -76,6 +78,7 @@ urlpatterns = [
     path("v/<token:token>/cetele.json", shared.view_export_json, name="view_export_json"),
     path("k/<token:token>/", seats.join_match, name="join_match"),
     path("k/<token:token>/satir/", seats.join_row, name="join_row"),
+    path("k/<token:token>/gosterge/", deal.join_indicator, name="join_indicator"),
     path("k/<token:token>/el/<int:number>/", seats.join_hand, name="join_hand"),
     path("k/<token:token>/el/<int:number>/itiraz/", seats.join_objection, name="join_objection"),
     path("k/<token:token>/kurallar/", seats.join_rules, name="join_rules"),

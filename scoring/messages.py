@@ -380,7 +380,7 @@ PAGE_ERRORS = {
         "teams_need_four": "Eşli oyun tam 4 oyuncuyla oynanır.",
         "finisher_not_a_seat": "Kimin bitirdiğini seçin: {everyone} (ya da “Kimse bitmedi”).",
         "needs_finisher": "{what} için kimin bitirdiğini seçin: {everyone}.",
-        "okey_number_required": "Okey kaç? {reason}; okey taşının sayısını seçin.",
+        "okey_number_required": "Okey kaç? {reason}; göstergeyi seçin (okey onun bir üstüdür).",
         "colour_required": "Göstergenin rengini seçin: kırmızı, mavi, siyah ya da sarı.",
         "tile_required": "{who}: bu ceza için taşın sayısını seçin.",
         "by_not_a_seat": "{who}: okeyi kimin aldığını seçin.",
@@ -397,7 +397,9 @@ PAGE_ERRORS = {
         "teams_need_four": "Team play needs exactly 4 players.",
         "finisher_not_a_seat": "Choose who finished: {everyone} (or “Nobody finished”).",
         "needs_finisher": "{what} needs a finisher: choose {everyone}.",
-        "okey_number_required": "What is the okey? {reason}; choose the okey number.",
+        "okey_number_required": (
+            "What is the okey? {reason}; choose the indicator (the okey is the next number)."
+        ),
         "colour_required": "Choose the indicator's colour: red, blue, black or yellow.",
         "tile_required": "{who}: choose the tile number for this penalty.",
         "by_not_a_seat": "{who}: choose who took the okey.",

@@ -72,7 +72,8 @@ def form_data(
     if inputs.get("kafa"):
         data["kafa"] = "on"
     if inputs.get("okey_number") is not None:
-        data["okey_number"] = str(inputs["okey_number"])
+        # The form asks for the gösterge, whose next number is the okey's (13 gives 1).
+        data["indicator"] = str((inputs["okey_number"] - 2) % 13 + 1)
     for seat, entry in enumerate(inputs["players"]):
         prefix = f"p{seat}-"
         data[prefix + "opened"] = entry.get("opened", "no")

@@ -21,6 +21,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import scoring
+from cetele.deal.dealer import dealer_of
+from cetele.deal.tiles import NUMBERS, indicator_of, okey_of, okey_words
 from cetele.shell.language import engine_lang
 from scoring import Ruleset
 from scoring.labels import PENALTY_NAMES
@@ -102,9 +104,10 @@ class HouseFact:
 # Each fact's form field of the same name (HandLevelForm) is there only when the ruleset asks for
 # it, then goes to the engine's HAND object as it is, and comes back from a stored hand to be
 # corrected. A new house rule whose hand carries a new fact adds its field and one line here.
+# (The indicator's colour is asked at every table, as part of the gösterge, and required where
+# the rules have colours: HandLevelForm.)
 HOUSE_FACTS = {
     "riziko": HouseFact(asked=lambda ruleset: ruleset.riziko is not None, absent=False),
-    "colour": HouseFact(asked=lambda ruleset: ruleset.colours is not None, absent=None),
 }
 
 
@@ -120,21 +123,36 @@ class HandLevelForm(forms.Form):
     )
     okey_finish = forms.BooleanField(label=_("Okeyle bitti"), required=False)
     kafa = forms.BooleanField(label=_("Kafa (elden bitti)"), required=False)
+    # The gösterge (the tile turned up after the deal): its colour, its number, or "sahte okey".
+    # The hand's facts follow from it: its colour is `colour`, the okey's number is the next one
+    # (13 makes 1), a fake okey is riziko (cetele.deal.tiles).
+    indicator = forms.TypedChoiceField(
+        label=_("Gösterge"),
+        choices=[(n, str(n)) for n in NUMBERS],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": _("Göstergenin sayısını 1 ile 13 arasından seçin.")},
+    )
+    # The okey's number itself, no longer drawn: a hand a phone kept while offline before the
+    # gösterge was asked still carries it (static/cetele/offline.js), and still saves.
     okey_number = forms.TypedChoiceField(
-        label=_("Okey kaç?"),
-        help_text=_("Yalnızca elde okey ya da sahte okey kaldıysa gerekir."),
         choices=TILE_CHOICES,
         coerce=int,
         empty_value=None,
         required=False,
+        widget=forms.HiddenInput,
+        error_messages={"invalid_choice": _("Okey taşının sayısı 1 ile 13 arasında olmalı.")},
     )
     riziko = forms.BooleanField(
-        label=_("Riziko"), help_text=_("Gösterge sahte okeydi"), required=False
+        label=_("Sahte okey"), help_text=_("Gösterge sahte okeydi: riziko"), required=False
     )
     colour = forms.ChoiceField(
         label=_("Göstergenin rengi"),
         choices=COLOUR_CHOICES,
         widget=forms.RadioSelect,
+        required=False,
         error_messages={"required": _("Göstergenin rengini seçin.")},
     )
     request_token = forms.CharField(widget=forms.HiddenInput, max_length=64, required=False)
@@ -148,6 +166,7 @@ class HandLevelForm(forms.Form):
         for name, fact in HOUSE_FACTS.items():
             if not fact.asked(ruleset):
                 del self.fields[name]
+        self.fields["colour"].required = ruleset.colours is not None
         finisher = self.fields["finisher"]
         finisher.choices = [*((p.seat, p.name) for p in players), (NOBODY, _("Kimse bitmedi"))]
         names = ", ".join(p.name for p in players)
@@ -336,7 +355,16 @@ class HandEntry:
     """
 
     def __init__(
-        self, match, players, data=None, *, position: int, hand=None, action="", request_token=""
+        self,
+        match,
+        players,
+        data=None,
+        *,
+        position: int,
+        hand=None,
+        action="",
+        request_token="",
+        indicator=None,
     ):
         self.match = match
         self.players = list(players)
@@ -348,8 +376,11 @@ class HandEntry:
         self.inputs: dict | None = None
         self.notices: list[str] = []  # messages about the form as a whole (e.g. a conflict)
         self.taken: list = []  # (position, hand) saved by another phone at this new hand's place
+        self.stored_indicator = indicator  # the gösterge kept for every phone (cetele.deal)
         data = add_penalty_row(data, len(self.players), action)
         initial = initial_from_inputs(hand.inputs) if hand is not None else {}
+        if hand is None and indicator is not None:  # the gösterge a phone set for this hand
+            initial = {"hand": indicator.initial}
         hand_initial = {
             # A posted form brings its own; only a new one needs one made.
             "request_token": request_token or ("" if data is not None else new_request_token()),
@@ -457,6 +488,19 @@ class HandEntry:
         return self.taken[-1][0] + 1 if self.taken else self.position
 
     tile_numbers = range(1, 14)  # the keypad of "Taşları say"
+
+    @property
+    def dealer(self):
+        """Who deals this hand: it follows the hand's place (cetele.deal.dealer)."""
+        return dealer_of(self.match, sorted(self.players, key=lambda p: p.seat), self.position)
+
+    @property
+    def stored_indicator_json(self) -> str:
+        """The gösterge kept for this hand as the page's seats.js compares it with the rows'
+        poll (a phone that sets another is taken into the form)."""
+        from cetele.deal.indicator import indicator_json  # it reads the models
+
+        return indicator_json(self.stored_indicator)
 
     @property
     def rows(self) -> list:
@@ -575,13 +619,51 @@ class HandEntry:
             "okey_finish": hand["okey_finish"],
             "kafa": hand["kafa"],
         }
-        if hand["okey_number"] is not None:
-            inputs["okey_number"] = hand["okey_number"]
+        okey_number = self.okey_number
+        if okey_number is not None:
+            inputs["okey_number"] = okey_number
+        if hand["colour"]:  # a fact, always accepted; it counts where the rules have colours
+            inputs["colour"] = hand["colour"]
         inputs.update({name: hand[name] for name in HOUSE_FACTS if name in self.hand_form.fields})
         if self.ruleset.last_hand_multiplier:
             inputs["last_hand"] = self.last_hand
         inputs["players"] = [self._seat_inputs(form, hand["finisher"]) for form in self.seat_forms]
         return inputs
+
+    @property
+    def okey_number(self) -> int | None:
+        """The okey's number: the one after the gösterge's, or (a hand kept on a phone before
+        the gösterge was asked) as posted."""
+        hand = self.hand_form.cleaned_data
+        if hand.get("indicator") is not None:
+            return okey_of(hand["indicator"])
+        return hand.get("okey_number")
+
+    def _shown_indicator(self) -> tuple:
+        """(colour, indicator number, fake) as the form shows them: posted, or its initial
+        values; anything that is not one of the choices counts as none."""
+        form = self.hand_form
+        colour, number = form["colour"].value(), form["indicator"].value()
+        fake = "riziko" in form.fields and form["riziko"].value()
+        number = int(number) if str(number).isdigit() and int(number) in NUMBERS else None
+        return (colour if colour in dict(COLOUR_CHOICES) else None), number, bool(fake)
+
+    @property
+    def okey_words(self) -> str:
+        """ "Okey: kırmızı 8" for the gösterge the form shows."""
+        colour, number, fake = self._shown_indicator()
+        okey = okey_of(number) if number is not None else None
+        if okey is None and not self.is_bound:
+            okey = self.hand_initial.get("okey_number")
+        return okey_words(colour, okey, fake)
+
+    def indicator_chips(self, id_prefix: str = "id"):
+        """The gösterge's chips (cetele/deal/_indicator_chips.html), as the form shows it."""
+        from cetele.deal.forms import chips  # that module builds on this one's fields
+
+        colour, number, fake = self._shown_indicator()
+        riziko = "riziko" in self.hand_form.fields
+        return chips(colour, number, fake, riziko=riziko, id_prefix=id_prefix)
 
     def _seat_inputs(self, form, finisher) -> dict:
         seat = form.cleaned_data
@@ -606,6 +688,8 @@ class HandEntry:
         """Show the engine's message next to the field it names, in the words of a page: the
         players by name ("Can'ın elinde sahte okey kaldı"), never by seat number."""
         form, name = self._form_for_path(error.field or "")
+        if form is self.hand_form and name == "okey_number":
+            name = "indicator"  # the form asks for the gösterge, which gives the okey's number
         message = error.page_message(engine_lang(), self.names)
         if form is not None and name in form.fields:
             form.add_error(name, message)
@@ -665,7 +749,10 @@ def initial_from_inputs(inputs: dict) -> dict:
         "finisher": NOBODY if finisher is None else finisher,
         "okey_finish": inputs.get("okey_finish", False),
         "kafa": inputs.get("kafa", False),
-        "okey_number": inputs.get("okey_number"),
+        # The gösterge as the stored facts give it back: the okey's number less one (1 from 13),
+        # the indicator's colour; a hand saved without them shows none.
+        "indicator": indicator_of(okey) if (okey := inputs.get("okey_number")) else None,
+        "colour": inputs.get("colour"),
         **{name: inputs.get(name, fact.absent) for name, fact in HOUSE_FACTS.items()},
     }
     seats = {}

@@ -251,6 +251,7 @@ def match_adjust(request: HttpRequest) -> HttpResponse:
                 preset_slug=source,
                 base_rules=base,
                 hidden_totals=match_form.cleaned_data["hidden_totals"],
+                first_dealer=match_form.cleaned_data["first_dealer"],
             )
             return hand_over(request, redirect("match_detail", match.edit_token), match.edit_token)
         form.add_error(

@@ -38,6 +38,8 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from cetele.deal.dealer import dealer_of
+from cetele.deal.indicator import Indicator, open_indicator
 from cetele.models import Match, Player
 from cetele.sharing.links import EDIT
 from cetele.tables.season import played_hand
@@ -58,6 +60,9 @@ class Board:
     last_change: str  # what "Geri al" would undo (the edit link only), "" when nothing
     last_change_id: int | None  # the change "Geri al" names (its form carries it)
     redo_id: int | None  # the undo "Yinele" would reverse, None when none
+    # The gösterge of the hand being entered, at this version (cetele.deal): the scorer's form
+    # starts from it.
+    indicator: Indicator | None = None
     # The open objections, oldest first: the scorer's page lists them with their buttons,
     # drawn per request (a form), from this reading.
     open_objections: tuple["OpenObjection", ...] = ()
@@ -194,6 +199,8 @@ def draw(match: Match, links: dict) -> Board:
     numbers = [number for number, *_ in hands]
     objections = open_objections(match, players, numbers)
     rows = sheet_lines(numbers, sheet.rows, hand_url, by_hand(objections))
+    position = None if finished else len(hands) + 1
+    indicator = open_indicator(match, position)
     context = {
         "match": match,
         "players": players,
@@ -207,6 +214,10 @@ def draw(match: Match, links: dict) -> Board:
         "finished": finished,
         "totals_hidden": audience(match, links["role"]) == "hidden"
         and match.totals_hidden(len(hands)),
+        # The hand being entered: who deals it and its okey, on every phone (cetele.deal).
+        "open_position": position,
+        "dealer": dealer_of(match, players, position) if position else None,
+        "indicator": indicator,
         **links,
     }
     return Board(
@@ -214,6 +225,7 @@ def draw(match: Match, links: dict) -> Board:
         title=", ".join(player.name for player in players),
         played=len(hands),
         finished=finished,
+        indicator=indicator,
         **undo_buttons(match, links["role"]),
         open_objections=tuple(objections),
     )

@@ -76,6 +76,17 @@ class MatchForm(forms.Form):
         required=False,
     )
 
+    # Who deals the first hand; each next hand passes to the next seat (cetele.deal.dealer).
+    # Not required: a form sent without it (an older page) starts with the first player.
+    first_dealer = forms.TypedChoiceField(
+        label=_("İlk eli dağıtan"),
+        coerce=int,
+        choices=[(seat, _("%(seat)s. oyuncu") % {"seat": seat + 1}) for seat in range(4)],
+        initial=0,
+        empty_value=0,
+        required=False,
+    )
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # A house preset is offered only when the form names it (a link's ?preset=, a choice
@@ -142,6 +153,11 @@ class MatchForm(forms.Form):
             self.add_error("teams", _("Eşli oyun tam 4 oyuncuyla oynanır."))
         for field in duplicate_names({f"name_{n}": cleaned.get(f"name_{n}") for n in range(1, 5)}):
             self.add_error(field, DUPLICATE_NAME)
+        if cleaned.get("first_dealer", 0) >= sum(seats):
+            self.add_error(
+                "first_dealer",
+                _("İlk eli dağıtan oyunculardan biri olmalı: boş bir yer dağıtamaz."),
+            )
         allowed = self.choice.ruleset.hands
         if cleaned["planned_hands"] not in allowed:
             self.add_error(
@@ -162,6 +178,7 @@ class MatchForm(forms.Form):
             preset_slug=slug,
             base_rules=base_rules,
             hidden_totals=self.cleaned_data.get("hidden_totals", False),
+            first_dealer=self.cleaned_data["first_dealer"],
             **extra,
         )
 

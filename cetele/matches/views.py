@@ -21,6 +21,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cetele.deal.dealer import dealer_of
+from cetele.deal.forms import DealerForm, IndicatorForm
+from cetele.deal.indicator import set_indicator
+from cetele.deal.tiles import hand_okey_words
 from cetele.hand_form.entry import HandEntry
 from cetele.live.board import board_for, empty_hand_fields, players_of
 from cetele.live.schedule import live_context
@@ -38,6 +42,7 @@ from cetele.models import (
     NothingToUndo,
     UndoRefused,
 )
+from cetele.seats.drafts import HandClosed
 from cetele.seats.objections import objection_history, scorer_objections
 from cetele.sharing.links import (
     EDIT,
@@ -190,15 +195,22 @@ def sheet_page(
     (cetele.live.board); the page around it is this request's own."""
     context = {**sheet_context(match, role=role, rows_poll=role == EDIT), **(note or {})}
     if role == EDIT and not context["finished"]:  # a finished match takes no more hands
-        context.update(next_hand(match, players_of(match), context["played"] + 1))
+        board = context["board"]  # its gösterge is the one of this version: not read again
+        context.update(next_hand(match, players_of(match), board.played + 1, board.indicator))
     return TemplateResponse(request, template_name, context)
 
 
-def next_hand(match: Match, players: list, position: int) -> dict:
-    """The empty form for the hand at `position`, with a new one-time token; its fields as kept
-    drawn for this match (cetele.live.board.empty_hand_fields)."""
-    entry = HandEntry(match, players, position=position)
-    return {"entry": entry, "empty_fields": empty_hand_fields(match, entry)}
+def next_hand(match: Match, players: list, position: int, indicator) -> dict:
+    """The empty form for the hand at `position`, with a new one-time token and the gösterge a
+    phone set for it (`indicator`); its fields as kept drawn for this match
+    (cetele.live.board.empty_hand_fields). Until its first hand is saved, "Dağıtan" too."""
+    entry = HandEntry(match, players, position=position, indicator=indicator)
+    context = {"entry": entry, "empty_fields": empty_hand_fields(match, entry)}
+    if position == 1:
+        context["dealer_form"] = DealerForm(
+            initial={"first_dealer": match.first_dealer}, players=players
+        )
+    return context
 
 
 @require_POST
@@ -261,6 +273,8 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
         position = hand_position(match, hand)
     entry = HandEntry(match, players, request.POST, position=position, hand=hand, action=action)
     valid = entry.is_valid()  # fills the preview, or the errors to show
+    if action == "indicator" and hand is None:
+        show_indicator(request, match, entry)
     if action != "save" or not valid:
         return render_hand_form(request, match, entry)
     try:
@@ -312,6 +326,22 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
     return hand_saved(request, match, saved, entry, players)
 
 
+def show_indicator(request: HttpRequest, match: Match, entry: HandEntry) -> None:
+    """The scorer's gösterge, kept for every phone to see (a tap on its chips, or "Herkese
+    göster"); the hand is not saved. Bad input changes nothing (the form says why beside the
+    chips); a gösterge for a hand another phone has saved since is told and dropped."""
+    form = IndicatorForm(request.POST, ruleset=entry.ruleset)
+    if not form.is_valid():
+        return
+    try:
+        set_indicator(match, entry.position, form.indicator_for(None))
+    except HandClosed:
+        entry.notices.append(
+            _("%(number)s. el az önce başka bir telefondan kaydedildi; gösterge işlenmedi.")
+            % {"number": entry.position}
+        )
+
+
 def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) -> HttpResponse:
     """After a save: say which hand was saved, with "Geri al" right there. `saved` is None
     when the same form had already been saved (a double tap, a retried request); `players`
@@ -354,7 +384,9 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
         "saved_change": change.pk if change else "",
     }
     if not context["finished"]:
-        context.update(next_hand(match, players, played + 1))
+        # The save cleared the gösterge: the next hand has none yet (one a phone sets from now
+        # on comes to this page with the rows' poll, static/cetele/seats.js).
+        context.update(next_hand(match, players, played + 1, None))
     response = TemplateResponse(request, "cetele/match.html#hand_saved", context)
     # Names the hand for a phone's outbox, which sent it without hearing back or while offline
     # (static/cetele/offline.js), and for the page, which asks for the sheet and marks the
@@ -425,11 +457,14 @@ def get_hand(match: Match, number: int) -> Hand:
 
 def hand_context(match: Match, hand: Hand, players: list, entry: HandEntry | None) -> dict:
     """A hand's page: its scores and their reasons, its objections (and their ends)."""
+    position = entry.position if entry else hand_position(match, hand)
     return {
         "match": match,
         "hand": hand,
         "players": players,
-        "position": entry.position if entry else hand_position(match, hand),
+        "position": position,
+        "dealer": dealer_of(match, players, position),
+        "okey_words": hand_okey_words(hand.inputs),
         "seat_results": list(
             zip(players, hand.result["scores"], hand.result["breakdown"], strict=True)
         ),

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("cetele", "0013_change_links_do_nothing"),
+        ("cetele", "0014_indicator_and_dealer"),
     ]
 
     operations = [

@@ -23,6 +23,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cetele.deal.indicator import indicator_json, open_indicator
+from cetele.deal.views import indicator_context
 from cetele.live.board import players_of
 from cetele.live.schedule import rows_every
 from cetele.matches.exports import match_csv, match_json
@@ -138,6 +140,7 @@ def joined_page(
         "rows_url": rows_url(match, JOIN, position),
         "rows_every": rows_every(table, scorer=False),
         "own_seat": seat,
+        **indicator_context(match, players, position),
     }
     return TemplateResponse(request, "cetele/seats/joined.html", context, status=status)
 
@@ -254,7 +257,12 @@ def rows_poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
         "rows_url": rows_url(match, role, position),
         "rows_every": rows_every(table, scorer=role == EDIT),
         "role": role,
+        # The gösterge kept for this hand: the scorer's page takes it into the hand form
+        # (seats.js); a joined phone's gösterge section is drawn again when the sheet changed.
+        "indicator_json": indicator_json(open_indicator(match, position)),
     }
+    if role == JOIN and request.GET.get("v") != str(version):
+        context["indicator_section"] = indicator_context(match, players, position)
     if role == JOIN:
         claim = claim_of(request, match)
         context["own_seat"] = claim.seat if claim else None

@@ -359,6 +359,28 @@
       setTimeout(function () { apply(lastRows); }, 0);
     }
   });
+  // The gösterge a phone set (or the scorer, from another tap): kept for every phone, so the
+  // form takes the one kept last. Only a change of the kept one is taken (the picker remembers
+  // the one it was drawn or last filled with): an answer that left before the scorer's own tap
+  // was kept brings the older one, unchanged, and is not taken over the tap.
+  function applyIndicator(box, form) {
+    const picker = form && form.querySelector("[data-stored-indicator]");
+    const kept = box.dataset.indicator;
+    if (!picker || !kept || placeOf(form) !== box.dataset.position) return;
+    if (kept === picker.dataset.storedIndicator) return;
+    picker.dataset.storedIndicator = kept;
+    const values = JSON.parse(kept);
+    picker.querySelectorAll('input[name="colour"]').forEach(function (el) {
+      el.checked = el.value === values.colour;
+    });
+    picker.querySelectorAll('input[name="indicator"]').forEach(function (el) {
+      el.checked = el.value === String(values.indicator);
+    });
+    const fake = picker.querySelector('input[name="riziko"]');
+    if (fake) fake.checked = Boolean(values.riziko);
+    // On the form itself: the preview is asked again; the picker (which keeps a tap) is not.
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+  }
 
   function rowsIn(box) {
     return Array.from(box.querySelectorAll("[data-row]")).map(function (li) {
@@ -374,6 +396,7 @@
       // Rows for another hand than the form's (the form is older): not applied.
       lastRows = form && placeOf(form) === box.dataset.position ? rowsIn(box) : [];
       apply(lastRows);
+      applyIndicator(box, form);
     } else if (target && target.id === "hand-form") {
       if (form && placeOf(form) === box.dataset.position) apply(lastRows);
     }

@@ -66,10 +66,12 @@ def enter_hand(page, names: list[str], inputs: dict, *, save_label: str = "Eli k
         taps.click(level.get_by_text("Okeyle bitti"))
     if inputs.get("kafa"):
         taps.click(level.get_by_text("Kafa", exact=True))
+    # The gösterge: "sahte okey", its colour, its number (the okey's number less one).
+    picker = form.locator("#indicator-picker")
     if inputs.get("riziko"):
-        taps.click(level.get_by_text("Riziko"))
+        taps.click(picker.get_by_text("Sahte okey"))
     if inputs.get("colour"):
-        taps.click(form.locator(".colours").get_by_text(COLOUR_LABELS[inputs["colour"]]))
+        taps.click(picker.locator(".colours").get_by_text(COLOUR_LABELS[inputs["colour"]]))
     for seat, entry in enumerate(inputs["players"]):
         row = page.locator(f"#seat-{seat}")
         if row.locator(".partner-note").is_visible():
@@ -105,7 +107,9 @@ def enter_hand(page, names: list[str], inputs: dict, *, save_label: str = "Eli k
             if event.get("points") is not None:
                 taps.fill(prefix + "points", str(event["points"]))
     if inputs.get("okey_number") is not None:
-        taps.select("#id_okey_number", str(inputs["okey_number"]))
+        # The gösterge's number, shown once it matters (a colour tapped, an okey left).
+        indicator = (inputs["okey_number"] - 2) % 13 + 1
+        taps.click(picker.locator(".numbers").get_by_text(str(indicator), exact=True))
     taps.click(page.get_by_role("button", name=save_label))
     return taps.count
 

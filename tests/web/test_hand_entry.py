@@ -321,6 +321,8 @@ def test_the_last_hand_says_so_on_the_form_and_counts_n_times(client):
 
 
 def test_riziko_and_the_indicators_colour_are_asked_where_the_rules_have_them(client):
+    """The gösterge's colour is offered at every table (it names the okey) and required where
+    the rules have colours; "sahte okey" (riziko) only where the rules have riziko."""
     plain = make_match()
     house = house_rules_match()
 
@@ -330,9 +332,15 @@ def test_riziko_and_the_indicators_colour_are_asked_where_the_rules_have_them(cl
     inputs = sample_inputs(finisher=0, remaining=10) | {"riziko": True, "colour": "blue"}
     client.post(url("hand_create", house), form_data(inputs, position=1))
 
-    assert 'name="riziko"' not in plain_page and 'name="colour"' not in plain_page
+    assert 'name="riziko"' not in plain_page and plain_page.count('name="colour"') == 4
     assert 'name="riziko"' in house_page and house_page.count('name="colour"') == 4
     assert "Göstergenin rengini seçin." in missing_colour.content.decode()
+    assert (
+        "Göstergenin rengini seçin."
+        not in client.post(
+            url("hand_create", plain), form_data(sample_inputs(), position=1)
+        ).content.decode()
+    )
     saved = house.hands.get()
     assert saved.inputs["riziko"] is True and saved.inputs["colour"] == "blue"
     assert saved.scores[0] == -101 * 2 * 4  # the finish row × 2 (riziko) × 4 (mavi)

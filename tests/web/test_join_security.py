@@ -1,10 +1,12 @@
-"""The join link is a key that writes one thing: its own player's row of the hand being entered.
+"""The join link is a key that writes two things: its own player's row of the hand being entered,
+and that hand's gösterge (which any joined phone may set).
 
 Every URL of the URLconf, the join token put in for whatever key the route takes, is asked by a
 phone that has joined as one player: with GET, with a plain POST and an HTMX POST carrying every
-form field the app knows (a hand, a renaming, a rotation, a seat, a row...). Nothing may change
-but that phone's own row. Enumerated from the URLconf (tests/web/endpoints.py), so a new write
-endpoint is covered without anyone remembering to add it here.
+form field the app knows (a hand, a renaming, a rotation, a seat, a row, a gösterge...). Nothing
+may change but that phone's own row and the open hand's gösterge. Enumerated from the URLconf
+(tests/web/endpoints.py), so a new write endpoint is covered without anyone remembering to add
+it here.
 """
 
 import itertools
@@ -13,6 +15,7 @@ import re
 import pytest
 from django.test import Client
 
+from cetele.deal.models import OpenIndicator
 from cetele.models import Change, Hand, HousePreset, Match, Player, RetiredLink, Table
 from cetele.seats.models import DraftRow, Objection, SeatClaim
 from tests.factories import form_data, make_match, sample_inputs
@@ -24,12 +27,16 @@ HTMX = {"HX-Request": "true"}
 ADDRESSES = (f"198.51.100.{n}" for n in itertools.count(1))  # no address reaches the limit
 
 
+# What a row bumps (draft_version), and a gösterge (version, and the moment of the change):
+# counted apart, below.
+BUMPED = ("draft_version", "version", "touched_at")
+
+
 def snapshot() -> tuple:
-    """Everything a request could change, but the rows' own version (a row bumps it), the
-    version and its moment (an objection bumps them) and the objections (compared apart)."""
-    moving = {"draft_version", "version", "touched_at"}
+    """Everything a request could change, but the versions a row, an objection or a gösterge
+    bumps (and the objections and the gösterge, compared apart)."""
     matches = [
-        {k: v for k, v in row.items() if k not in moving}
+        {k: v for k, v in row.items() if k not in BUMPED}
         for row in Match.objects.order_by("pk").values()
     ]
     return (
@@ -71,6 +78,8 @@ def everything(position: int) -> dict:
         "objection": "1",
         "hidden": "on",
         "hidden_totals": "on",
+        "colour": "red",
+        "indicator": "7",
     }
 
 
@@ -105,7 +114,13 @@ def test_every_url_with_the_join_token_writes_nothing_but_the_phones_own_row():
     assert rows == [(match.pk, 3, 1)]
     objections = list(Objection.objects.values_list("match_id", "hand_number", "seat", "outcome"))
     assert objections == [(match.pk, number, 1, "")]
-    assert Match.objects.get(pk=match.pk).version == version + 2  # a plain POST and an htmx one
+    # And the open hand's gösterge, once by each POST to its own URL (plain and HTMX), nothing else.
+    indicators = OpenIndicator.objects.values_list(
+        "match_id", "position", "seat", "colour", "number"
+    )
+    assert list(indicators) == [(match.pk, 3, 1, "red", 7)]
+    # An objection and a gösterge, each by a plain POST and an htmx one.
+    assert Match.objects.get(pk=match.pk).version == version + 4
 
 
 def test_every_url_with_the_view_token_writes_nothing():
@@ -132,6 +147,7 @@ def test_every_url_with_the_view_token_writes_nothing():
             assert (snapshot(), Match.objects.get(pk=match.pk).version) == before, (route, method)
 
     assert not DraftRow.objects.exists() and not Objection.objects.exists()
+    assert not OpenIndicator.objects.exists()
 
 
 def test_the_join_token_opens_no_edit_url(client):

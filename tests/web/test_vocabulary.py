@@ -302,10 +302,10 @@ def test_a_page_names_the_players_with_the_right_suffix():
     error = InvalidHand("okey_number_required", "hand.okey_number", {"reason": ("fake_counted", 3)})
 
     assert error.page_message("tr", NAMES) == (
-        "Okey kaç? Can'ın elinde sahte okey kaldı; okey taşının sayısını seçin."
+        "Okey kaç? Can'ın elinde sahte okey kaldı; göstergeyi seçin (okey onun bir üstüdür)."
     )
     assert error.page_message("tr", ("Ali", "Ayşe", "Oğuz")) == (
-        "Okey kaç? Oğuz'un elinde sahte okey kaldı; okey taşının sayısını seçin."
+        "Okey kaç? Oğuz'un elinde sahte okey kaldı; göstergeyi seçin (okey onun bir üstüdür)."
     )
     assert error.message_in("tr") == (
         "Okey kaç? Oyuncu 3'ün elinde sahte okey kaldı; okey taşının sayısı girilmeli."

@@ -1,0 +1,82 @@
+"""The open hand's gösterge: set by any joined phone or the scorer, read by every phone.
+
+Setting it changes what every phone's sheet shows ("Okey: kırmızı 8"), the view link's too, so
+it bumps `Match.version` (and the moment of the change, as a saved hand does: cetele.live.board
+names a drawing by both) in the transaction that keeps it. It is kept for the hand's place: one
+that arrives after that hand was saved is refused, never applied to the next hand.
+"""
+
+import json
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from cetele.deal.models import OpenIndicator
+from cetele.deal.tiles import okey_of, okey_words
+from cetele.models import Match
+from cetele.seats.drafts import HandClosed, open_position
+
+
+@dataclass(frozen=True)
+class Indicator:
+    """A gösterge as the hand form and the pages use it."""
+
+    colour: str | None
+    number: int | None  # the indicator's own number (the okey's is the next)
+    fake: bool
+    seat: int | None = None  # who set it: a joined phone's seat, None for the scorer
+
+    @property
+    def okey_number(self) -> int | None:
+        return okey_of(self.number) if self.number is not None else None
+
+    @property
+    def words(self) -> str:
+        return okey_words(self.colour, self.okey_number, self.fake)
+
+    @property
+    def initial(self) -> dict:
+        """The hand form's initial values (cetele.hand_form.entry.HandLevelForm)."""
+        return {"colour": self.colour, "indicator": self.number, "riziko": self.fake}
+
+
+def indicator_json(indicator: Indicator | None) -> str:
+    """A gösterge as the scorer's page compares the form's with the rows' poll (seats.js)."""
+    return json.dumps(indicator.initial if indicator is not None else {}, sort_keys=True)
+
+
+def open_indicator(match: Match, position: int | None) -> Indicator | None:
+    """The gösterge set for the hand at `position`, or None (none set, or set for a hand that
+    has been saved since): one query."""
+    if position is None:
+        return None
+    row = OpenIndicator.objects.filter(match_id=match.pk, position=position).first()
+    if row is None or row.is_empty:
+        return None
+    return Indicator(row.colour or None, row.number, row.fake, row.seat)
+
+
+def set_indicator(match: Match, position: int, indicator: Indicator) -> None:
+    """Keep `indicator` as the gösterge of the hand at `position`, or HandClosed when that hand
+    is no longer the open one (the match row locked first, as a save locks it, and the open
+    place read after the lock: see cetele.seats.drafts.write_row)."""
+    with transaction.atomic():
+        Match.objects.select_for_update().only("id").get(pk=match.pk)
+        now_open = open_position(match)
+        if now_open != position:
+            raise HandClosed(now_open)
+        OpenIndicator.objects.update_or_create(
+            match=match,
+            defaults={
+                "position": position,
+                "colour": indicator.colour or "",
+                "number": indicator.number,
+                "fake": indicator.fake,
+                "seat": indicator.seat,
+            },
+        )
+        now = timezone.now()
+        Match.objects.filter(pk=match.pk).update(version=F("version") + 1, touched_at=now)
+    match.refresh_from_db(fields=["version", "touched_at"])
