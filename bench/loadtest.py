@@ -19,6 +19,8 @@ A table is one match and `--viewers` + 1 phones:
 - viewers poll the view link; at a share of the tables (`--joined`) the players join with their
   own phones instead ("Masaya katıl": the join link's page, the name picked, their own page), and
   during each hand's entry each sends its row twice (its opening, then its sum);
+- after each save, the deal: the next hand's gösterge is tapped (its colour, then its number,
+  each sent as tapped), by a joined phone where the players joined, else on the scorer's form;
 - the scorer's page and a joined phone's ask for the open hand's rows (the rows' section: its
   hx-get and hx-trigger "every N s", as the answer gives them; the scorer's page asks at once when
   drawn) and ask for the sheet only when the rows' answer says it changed (HX-Trigger
@@ -137,6 +139,7 @@ ARRIVED = 20.0
 MAX_STREAMS = 18_000  # one process may hold 20,000 files here (ulimit -Hn): the client's streams
 THINK = 2.0  # seconds between two taps of a correction, and before its save
 ROW_WRITES = 2  # a joined player's row is sent twice a hand: its opening, then its sum
+DEAL_SECONDS = (15, 45)  # after a save, the tiles are dealt and the gösterge turned up
 # What a step's figures are given by, in the order they are printed.
 KINDS = (
     "poll",
@@ -146,6 +149,7 @@ KINDS = (
     "save",
     "correction",
     "row",
+    "gösterge",
     "seat",
     "new match",
     "events stream opened",
@@ -310,6 +314,7 @@ class Phone:
     rows_every: float = 0.0
     sheet_polls: bool = True
     row_form: Form | None = None  # a joined phone's own row
+    indicator_form: Form | None = None  # a joined phone's gösterge
     seat: str = ""  # the seat a joined phone takes
 
     @property
@@ -590,6 +595,8 @@ class Load:
             phone.rows_every = float(every[1]) if every else 0.0
         if phone.role == "k" and (form := read_form(body.decode(), '/satir/"')):
             phone.row_form = form
+        if phone.role == "k" and (form := read_form(body.decode(), '/gosterge/"')):
+            phone.indicator_form = form
 
     async def poll(self, step: Step, table: Table, phone: Phone, due: float, saved_at=None):
         """One poll, as htmx sends the sheet's hx-get; `saved_at`: asked at once after a save
@@ -680,6 +687,37 @@ class Load:
             keep_cookies(phone, head)
         else:
             step.error(f"row: HTTP {status}")
+
+    async def indicator(self, step: Step, table: Table, rng, due: float) -> None:
+        """The gösterge turned up after the deal: its colour, then its number, each tap sent as
+        it is made, by a joined phone where the players joined (its gösterge section), else by
+        the scorer (the hand form's chips: action=indicator, the preview its answer)."""
+        players = [phone for phone in table.phones[1:] if phone.indicator_form]
+        phone = rng.choice(players) if players else table.phones[0]
+        form = phone.indicator_form if players else phone.form
+        if form is None or phone.away or not form.choices("indicator"):
+            return  # a correction's page, or a match over
+        chosen = {"colour": rng.choice(form.choices("colour") or [""])}
+        for tap in ("colour", "indicator"):
+            if tap == "indicator":
+                chosen["indicator"] = rng.choice(form.choices("indicator"))
+                await asyncio.sleep(THINK)
+            if players:
+                htmx = {"HX-Trigger": "indicator", "HX-Target": "indicator-status"}
+                body = form.data(chosen)
+            else:
+                htmx = {"HX-Trigger": "indicator-picker", "HX-Target": "hand-preview"}
+                body = form.data(chosen, extra=(("action", "indicator"),))
+            request = self.request("POST", form.action, phone, htmx, body, referer=phone.url)
+            answer = await self.timed(step, "gösterge", request, due if tap == "colour" else None)
+            if answer is None:
+                return
+            status, head, _, elapsed = answer
+            if status != 200:
+                step.error(f"gösterge: HTTP {status}")
+                return
+            step.record("gösterge", "a joined phone's" if players else "the scorer's", elapsed)
+            keep_cookies(phone, head)
 
     async def take_seat(self, step: Step, table: Table, phone: Phone, detail: str) -> bool:
         """A player's phone opens the join link, picks its name and lands on its own page."""
@@ -931,6 +969,7 @@ class Load:
                 if phone.role == "k":  # its player writes the row: the opening, then the sum
                     for _ in range(ROW_WRITES):
                         events.append((next_save - entry * rng.random(), "row", phone))
+            events.append((next_save - every + rng.uniform(*DEAL_SECONDS), "gösterge", None))
             events.append((next_save, "save", None))
             for at, what, chosen in sorted(events, key=lambda event: event[0]):
                 if at >= end:
@@ -942,6 +981,8 @@ class Load:
                     self.fire(step, self.correct(step, table, scorer, rng, at))
                 elif what == "row":
                     self.fire(step, self.write_row(step, chosen, rng, at))
+                elif what == "gösterge":
+                    self.fire(step, self.indicator(step, table, rng, at))
                 elif scorer.away or scorer.form is None:
                     continue  # on a hand's page, or no form to tap on
                 elif what == "save":
