@@ -2,7 +2,8 @@
 
 Used by `make bench`, `make loadtest` and the fault tests (tests/web/test_faults.py):
 - `server_env()` the environment of a production-like server on 127.0.0.1;
-- `prepare()` migrates the database and collects the static files;
+- `prepare()` migrates the database (a new SQLite file: copies one migrated before) and collects
+  the static files;
 - `Gunicorn` starts, waits for, stops or kills the server;
 - `Client` a tiny HTTP client that keeps the CSRF cookie, as a phone does;
 - `sample_hand()` / `hand_form_data()` a valid hand, as engine inputs and as the form posts it.
@@ -10,15 +11,19 @@ Used by `make bench`, `make loadtest` and the fault tests (tests/web/test_faults
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import http.client
 import os
 import random
 import secrets
+import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlencode
@@ -55,10 +60,50 @@ def manage(env: dict[str, str], *args: str) -> None:
 
 
 def prepare(env: dict[str, str], static: bool = True) -> None:
-    manage(env, "migrate", "--noinput", "--verbosity", "0")
-    manage(env, "createcachetable")  # the shared cache when DJANGO_CACHE_URL=db
+    new_file = sqlite_file(env["DATABASE_URL"])
+    if new_file is not None and not new_file.exists():
+        copy_sqlite(migrated_sqlite(env), new_file)
+    else:
+        migrate(env)
     if static:
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
+
+
+def migrate(env: dict[str, str]) -> None:
+    manage(env, "migrate", "--noinput", "--verbosity", "0")
+    manage(env, "createcachetable")  # the shared cache when DJANGO_CACHE_URL=db
+
+
+def sqlite_file(database_url: str) -> Path | None:
+    prefix = "sqlite:///"
+    return Path(database_url[len(prefix) :]) if database_url.startswith(prefix) else None
+
+
+# Migrated SQLite files, one per environment (but its database's name, the server's key, its
+# static folder and the name of the test running): the tests start dozens of servers, each on a
+# new file, and migrating one took about 2 s of CPU. A copy holds what the migration made.
+_migrated: dict[tuple, Path] = {}
+
+
+def migrated_sqlite(env: dict[str, str]) -> Path:
+    own = {"DATABASE_URL", "DJANGO_SECRET_KEY", "CETELE_STATIC_ROOT", "PYTEST_CURRENT_TEST"}
+    key = tuple(sorted((name, value) for name, value in env.items() if name not in own))
+    if key not in _migrated:
+        folder = Path(tempfile.mkdtemp(prefix="cetele-migrated."))
+        atexit.register(shutil.rmtree, folder, True)
+        template = folder / "db.sqlite3"
+        migrate({**env, "DATABASE_URL": f"sqlite:///{template}"})
+        _migrated[key] = template
+    return _migrated[key]
+
+
+def copy_sqlite(source: Path, target: Path) -> None:
+    """SQLite's own online backup (whatever a -wal file beside `source` still holds included)."""
+    with (
+        contextlib.closing(sqlite3.connect(source)) as original,
+        contextlib.closing(sqlite3.connect(target)) as copy,
+    ):
+        original.backup(copy)
 
 
 class Gunicorn:

@@ -3,8 +3,9 @@
 # stack (app, PostgreSQL, Redis) with podman, then drive it over HTTP (tests/container).
 # No registry is reachable on the test machines, so the base image is a Debian bookworm root file
 # system made here with mmdebstrap (python3 for the app; postgresql and redis-server for the two
-# other services), passed in as BASE. Everything (podman's storage, the base, podman-compose's
-# venv) lives in one temporary folder, removed afterwards. Needs root and apt (exit 77 otherwise).
+# other services), kept for the week outside the checkout, passed in as BASE. Everything else
+# (podman's storage, podman-compose's venv) lives in one temporary folder, removed afterwards.
+# Needs root and apt (exit 77 otherwise).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
@@ -73,16 +74,29 @@ security=$(sources | grep -oE 'https?://[^ ]+/debian-security/?( |$)' | head -n 
 export BASE=localhost/cetele-test-base:bookworm
 # Essential packages and these only (no apt: nothing is installed in it later); gettext too, so
 # the build finds msgfmt and skips its apt-get. No manual pages or docs, no
-# PostgreSQL cluster made at install (the stand-in makes its own), dpkg without fsync: the leg's
-# time is mostly this step's CPU.
-TMPDIR=$work mmdebstrap --quiet --variant=essential --dpkgopt=force-unsafe-io \
-  --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
-  --dpkgopt='path-exclude=/usr/share/locale/*' \
-  --essential-hook='mkdir -p "$1/etc/postgresql-common/createcluster.d" && echo "create_main_cluster = false" >"$1/etc/postgresql-common/createcluster.d/none.conf"' \
-  --include=python3,python3-venv,ca-certificates,gettext,postgresql,redis-server bookworm - \
-  "deb ${mirror:-http://deb.debian.org/debian} bookworm bookworm-updates main" \
-  "deb ${security:-http://deb.debian.org/debian-security} bookworm-security main" \
-  | podman import --quiet --change 'CMD ["/bin/bash"]' - "$BASE" >/dev/null
+# PostgreSQL cluster made at install (the stand-in makes its own), dpkg without fsync.
+base_args=(--quiet --variant=essential --dpkgopt=force-unsafe-io
+  --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*'
+  --dpkgopt='path-exclude=/usr/share/locale/*'
+  --essential-hook='mkdir -p "$1/etc/postgresql-common/createcluster.d" && echo "create_main_cluster = false" >"$1/etc/postgresql-common/createcluster.d/none.conf"'
+  --include=python3,python3-venv,ca-certificates,gettext,postgresql,redis-server bookworm -
+  "deb ${mirror:-http://deb.debian.org/debian} bookworm bookworm-updates main"
+  "deb ${security:-http://deb.debian.org/debian-security} bookworm-security main")
+# The base stands in for the registry's python image, which a machine pulls once and keeps: it
+# is not what is under test (the app's image is built afresh every run). Made once a week (the
+# week's security updates) for these arguments, and kept outside the checkout; making it was
+# most of this leg's CPU and four of its minutes.
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/cetele-container-base
+key=$(printf '%s\n' "${base_args[@]}" | sha256sum | cut -c 1-16)
+base_tar="$cache/bookworm-$key-$(date +%G-W%V).tar"
+if [ ! -s "$base_tar" ]; then
+  mkdir -p "$cache"
+  # an older week's, or other arguments'
+  find "$cache" -name 'bookworm-*.tar' ! -name "${base_tar##*/}" -delete
+  TMPDIR=$work mmdebstrap "${base_args[@]}" >"$base_tar.$$"
+  mv "$base_tar.$$" "$base_tar"
+fi
+podman import --quiet --change 'CMD ["/bin/bash"]' "$base_tar" "$BASE" >/dev/null
 wait "$pip_install"
 echo "   ready after $(($(date +%s) - started)) s"
 
