@@ -42,6 +42,13 @@ def browser() -> Iterator:
         browser.close()
 
 
+# htmx logs a request it aborted (hx-sync "replace" or "queue last" dropping the one in flight
+# for a newer one, a poll in flight when the page goes elsewhere) as an error, with the
+# afterRequest that follows it: the app's own design, not a fault. A request that failed leaves
+# its own line (htmx:sendError, htmx:responseError), which still counts.
+ABORTED = ("htmx:sendAbort,", "htmx:afterRequest,")
+
+
 class ConsoleWatcher:
     """Collects console errors and uncaught page errors, which a test then asserts are absent."""
 
@@ -51,7 +58,7 @@ class ConsoleWatcher:
         page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
 
     def _on_console(self, message) -> None:
-        if message.type == "error":
+        if message.type == "error" and not message.text.startswith(ABORTED):
             self.errors.append(f"console: {message.text}")
 
 

@@ -35,19 +35,6 @@ def object_to(page, place: int, reason: str, note: str = "") -> None:
     expect(form).to_contain_text("İtirazınız çeteleyi tutana iletildi")
 
 
-# A poll in flight when the page goes elsewhere (a form posted, a link tapped) is aborted by the
-# browser, and htmx logs that as an error: the scorer's page asks for the rows every 2 s once a
-# phone has joined. Every other error (a failed request, a script's) counts.
-ABORTED = {
-    "console: htmx:afterRequest, [object HTMLElement]",
-    "console: htmx:sendAbort, [object HTMLElement]",
-}
-
-
-def real_errors(console) -> list[str]:
-    return [error for error in console.errors if error not in ABORTED]
-
-
 def quiet_for_a_while(match: Match) -> None:
     """The match last changed five minutes ago: its pages poll every 8 s (the table is
     playing), not every 16 s as right after a save."""
@@ -96,7 +83,7 @@ def test_a_joined_phone_objects_the_scorer_sees_it_closes_one_corrects_another(p
     expect(objections.nth(0)).to_contain_text("El düzeltildi")
     expect(objections.nth(1)).to_contain_text("Puan yanlış (“40 değil 20”)")
     expect(objections.nth(1)).to_contain_text("Doğru bulundu, kapatıldı")
-    assert real_errors(scorer_console) == [] and real_errors(player_console) == []
+    assert scorer_console.errors == [] and player_console.errors == []
 
 
 def test_hidden_totals_hide_the_totals_and_the_chart_on_a_view_phone_not_the_scorers(
@@ -131,7 +118,7 @@ def test_hidden_totals_hide_the_totals_and_the_chart_on_a_view_phone_not_the_sco
     ticks(viewer, 12)
     expect(viewer.locator("#sheet tfoot")).to_contain_text("Toplam", timeout=LIVE)
     expect(viewer.locator("#sheet figure.chart")).to_be_visible()
-    assert real_errors(scorer_console) == [] and real_errors(viewer_console) == []
+    assert scorer_console.errors == [] and viewer_console.errors == []
 
 
 def test_no_serious_accessibility_violation_on_the_objection_and_hidden_totals_pages(
