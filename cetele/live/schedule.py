@@ -26,12 +26,12 @@ POLL_SCHEDULE: tuple[tuple[int | None, int], ...] = (
 # also bring the sheet's news (a new version: "cetele:poll-now"), so a page that has them asks for
 # its sheet only when they say so (sheet_context's `sheet_polls`). A row should show on the
 # scorer's form about 2 s after it is written (the median of a 4-s poll); a player's own phone
-# waits at the sheet's rhythm until someone writes, and a scorer's page no phone joined asks
-# rarely: a seat taken, or another editor's save, is its only news.
+# waits at the sheet's rhythm until someone writes, and so does a scorer's page no phone has
+# joined (a seat taken, or another editor's save, is its news): one poll where it had two.
 ROWS_EVERY_WRITING = 4  # a row of the open hand is in: the hand is being written at the table
 ROWS_EVERY_SCORER = 4  # the scorer's page, phones joined: the first row is due any moment
 ROWS_EVERY_PLAYER = 8  # a joined phone while nobody has written: as a viewer asks for the sheet
-ROWS_EVERY_ALONE = 16  # the scorer's page, no phone joined
+ROWS_EVERY_ALONE = 8  # the scorer's page, no phone joined
 
 
 def rows_every(table: list, scorer: bool) -> int:

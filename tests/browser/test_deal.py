@@ -6,13 +6,15 @@ import pytest
 from playwright.sync_api import expect
 
 import scoring
+from cetele.live.schedule import ROWS_EVERY_ALONE, ROWS_EVERY_PLAYER
 from cetele.models import Match
 from tests.browser.sheet import enter_hand, sheet_shows
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = ["Ali", "Ayşe", "Can", "Deniz"]
-LIVE = 6_000  # ms: the rows' poll asks every 2 s, and then the sheet at once
+# ms: a page asks for the rows every 8 s at the most (cetele.live.schedule), then for the sheet
+LIVE = (max(ROWS_EVERY_ALONE, ROWS_EVERY_PLAYER) + 2) * 1_000
 # A viewer's sheet asks every 16 s right after a change (cetele.live.schedule).
 VIEWER = 25_000
 RULES = {

@@ -5,13 +5,15 @@ import pytest
 from playwright.sync_api import expect
 
 import scoring
+from cetele.live.schedule import ROWS_EVERY_ALONE, ROWS_EVERY_PLAYER
 from cetele.models import Match
 from tests.browser.sheet import Taps, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = ["Ali", "Ayşe", "Can", "Deniz"]
-LIVE = 6_000  # ms: the rows' poll asks every 4 s while phones write (cetele.live.schedule)
+# ms: a page asks for the rows every 8 s at the most (cetele.live.schedule), then for the sheet
+LIVE = (max(ROWS_EVERY_ALONE, ROWS_EVERY_PLAYER) + 2) * 1_000
 
 
 def join_as(page, match: Match, name: str) -> None:

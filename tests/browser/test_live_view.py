@@ -222,7 +222,12 @@ def polls_in(page, match: Match, seconds: int) -> list[str]:
     polls = []
     page.on("request", lambda r: polls.append(r.url) if "/poll/" in r.url else None)
     ticks(page, seconds)
-    page.wait_for_timeout(200)
+    settled = -1
+    for _ in range(20):  # until no poll has been sent for half a second (a busy machine is slow)
+        if len(polls) == settled:
+            break
+        settled = len(polls)
+        page.wait_for_timeout(500)
     return polls
 
 
