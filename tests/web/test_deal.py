@@ -10,6 +10,7 @@ import scoring
 from cetele.deal.models import OpenIndicator
 from cetele.models import Match
 from tests.factories import add_hand, form_data, make_match, new_match_data, sample_inputs
+from tests.web.phones import edit, join, joined_phone, view
 
 pytestmark = pytest.mark.django_db
 
@@ -18,24 +19,6 @@ HOUSE_RULES = {
     "riziko": {"multiplier": 2},
     "colours": {"multipliers": {"red": 1, "blue": 4, "black": 3, "yellow": 2}, "scope": "finish"},
 }
-
-
-def edit(name: str, match: Match, *args) -> str:
-    return reverse(name, args=[match.edit_token, *args])
-
-
-def view(name: str, match: Match, *args) -> str:
-    return reverse(name, args=[match.view_token, *args])
-
-
-def join(name: str, match: Match, *args) -> str:
-    return reverse(name, args=[match.join_token, *args])
-
-
-def joined_phone(match: Match, seat: int) -> Client:
-    phone = Client()
-    assert phone.post(join("join_match", match), {"seat": str(seat)}).status_code == 302
-    return phone
 
 
 def house_match(**override) -> Match:

@@ -14,24 +14,11 @@ from cetele.seats.models import Objection
 from cetele.sharing.links import VIEW, link_context
 from cetele.your_data.deletion import delete_match
 from tests.factories import form_data, make_match, sample_inputs, undo
+from tests.web.phones import edit, join, joined_phone
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-
-
-def join(name: str, match: Match, *args) -> str:
-    return reverse(name, args=[match.join_token, *args])
-
-
-def edit(name: str, match: Match, *args) -> str:
-    return reverse(name, args=[match.edit_token, *args])
-
-
-def joined_phone(match: Match, seat: int) -> Client:
-    phone = Client()
-    assert phone.post(join("join_match", match), {"seat": str(seat)}).status_code == 302
-    return phone
 
 
 @pytest.fixture

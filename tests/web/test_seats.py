@@ -19,26 +19,11 @@ from cetele.seats.claims import CLAIMS_COOKIE
 from cetele.seats.models import DraftRow, SeatClaim
 from cetele.shell.logs import redact
 from tests.factories import add_hand, form_data, make_match, sample_inputs
+from tests.web.phones import edit, join, joined_phone
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-
-
-def join(name: str, match: Match, *args) -> str:
-    return reverse(name, args=[match.join_token, *args])
-
-
-def edit(name: str, match: Match, *args) -> str:
-    return reverse(name, args=[match.edit_token, *args])
-
-
-def joined_phone(match: Match, seat: int) -> Client:
-    """A phone that opened the join link and picked the player at `seat`."""
-    phone = Client()
-    response = phone.post(join("join_match", match), {"seat": str(seat)})
-    assert response.status_code == 302, response.content.decode()[:500]
-    return phone
 
 
 def row_data(position: int, **values) -> dict:
