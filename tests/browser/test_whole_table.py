@@ -194,6 +194,11 @@ def expect_phone_rows_on_the_form(scorer, hand: dict) -> None:
         expect(sum_field).to_have_value("" if remaining is None else str(remaining))
         checked = scorer.locator(f"#seat-{seat} input[name='p{seat}-opened']:checked")
         expect(checked).to_have_value(row["opened"])
+        if remaining is not None and row.get("okeys"):
+            # The okeys left are sent after the sum (a change of their own): wait for them too,
+            # or the scorer's save may be faster than the rows' next poll.
+            okeys = scorer.locator(f"#seat-{seat} input[name='p{seat}-okeys']:checked")
+            expect(okeys).to_have_value(str(row["okeys"]), timeout=LIVE)
 
 
 def test_a_whole_eleven_hand_team_match_with_three_joined_phones(
