@@ -14,7 +14,8 @@ from tests.factories import make_match, new_match_data
 from tests.web.test_preset_editor import editor_data
 from tests.web.test_tables import play, start_at, table_with
 
-pytestmark = pytest.mark.django_db
+# whole_window: misses are counted per 10-minute window; a test must not straddle two.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("whole_window")]
 
 
 def over_the_limit(client) -> None:

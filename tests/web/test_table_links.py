@@ -16,7 +16,8 @@ from cetele.sharing import links as sharing
 from tests.factories import add_hand, form_data, sample_inputs
 from tests.web.test_tables import start_at, table_with
 
-pytestmark = pytest.mark.django_db
+# whole_window: misses are counted per 10-minute window; a test must not straddle two.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("whole_window")]
 
 HTMX = {"HX-Request": "true"}
 
