@@ -261,7 +261,7 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
     its preview (or, while typing, the preview alone).
     """
     players = players_of(match)
-    action = request.POST.get("action", "preview")
+    action = hand_action(request)
     if hand is None:
         position = request_position(request)
         if position is None or action == "save-next":
@@ -324,6 +324,22 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
         response["HX-Trigger"] = "cetele:save-failed"  # a phone's outbox tries again later
         return response
     return hand_saved(request, match, saved, entry, players)
+
+
+# What a request that asks for the preview alone may do: show the scores, or keep the gösterge.
+PREVIEW_ACTIONS = ("preview", "indicator")
+
+
+def hand_action(request: HttpRequest) -> str:
+    """What the form asks: "save", "preview", "indicator", a penalty row… A request for the
+    preview alone (HX-Target hand-preview: typing, a tap on a chip) never saves, whatever it
+    carries: htmx adds the last submit button clicked to the form's own requests, so the
+    preview of the keystroke just before "Eli kaydet" came as action=save, saved the hand and
+    drew the next form inside the preview, the old form around it, until the save's answer came."""
+    action = request.POST.get("action", "preview")
+    if request.htmx and request.htmx.target == "hand-preview" and action not in PREVIEW_ACTIONS:
+        return "preview"
+    return action
 
 
 def show_indicator(request: HttpRequest, match: Match, entry: HandEntry) -> None:

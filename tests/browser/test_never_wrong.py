@@ -68,6 +68,30 @@ def test_a_save_tapped_while_a_preview_is_on_its_way_is_sent_whatever_the_form_a
             route.continue_()
 
     expect(page.locator("#saved-note")).to_contain_text("1. el kaydedildi.")
+    expect(page.locator("[id=hand-form]")).to_have_count(1)
     assert Hand.objects.count() == 1
     assert Hand.objects.get().inputs["players"][3]["remaining"] == 51
+    assert console.errors == []
+
+
+def test_while_a_save_is_on_its_way_no_other_button_of_the_form_can_drop_it(phone):
+    page, console = phone
+    start_match(page, NAMES)
+    held = []
+
+    def hold_the_save(route):
+        if "action=save" in (route.request.post_data or "") and not held:
+            held.append(route)  # the save's answer is slow to come
+        else:
+            route.continue_()
+
+    page.route("**/el/", hold_the_save)
+    enter_hand(page, NAMES, TYPICAL_HANDS["normal"])  # ends with the tap on "Eli kaydet"
+    expect(page.locator("#hand-form").get_by_role("button", name="Önizle")).to_be_disabled()
+    expect(page.locator("#hand-form button:enabled")).to_have_count(0)  # "+ Ceza ekle" too
+    held[0].continue_()
+
+    expect(page.locator("#saved-note")).to_contain_text("1. el kaydedildi.")
+    expect(page.locator("#hand-form").get_by_role("button", name="Önizle")).to_be_enabled()
+    assert Hand.objects.count() == 1
     assert console.errors == []

@@ -619,3 +619,26 @@ def test_a_retried_last_hand_is_already_saved_not_a_finished_match():
     with pytest.raises(MatchFinished):  # another form: the match is over
         match.add_hand(sample_inputs(), "another")
     assert match.hands.count() == 1 and Match.objects.get(pk=match.pk).version == 1
+
+
+def test_a_request_for_the_preview_alone_never_saves_whatever_button_it_carries(client):
+    """htmx adds the last submit button clicked to the form's own requests: the preview of the
+    keystroke just before "Eli kaydet" carries action=save. It is answered as a preview (the
+    save's own request, for the whole form, saves): no hand, and no form drawn in the preview."""
+    match = make_match()
+    data = form_data(sample_inputs(finisher=0), action="save", position=1)
+
+    preview = client.post(
+        url("hand_create", match), data, headers=HTMX | {"HX-Target": "hand-preview"}
+    )
+
+    assert preview.status_code == 200
+    assert match.hands.count() == 0
+    html = preview.content.decode()
+    assert 'id="hand-preview"' in html and 'id="hand-form"' not in html
+    assert "kaydedildi" not in html
+
+    saved = client.post(url("hand_create", match), data, headers=HTMX | {"HX-Target": "hand-form"})
+
+    assert match.hands.count() == 1
+    assert "1. el kaydedildi." in saved.content.decode()
