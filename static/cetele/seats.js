@@ -2,7 +2,8 @@
 // connection, and on the scorer's page each row a phone wrote is filled into the hand form. The
 // scorer's own typing is never overwritten: a field the scorer has touched keeps its value, and
 // where the phone's differs the row says so with one tap to take it. Without this script the
-// scorer reads the rows in the list above the form and types them, as without phones.
+// scorer reads the rows in the list above the form and types them, as without phones. A joined
+// phone without signal keeps its row and its gösterge until it can send them (below).
 (function () {
   "use strict";
 
