@@ -225,7 +225,7 @@ def test_the_join_pages_kept_stay_when_the_last_hand_is_saved(phone, second_phon
     scorer.goto(f"/m/{match.edit_token}/")
     enter_hand(scorer, NAMES, {"finisher": 0, "players": [{"opened": "series"}] + [{}] * 3})
     # The rows' poll hears of it first (286, and "ask for the sheet now").
-    expect(player.locator("table.sheet tbody tr[data-hand]")).to_have_count(2, timeout=LIVE)
+    expect(player.locator("table.sheet tbody tr[data-hand]")).to_have_count(2, timeout=2 * LIVE)
     kept_for_offline(player, 'data-match-state="bitti"')
     player.wait_for_timeout(1_000)  # anything the worker still does with that answer
 
