@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from cetele.shell.language import preset_name
+from cetele.tea.models import TeaRule
 
 logger = logging.getLogger(__name__)
 TOKEN_BYTES = 32  # 256 bits from `secrets`: match links are the keys, treat them like passwords
@@ -161,6 +162,8 @@ class Match(Forgettable):
     # The seat that deals the first hand; each hand's dealer follows from its place
     # (cetele.deal.dealer).
     first_dealer = models.PositiveSmallIntegerField(default=0)
+    # Who pays the tea tally (cetele.tea) of a match at no table; at a table, the table's rule.
+    tea_rule = models.CharField(max_length=8, choices=TeaRule.choices, default=TeaRule.LOSER)
     # The table (masa) this match was played at, if any. Deleting a table keeps its matches.
     table = models.ForeignKey(
         "Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
@@ -777,6 +780,8 @@ class Table(Forgettable):
     view_token = models.CharField(max_length=64, unique=True, default=new_token)
     phone_key = models.CharField(max_length=16, default=new_phone_key, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who pays the tea tally of the table's matches (cetele.tea): "loser" or "own".
+    tea_rule = models.CharField(max_length=8, choices=TeaRule.choices, default=TeaRule.LOSER)
 
     def __str__(self) -> str:
         return self.name
@@ -866,3 +871,6 @@ class MissCount(models.Model):
 # The open hand's gösterge (cetele.deal), likewise.
 from cetele.deal.models import OpenIndicator  # noqa: E402, F401
 from cetele.seats.models import DraftRow, Objection, SeatClaim  # noqa: E402, F401
+
+# The tea tally's items and drinks (cetele.tea), likewise.
+from cetele.tea.models import Drink, TeaItem  # noqa: E402, F401
