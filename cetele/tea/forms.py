@@ -12,6 +12,7 @@ from cetele.tea.models import TeaRule
 from cetele.tea.tally import MAX_ITEMS, MAX_PRICE, Item
 
 BAD_TAP = _("Bu dokunuş anlaşılamadı; çay defterinde hiçbir şey değişmedi.")
+CENTS = Decimal("0.01")
 NEW_ROWS = 2  # empty rows under a table's list, for new items
 
 
@@ -76,7 +77,7 @@ class TeaItemsForm(TeaRuleForm):
             )
             self.fields[f"price_{item.place}"] = price_field()
             self.initial[f"price_{item.place}"] = (
-                None if item.price is None else Decimal(item.price) / 100
+                None if item.price is None else (Decimal(item.price) / 100).quantize(CENTS)
             )
             self.fields[f"retired_{item.place}"] = forms.BooleanField(
                 label=_("Listeden kaldır"), required=False, initial=item.retired

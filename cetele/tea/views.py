@@ -90,6 +90,8 @@ def table_card(table: Table, record, role: str) -> dict:
     url = reverse("table_drink", args=[table.edit_token]) if role == EDIT else ""
     context = card_context(latest.match, players, latest.played.finished, url=url, table=table)
     context["tea_readonly"] = role != EDIT
+    if role == EDIT:
+        context["tea_items_url"] = reverse("table_tea", args=[table.edit_token])
     return context
 
 

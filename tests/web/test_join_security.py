@@ -16,7 +16,17 @@ import pytest
 from django.test import Client
 
 from cetele.deal.models import OpenIndicator
-from cetele.models import Change, Hand, HousePreset, Match, Player, RetiredLink, Table
+from cetele.models import (
+    Change,
+    Drink,
+    Hand,
+    HousePreset,
+    Match,
+    Player,
+    RetiredLink,
+    Table,
+    TeaItem,
+)
 from cetele.seats.models import DraftRow, Objection, SeatClaim
 from tests.factories import form_data, make_match, sample_inputs
 from tests.web.endpoints import routes
@@ -48,6 +58,8 @@ def snapshot() -> tuple:
         list(RetiredLink.objects.order_by("pk").values()),
         list(HousePreset.objects.order_by("pk").values()),
         list(Table.objects.order_by("pk").values()),
+        list(Drink.objects.order_by("pk").values()),
+        list(TeaItem.objects.order_by("pk").values()),
     )
 
 
@@ -80,6 +92,11 @@ def everything(position: int) -> dict:
         "hidden_totals": "on",
         "colour": "red",
         "indicator": "7",
+        # The tea tally's tap, rule and list (cetele.tea): the edit link's only.
+        "item": "0",
+        "seen": "0",
+        "rule": "own",
+        "price_0": "15",
     }
 
 
@@ -98,6 +115,7 @@ def test_every_url_with_the_join_token_writes_nothing_but_the_phones_own_row():
             ("get", None, {}),
             ("post", everything(3), {}),
             ("post", everything(3), HTMX),
+            ("post", {**everything(3), "action": "add"}, {}),  # "+ çay" (cetele.tea)
         ):
             response = getattr(phone, method)(
                 url, data, headers=headers, REMOTE_ADDR=next(ADDRESSES)
@@ -139,6 +157,7 @@ def test_every_url_with_the_view_token_writes_nothing():
             ("get", None, {}),
             ("post", everything(3), {}),
             ("post", everything(3), HTMX),
+            ("post", {**everything(3), "action": "add"}, {}),  # "+ çay" (cetele.tea)
         ):
             response = getattr(viewer, method)(
                 url, data, headers=headers, REMOTE_ADDR=next(ADDRESSES)
