@@ -53,7 +53,6 @@ from cetele.sharing.links import (
     match_by_token,
     secret_link,
 )
-from cetele.tea.views import match_card
 from scoring.sheet import team_split
 
 logger = logging.getLogger(__name__)
@@ -198,8 +197,6 @@ def sheet_page(
     if role == EDIT and not context["finished"]:  # a finished match takes no more hands
         board = context["board"]  # its gösterge is the one of this version: not read again
         context.update(next_hand(match, players_of(match), board.played + 1, board.indicator))
-    if role == EDIT:  # the tea tally's card, with its taps (cetele.tea)
-        context.update(match_card(match, context["finished"]))
     return TemplateResponse(request, template_name, context)
 
 

@@ -137,7 +137,7 @@ def cell_words(match: Match, players: list, seat: int, item: int) -> dict:
 
 def answer(request, note: str, refused: bool, context: dict, page_url: str) -> HttpResponse:
     """htmx: the card again with the sentence in it. Without JavaScript: the page again, the
-    sentence at its top."""
+    sentence at its top (the card's anchor, for the table's page)."""
     if request.htmx:
         context = {**context, "tea_note": note, "tea_refused": refused}
         return TemplateResponse(request, "cetele/tea/_card.html", context)
@@ -145,14 +145,19 @@ def answer(request, note: str, refused: bool, context: dict, page_url: str) -> H
     return redirect(page_url + "#tea")
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 @secret_link(role=EDIT)
 def match_drink(request: HttpRequest, token: str) -> HttpResponse:
-    """ "+ çay" or "−" on the scorer's page of a match."""
+    """The match's tally: its card (the scorer's page asks for it with htmx once drawn), or its
+    own page without JavaScript; a POST is a tap, "+ çay" or "−"."""
     match = match_by_token(EDIT, token)
+    finished = match.hands.count() >= match.planned_hands
+    if request.method != "POST":
+        context = {**match_card(match, finished), "match": match}
+        template = "cetele/tea/_card.html" if request.htmx else "cetele/tea/match.html"
+        return TemplateResponse(request, template, context)
     players = players_of(match)
     note, refused = tap(request, match, DrinkForm(request.POST), players)
-    finished = match.hands.count() >= match.planned_hands
     context = match_card(match, finished)
     if finished and not refused and request.htmx:
         # The bill in the summary changed: the sheet comes along (the version is new).
@@ -161,7 +166,7 @@ def match_drink(request: HttpRequest, token: str) -> HttpResponse:
         fresh = Match.objects.get(pk=match.pk)
         context.update(sheet_context(fresh, role=EDIT, rows_poll=True), oob=True, with_sheet=True)
         context["tea_match"] = fresh
-    return answer(request, note, refused, context, reverse("match_detail", args=[token]))
+    return answer(request, note, refused, context, reverse("match_drink", args=[token]))
 
 
 @require_POST
@@ -206,7 +211,7 @@ def match_tea_rule(request: HttpRequest, token: str) -> HttpResponse:
                 note = _("Çay defteri zaten böyleydi: %(rule)s.") % {"rule": label}
     match = Match.objects.get(pk=match.pk)
     context = match_card(match, match.hands.count() >= match.planned_hands)
-    return answer(request, note, refused, context, reverse("match_detail", args=[token]))
+    return answer(request, note, refused, context, reverse("match_drink", args=[token]))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -126,7 +126,7 @@ def test_every_url_with_the_join_token_writes_nothing_but_the_phones_own_row():
 
     assert asked > 100
     # The writes it may make: its own player's row, for the open hand, and its own player's
-    # objection to a saved hand (one open per seat and hand: asked three times, kept once;
+    # objection to a saved hand (one open per seat and hand: asked four times, kept once;
     # each ask bumps the version, so that the scorer's sheet shows it).
     rows = list(DraftRow.objects.values_list("match_id", "position", "seat"))
     assert rows == [(match.pk, 3, 1)]
@@ -137,8 +137,9 @@ def test_every_url_with_the_join_token_writes_nothing_but_the_phones_own_row():
         "match_id", "position", "seat", "colour", "number"
     )
     assert list(indicators) == [(match.pk, 3, 1, "red", 7)]
-    # An objection and a gösterge, each by a plain POST and an htmx one.
-    assert Match.objects.get(pk=match.pk).version == version + 4
+    # An objection and a gösterge, each by two plain POSTs (with the hand's "action" and with
+    # the tea tally's) and an htmx one.
+    assert Match.objects.get(pk=match.pk).version == version + 6
 
 
 def test_every_url_with_the_view_token_writes_nothing():

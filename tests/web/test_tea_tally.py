@@ -85,6 +85,11 @@ def save_list(client, table, data):
 
 
 def page(client, match: Match) -> str:
+    """The scorer's tally: its own page (where a phone without JavaScript taps)."""
+    return client.get(drink_url(match)).content.decode()
+
+
+def sheet_page(client, match: Match) -> str:
     return client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
 
 
@@ -106,6 +111,21 @@ def test_each_tap_is_one_drink_for_that_player_and_item(client):
     body = page(client, match)
     assert "Çay defteri" in body
     assert 'data-tea-cell="0-0"' in body and "Toplam: 3 çay, 1 kahve" in body
+
+
+def test_the_scorers_page_brings_the_card_with_htmx_or_links_to_it(client):
+    match = make_match(planned_hands=3)
+    tap(client, match, ALI, CAY)
+
+    body = sheet_page(client, match)
+    card = client.get(drink_url(match), headers=HTMX)
+
+    section = body[body.index('<section id="tea"') :]
+    assert f'hx-get="{drink_url(match)}" hx-trigger="load"' in section.split(">")[0] + ">"
+    assert f'href="{drink_url(match)}"' in section  # without JavaScript, its page
+    assert card.content.decode().lstrip().startswith('<section id="tea"')
+    assert 'data-tea-cell="0-0"' in card.content.decode()
+    assert "<html" not in card.content.decode()
 
 
 def test_minus_takes_back_that_players_last_drink_of_that_item_only(client):
@@ -190,7 +210,7 @@ def test_without_javascript_a_tap_comes_back_to_the_page_with_its_sentence(clien
     response = tap(client, match, AYSE, CAY)
 
     assert response.status_code == 302
-    assert response.url == reverse("match_detail", args=[match.edit_token]) + "#tea"
+    assert response.url == drink_url(match) + "#tea"
     followed = client.get(response.url)
     assert "Ayşe: bir çay daha (1)." in followed.content.decode()
     taken_back = client.post(
@@ -403,7 +423,7 @@ def test_the_bill_is_in_the_summary_of_every_link_with_a_whatsapp_text(client):
     phone.post(reverse("join_match", args=[match.join_token]), {"seat": "1"})
 
     for body in (
-        page(client, match),
+        sheet_page(client, match),
         view_page(client, match),
         phone.get(reverse("join_match", args=[match.join_token])).content.decode(),
     ):
@@ -533,6 +553,7 @@ def test_match_and_table_page_queries_do_not_grow_with_drinks(client):
         found.append(
             (
                 queries_of(client, reverse("match_detail", args=[match.edit_token])),
+                queries_of(client, drink_url(match)),  # the card, asked by the page
                 queries_of(client, reverse("view_match", args=[match.view_token])),
                 queries_of(client, reverse("table_detail", args=[table.edit_token])),
             )
