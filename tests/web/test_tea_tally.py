@@ -581,3 +581,43 @@ def test_the_tally_and_the_bill_in_english(client):
     assert "Total: 2 çay — 30.00 ₺" in bill
     items = client.get(reverse("table_tea", args=[table.edit_token])).content.decode()
     assert "Price (₺)" in items and 'value="40.50"' in items
+
+
+# --- A double tap that really races (PostgreSQL, threads) ----------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks between threads need PostgreSQL"
+)
+def test_a_tap_waiting_for_another_taps_lock_sees_its_drink_and_counts_nothing():
+    """The second tap of a double tap arrives while the first holds the match's lock: it waits,
+    then finds the count it showed gone and says so (fails if the cell is counted before the
+    lock, or in the statement that waited)."""
+    import threading
+
+    from django.db import transaction
+    from django.test import Client
+
+    match = make_match(planned_hands=3)
+    data = {"seat": ALI, "item": CAY, "seen": 0, "action": "add"}
+    locked, answer = threading.Event(), {}
+
+    def second_tap() -> None:
+        locked.wait(10)
+        try:
+            answer["response"] = Client().post(drink_url(match), data, headers=HTMX)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=second_tap)
+    thread.start()
+    with transaction.atomic():  # the first tap, holding the lock while the second arrives
+        Match.objects.select_for_update().get(pk=match.pk)
+        locked.set()
+        thread.join(1.5)  # the second tap is now waiting for the lock
+        Drink.objects.create(match=match, seat=ALI, item=CAY)
+    thread.join(30)
+
+    assert "Ali için çay sayısı az önce değişti, şimdi 1" in answer["response"].content.decode()
+    assert counts(match) == {(ALI, CAY): 1}
