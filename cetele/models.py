@@ -194,6 +194,7 @@ class Match(Forgettable):
         rematch_of: "Match | None" = None,
         hidden_totals: bool = False,
         first_dealer: int = 0,
+        tea_rule: str = TeaRule.LOSER,
     ) -> "Match":
         """A new match; at a table, `places` gives each seat's place at that table."""
         places = places if places is not None else [None] * len(names)
@@ -208,6 +209,7 @@ class Match(Forgettable):
                 rematch_of=rematch_of,
                 hidden_totals=hidden_totals,
                 first_dealer=first_dealer,
+                tea_rule=tea_rule,
             )
             Player.objects.bulk_create(
                 Player(match=match, seat=seat, name=name, table_place=place)

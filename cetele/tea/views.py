@@ -9,6 +9,7 @@ works without JavaScript (a POST, then the page again); with htmx a tap answers 
 
 import logging
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.db import DatabaseError
@@ -159,7 +160,7 @@ def match_drink(request: HttpRequest, token: str) -> HttpResponse:
     players = players_of(match)
     note, refused = tap(request, match, DrinkForm(request.POST), players)
     context = match_card(match, finished)
-    if finished and not refused and request.htmx:
+    if finished and not refused and on_sheet_page(request, token):
         # The bill in the summary changed: the sheet comes along (the version is new).
         from cetele.matches.views import sheet_context  # the matches' views use this module
 
@@ -167,6 +168,13 @@ def match_drink(request: HttpRequest, token: str) -> HttpResponse:
         context.update(sheet_context(fresh, role=EDIT, rows_poll=True), oob=True, with_sheet=True)
         context["tea_match"] = fresh
     return answer(request, note, refused, context, reverse("match_drink", args=[token]))
+
+
+def on_sheet_page(request: HttpRequest, token: str) -> bool:
+    """Whether an htmx tap came from the match's sheet (not the tally's own page), which then
+    takes the sheet too."""
+    current = request.htmx.current_url_abs_path if request.htmx else None
+    return bool(current) and urlsplit(current).path == reverse("match_detail", args=[token])
 
 
 @require_POST

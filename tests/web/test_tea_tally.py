@@ -415,6 +415,19 @@ def test_the_rule_of_a_match_at_no_table_is_its_own_and_changes_the_bill(client)
     assert Match.objects.get(pk=match.pk).tea_rule == "own"
 
 
+def test_a_rematch_and_a_table_set_up_from_the_match_keep_its_rule(client):
+    match = finished_match(LOSER_DENIZ)
+    rule_url = reverse("match_tea_rule", args=[match.edit_token])
+    client.post(rule_url, {"rule": "own"})
+
+    client.post(reverse("match_rematch", args=[match.edit_token]))
+    client.post(reverse("match_table", args=[match.edit_token]), {"name": "Cuma"})
+
+    assert Match.objects.get(rematch_of=match).tea_rule == "own"
+    match.refresh_from_db()
+    assert match.table.tea_rule == "own"
+
+
 def test_the_bill_is_in_the_summary_of_every_link_with_a_whatsapp_text(client):
     match = finished_match(LOSER_DENIZ)
     drinks(client, match, [(ALI, CAY, 2), (CAN, KAHVE, 1)])
@@ -449,12 +462,17 @@ def test_no_bill_before_the_end_and_none_without_drinks(client):
 
 def test_a_tap_after_the_end_brings_the_new_bill_with_the_card(client):
     match = finished_match(LOSER_DENIZ)
+    sheet = "http://testserver" + reverse("match_detail", args=[match.edit_token])
 
-    response = tap(client, match, ALI, CAY, **HTMX)
+    response = tap(client, match, ALI, CAY, **HTMX, **{"HX-Current-URL": sheet})
+    elsewhere = tap(client, match, ALI, CAY, **HTMX, **{"HX-Current-URL": sheet + "cay/"})
 
     body = response.content.decode()
     assert '<section id="sheet"' in body and 'hx-swap-oob="true"' in body
     assert "Toplam: 1 çay" in body[body.index("data-tea-bill") :]
+    # The tally's own page has no sheet to swap: the card alone.
+    assert '<section id="sheet"' not in elsewhere.content.decode()
+    assert counts(match) == {(ALI, CAY): 2}
 
 
 # --- At a table --------------------------------------------------------------------------------
