@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 from cetele.models import Match
 from cetele.tea.models import Drink
+from tests.browser.test_accessibility import blocking_violations
 from tests.browser.test_tables import play_hand
 from tests.factories import make_match
 from tests.web.test_tables import start_at, table_with
@@ -52,6 +53,10 @@ def test_tea_at_a_match_tapped_taken_back_and_billed_at_the_end(phone):
     tap(page, 1, 0, "Ayşe", "çay", 1)
     expect(bill).to_contain_text("Toplam: 4 çay, 1 kahve")
     assert Match.objects.get(pk=match.pk).drinks.count() == 5
+    assert blocking_violations(page) == []
+    # On a narrow phone nothing of the card or the bill runs off the screen.
+    page.set_viewport_size({"width": 320, "height": 640})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
     assert console.errors == []
 
 
@@ -72,6 +77,7 @@ def test_tea_at_a_table_with_its_prices(phone):
     tap(page, 1, 0, "Ayşe", "çay", 2)
     tap(page, 3, 1, "Deniz", "kahve", 1)
     expect(page.locator("#tea")).to_contain_text("Toplam: 2 çay, 1 kahve.")
+    assert blocking_violations(page) == []
     assert Drink.objects.filter(match=match, seat=1, item=0).count() == 2
 
     # The match's own page shows the same tally, and its bill has the table's prices.
@@ -82,4 +88,7 @@ def test_tea_at_a_table_with_its_prices(phone):
     bill = page.locator("section.summary [data-tea-bill]")
     expect(bill).to_contain_text("Toplam: 2 çay, 1 kahve — 70,50 ₺")
     expect(bill).to_contain_text("Kaybeden öder: Deniz")
+    assert blocking_violations(page) == []
+    page.goto(f"/masa/{table.edit_token}/cay/")
+    assert blocking_violations(page) == []
     assert console.errors == []
