@@ -102,7 +102,7 @@ def table_context(request: HttpRequest, table, role: str) -> dict:
         "message": standings_message(record, view_url),
         "seasons": years if len(years) > 1 else [],
         "all_seasons": ALL_SEASONS,
-        **table_card(table, record, role),  # the tea tally of its latest match (cetele.tea)
+        **table_card(table, record, role, years),  # its latest match's tea tally (cetele.tea)
     }
 
 

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from cetele.live.board import players_of
 from cetele.models import Match, Table
 from cetele.sharing.links import EDIT, match_by_token, secret_link
-from cetele.tables.season import load_table, table_by_token
+from cetele.tables.season import table_by_token
 from cetele.tea.forms import BAD_TAP, DrinkForm, TableDrinkForm, TeaItemsForm, TeaRuleForm
 from cetele.tea.tally import (
     NoDrink,
@@ -79,17 +79,21 @@ def match_card(match: Match, finished: bool) -> dict:
     return card_context(match, players_of(match), finished, url=url)
 
 
-def table_card(table: Table, record, role: str) -> dict:
+def table_card(table: Table, record, role: str, years: list[int]) -> dict:
     """The card on a table's page, for its latest match (the one being played, or the last
-    one played): taps on the edit link, counts alone on the view link. No card before the
-    table's first match."""
-    if not record.matches:
+    one played): taps on the edit link, counts alone on the view link. None before the table's
+    first match, nor on a past season's page (`years`: the table's seasons, latest first)."""
+    if not record.matches or (record.season is not None and years and record.season != years[0]):
         return {}
     latest = record.matches[0]
     names = record.names
     players = [Seat(seat, names.get(place, "?")) for seat, place in enumerate(latest.played.places)]
+    return latest_card(table, latest.match, players, latest.played.finished, role)
+
+
+def latest_card(table: Table, match: Match, players: list, finished: bool, role: str) -> dict:
     url = reverse("table_drink", args=[table.edit_token]) if role == EDIT else ""
-    context = card_context(latest.match, players, latest.played.finished, url=url, table=table)
+    context = card_context(match, players, finished, url=url, table=table)
     context["tea_readonly"] = role != EDIT
     if role == EDIT:
         context["tea_items_url"] = reverse("table_tea", args=[table.edit_token])
@@ -192,7 +196,11 @@ def table_drink(request: HttpRequest, token: str) -> HttpResponse:
             note = BAD_TAP
     else:
         note, refused = tap(request, match, form, players_of(match))
-    context = table_card(table, load_table(table), EDIT)
+    latest = table.matches.order_by("-created_at", "-pk").first()  # the card's match now
+    context = {}
+    if latest is not None:
+        finished = latest.hands.count() >= latest.planned_hands
+        context = latest_card(table, latest, players_of(latest), finished, EDIT)
     return answer(request, note, refused, context, reverse("table_detail", args=[token]))
 
 

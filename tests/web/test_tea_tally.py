@@ -517,6 +517,33 @@ def test_a_table_tap_for_another_tables_match_changes_nothing(client):
     assert not Drink.objects.exists()
 
 
+def test_a_table_tap_before_any_match_or_on_a_past_season_changes_nothing(client):
+    table = table_with()
+    url = reverse("table_drink", args=[table.edit_token])
+    data = {"match": 1, "seat": 0, "item": 0, "seen": 0, "action": "add"}
+
+    htmx = client.post(url, data, headers=HTMX)
+    plain = client.post(url, data, follow=True)
+
+    assert htmx.status_code == plain.status_code == 200
+    assert "Bu maç bu masanın değil" in htmx.content.decode()
+    assert "Bu maç bu masanın değil" in plain.content.decode()
+    assert (
+        'id="tea"'
+        not in client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+    )
+    assert not Drink.objects.exists()
+    # A past season's page shows no card: the tally is the latest match's.
+    old = start_at(table, [0, 1, 2, 3], planned_hands=3)
+    Match.objects.filter(pk=old.pk).update(created_at=old.created_at.replace(year=2020))
+    start_at(table, [0, 1, 2, 3], planned_hands=3)
+    past = client.get(reverse("table_detail", args=[table.edit_token]), {"sezon": "2020"})
+    assert 'id="tea"' not in past.content.decode()
+    assert (
+        'id="tea"' in client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+    )
+
+
 def test_the_table_view_link_shows_the_counts_without_a_form(client):
     table = table_with()
     match = start_at(table, [0, 1, 2, 3], planned_hands=3)
