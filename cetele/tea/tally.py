@@ -78,8 +78,9 @@ def drink_counts(match_id: int) -> dict[tuple[int, int], int]:
 
 
 def lira(kurus: int) -> str:
-    """12,50 ₺ in Turkish, 12.50 ₺ in English (the page's locale)."""
-    return f"{number_format(Decimal(kurus) / 100, decimal_pos=2, use_l10n=True)} ₺"
+    """12,50 ₺ in Turkish, 12.50 ₺ in English (the page's locale), the sign never on a line of
+    its own (a no-break space)."""
+    return f"{number_format(Decimal(kurus) / 100, decimal_pos=2, use_l10n=True)}\u00a0₺"
 
 
 def split(total: int, parts: int) -> list[int]:

@@ -86,7 +86,7 @@ def test_tea_at_a_table_with_its_prices(phone):
     for finisher in (0, 1, 2):
         play_hand(page, finisher)
     bill = page.locator("section.summary [data-tea-bill]")
-    expect(bill).to_contain_text("Toplam: 2 çay, 1 kahve — 70,50 ₺")
+    expect(bill).to_contain_text("Toplam: 2 çay, 1 kahve — 70,50\u00a0₺")
     expect(bill).to_contain_text("Kaybeden öder: Deniz")
     assert blocking_violations(page) == []
     page.goto(f"/masa/{table.edit_token}/cay/")

@@ -336,13 +336,13 @@ def test_tek_the_last_player_pays_all_with_the_prices_of_the_table(client):
     bill = bill_of(client, match)
 
     assert "Kaybeden öder: Deniz" in bill
-    assert "Toplam: 3 çay, 1 kahve, 1 su — 85,50 ₺" in bill
+    assert "Toplam: 3 çay, 1 kahve, 1 su — 85,50\u00a0₺" in bill
     assert "Deniz: –" in bill  # drank nothing, pays everything
-    assert "<strong>85,50 ₺</strong>" in bill
-    assert bill.count("<strong>0 ₺</strong>") == 3
+    assert "<strong>85,50\u00a0₺</strong>" in bill
+    assert bill.count("<strong>0,00\u00a0₺</strong>") == 3
     text = bill[bill.index("data-tea-text>") :]
-    assert "Ali: 2 çay (30,00 ₺)" in text and "Ayşe: 1 kahve (40,50 ₺)" in text
-    assert "Can: 1 çay, 1 su (15,00 ₺)" in text
+    assert "Ali: 2 çay (30,00\u00a0₺)" in text and "Ayşe: 1 kahve (40,50\u00a0₺)" in text
+    assert "Can: 1 çay, 1 su (15,00\u00a0₺)" in text
 
 
 def test_esli_the_losing_team_pays_all_in_two_equal_shares(client):
@@ -354,10 +354,10 @@ def test_esli_the_losing_team_pays_all_in_two_equal_shares(client):
     bill = bill_of(client, match)
 
     assert "Kaybeden öder: Ali &amp; Can" in bill
-    assert "Toplam: 3 çay — 45,75 ₺" in bill
+    assert "Toplam: 3 çay — 45,75\u00a0₺" in bill
     # 4,575 kuruş in two: the kuruş left over to the first in seat order.
-    assert "<strong>22,88 ₺</strong>" in bill and "<strong>22,87 ₺</strong>" in bill
-    assert "(kişi başı 22,88 ₺)" in bill
+    assert "<strong>22,88\u00a0₺</strong>" in bill and "<strong>22,87\u00a0₺</strong>" in bill
+    assert "(kişi başı 22,88\u00a0₺)" in bill
 
 
 def test_tek_players_tied_for_last_share_the_bill(client):
@@ -369,7 +369,7 @@ def test_tek_players_tied_for_last_share_the_bill(client):
     bill = bill_of(client, match)
 
     assert "Kaybeden öder: Ayşe &amp; Deniz" in bill
-    assert bill.count("<strong>15,00 ₺</strong>") == 2
+    assert bill.count("<strong>15,00\u00a0₺</strong>") == 2
 
 
 def test_esli_by_the_teams_totals_not_the_players(client):
@@ -392,9 +392,9 @@ def test_everyone_pays_their_own(client):
     bill = bill_of(client, match)
 
     assert "Herkes kendi" in bill and "Kaybeden öder" not in bill
-    assert "<strong>30,00 ₺</strong>" in bill and "<strong>81,00 ₺</strong>" in bill
+    assert "<strong>30,00\u00a0₺</strong>" in bill and "<strong>81,00\u00a0₺</strong>" in bill
     assert "Herkes kendi içtiğini öder." in bill
-    assert "Toplam: 2 çay, 2 kahve — 111,00 ₺" in bill
+    assert "Toplam: 2 çay, 2 kahve — 111,00\u00a0₺" in bill
 
 
 def test_the_rule_of_a_match_at_no_table_is_its_own_and_changes_the_bill(client):
@@ -623,7 +623,7 @@ def test_the_tally_and_the_bill_in_english(client):
     assert "Tea tally" in answer and "+ coffee" in answer and "+ tea" in answer
     assert "Ayşe: one more coffee (1)." in answer
     assert "The loser pays: Deniz" in bill
-    assert "Total: 2 çay — 30.00 ₺" in bill
+    assert "Total: 2 çay — 30.00\u00a0₺" in bill
     items = client.get(reverse("table_tea", args=[table.edit_token])).content.decode()
     assert "Price (₺)" in items and 'value="40.50"' in items
 
