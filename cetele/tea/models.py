@@ -62,4 +62,4 @@ class Drink(models.Model):
         indexes = [models.Index(fields=["match", "seat", "item"], name="drink_by_cell")]
 
     def __str__(self) -> str:
-        return f"drink {self.item} of seat {self.seat}"
+        return f"drink {self.pk} of match {self.match_id}"
