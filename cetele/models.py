@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from cetele.shell.language import preset_name
+from cetele.tea.models import TeaRule
 
 logger = logging.getLogger(__name__)
 TOKEN_BYTES = 32  # 256 bits from `secrets`: match links are the keys, treat them like passwords
@@ -161,6 +162,8 @@ class Match(Forgettable):
     # The seat that deals the first hand; each hand's dealer follows from its place
     # (cetele.deal.dealer).
     first_dealer = models.PositiveSmallIntegerField(default=0)
+    # Who pays the tea tally (cetele.tea) of a match at no table; at a table, the table's rule.
+    tea_rule = models.CharField(max_length=8, choices=TeaRule.choices, default=TeaRule.LOSER)
     # The table (masa) this match was played at, if any. Deleting a table keeps its matches.
     table = models.ForeignKey(
         "Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
@@ -191,6 +194,7 @@ class Match(Forgettable):
         rematch_of: "Match | None" = None,
         hidden_totals: bool = False,
         first_dealer: int = 0,
+        tea_rule: str = TeaRule.LOSER,
     ) -> "Match":
         """A new match; at a table, `places` gives each seat's place at that table."""
         places = places if places is not None else [None] * len(names)
@@ -205,6 +209,7 @@ class Match(Forgettable):
                 rematch_of=rematch_of,
                 hidden_totals=hidden_totals,
                 first_dealer=first_dealer,
+                tea_rule=tea_rule,
             )
             Player.objects.bulk_create(
                 Player(match=match, seat=seat, name=name, table_place=place)
@@ -777,6 +782,8 @@ class Table(Forgettable):
     view_token = models.CharField(max_length=64, unique=True, default=new_token)
     phone_key = models.CharField(max_length=16, default=new_phone_key, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who pays the tea tally of the table's matches (cetele.tea): "loser" or "own".
+    tea_rule = models.CharField(max_length=8, choices=TeaRule.choices, default=TeaRule.LOSER)
 
     def __str__(self) -> str:
         return self.name
@@ -866,3 +873,6 @@ class MissCount(models.Model):
 # The open hand's gösterge (cetele.deal), likewise.
 from cetele.deal.models import OpenIndicator  # noqa: E402, F401
 from cetele.seats.models import DraftRow, Objection, SeatClaim  # noqa: E402, F401
+
+# The tea tally's items and drinks (cetele.tea), likewise.
+from cetele.tea.models import Drink, TeaItem  # noqa: E402, F401

@@ -9,6 +9,7 @@ from cetele.sharing import links as sharing
 from cetele.sharing import views as shared
 from cetele.shell import health, installable
 from cetele.tables import views as tables
+from cetele.tea import views as tea
 from cetele.your_data import views as your_data
 
 
@@ -69,6 +70,8 @@ urlpatterns = [
     path("m/<token:token>/itiraz-kapat/", seats.objection_close, name="objection_close"),
     path("m/<token:token>/gizli-puan/", matches.match_hidden_totals, name="match_hidden_totals"),
     path("masa/<token:token>/sil/", your_data.table_delete, name="table_delete"),
+    path("m/<token:token>/cay/", tea.match_drink, name="match_drink"),
+    path("m/<token:token>/cay/kural/", tea.match_tea_rule, name="match_tea_rule"),
     path("m/<token:token>/rovans/", tables.match_rematch, name="match_rematch"),
     path("m/<token:token>/masa/", tables.match_table, name="match_table"),
     path("v/<token:token>/", shared.view_match, name="view_match"),
@@ -89,6 +92,8 @@ urlpatterns = [
     path("masa/<token:token>/mac/", tables.table_match, name="table_match"),
     path("masa/<token:token>/oyuncular/", tables.table_players, name="table_players"),
     path("masa/<token:token>/yenile/", tables.table_rotate, name="table_rotate"),
+    path("masa/<token:token>/cay/", tea.table_tea, name="table_tea"),
+    path("masa/<token:token>/cay/ekle/", tea.table_drink, name="table_drink"),
     path("masa/izle/<token:token>/", tables.view_table, name="view_table"),
     # Anything else under a match, house-preset or table link (a malformed token): the same
     # 404, counted as a miss.

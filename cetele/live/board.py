@@ -43,6 +43,7 @@ from cetele.deal.indicator import Indicator, open_indicator
 from cetele.models import Match, Player
 from cetele.sharing.links import EDIT
 from cetele.tables.season import played_hand
+from cetele.tea.tally import bill_text, tally_of
 from scoring.sentences import signed
 from scoring.sheet import tally
 
@@ -201,6 +202,9 @@ def draw(match: Match, links: dict) -> Board:
     rows = sheet_lines(numbers, sheet.rows, hand_url, by_hand(objections))
     position = None if finished else len(hands) + 1
     indicator = open_indicator(match, position)
+    # The tea tally: counts on the table's phones, the bill in the summary (cetele.tea). Every
+    # drink bumps the version, so it is drawn with the sheet.
+    tea = tally_of(match, players, sheet, finished)
     context = {
         "match": match,
         "players": players,
@@ -218,6 +222,8 @@ def draw(match: Match, links: dict) -> Board:
         "open_position": position,
         "dealer": dealer_of(match, players, position) if position else None,
         "indicator": indicator,
+        "tea": tea,
+        "tea_text": bill_text(tea, ", ".join(p.name for p in players)) if finished else "",
         **links,
     }
     return Board(

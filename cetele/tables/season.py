@@ -160,6 +160,8 @@ def table_from_match(match: Match, name: str) -> Table:
             return locked.table
         players = list(locked.players.all())
         table = create_table(name, [player.name for player in players])
+        # The tea tally's rule moves with the match: a table's matches pay by the table's.
+        Table.objects.filter(pk=table.pk).update(tea_rule=locked.tea_rule)
         seats = len(players)
         chain = [(locked, 0), *rematch_chain(locked)]
         steps_of = {entry.pk: steps for entry, steps in chain if entry.table_id is None}
@@ -234,6 +236,7 @@ def rematch(match: Match) -> Match:
                 places=[player.table_place for player in players],
                 rematch_of=match,
                 hidden_totals=match.hidden_totals,  # the same table, the same way of playing
+                tea_rule=match.tea_rule,  # and the same tea tally's rule, at no table
             )
     except IntegrityError:
         # Two taps raced past the check above: the one-to-one constraint kept one rematch.

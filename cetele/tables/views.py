@@ -40,6 +40,7 @@ from cetele.tables.season import (
     table_by_token,
     table_from_match,
 )
+from cetele.tea.views import table_card
 
 TABLE_URLS = {
     EDIT: {"page": "table_detail", "match": "match_detail"},
@@ -101,6 +102,7 @@ def table_context(request: HttpRequest, table, role: str) -> dict:
         "message": standings_message(record, view_url),
         "seasons": years if len(years) > 1 else [],
         "all_seasons": ALL_SEASONS,
+        **table_card(table, record, role, years),  # its latest match's tea tally (cetele.tea)
     }
 
 

@@ -106,3 +106,11 @@ def ordered_finishes(finishes) -> list:
         return []
     known = [(kind, finishes[kind]) for kind in FINISH_ORDER if kind in finishes]
     return known + [(k, row) for k, row in finishes.items() if k not in FINISH_ORDER]
+
+
+@register.filter
+def lira(kurus: int) -> str:
+    """A price in kuruş as lira, by the page's locale ("12,50 ₺"; cetele.tea)."""
+    from cetele.tea.tally import lira as as_lira
+
+    return as_lira(kurus)

@@ -503,4 +503,13 @@
     document.addEventListener("DOMContentLoaded", function () { showCounters(document); });
   } else showCounters(document);
   document.addEventListener("htmx:afterSettle", function () { showCounters(document); });
+
+  // What a page asks for by itself once drawn (the tea tally's card, cetele.tea) is not asked
+  // without a connection (a page from the phone's copy): it keeps its plain link instead.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const el = event.detail.elt;
+    if (!navigator.onLine && el && el.matches && el.matches("[data-asks-when-drawn]")) {
+      event.preventDefault();
+    }
+  });
 })();

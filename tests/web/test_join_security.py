@@ -16,7 +16,17 @@ import pytest
 from django.test import Client
 
 from cetele.deal.models import OpenIndicator
-from cetele.models import Change, Hand, HousePreset, Match, Player, RetiredLink, Table
+from cetele.models import (
+    Change,
+    Drink,
+    Hand,
+    HousePreset,
+    Match,
+    Player,
+    RetiredLink,
+    Table,
+    TeaItem,
+)
 from cetele.seats.models import DraftRow, Objection, SeatClaim
 from tests.factories import form_data, make_match, sample_inputs
 from tests.web.endpoints import routes
@@ -48,6 +58,8 @@ def snapshot() -> tuple:
         list(RetiredLink.objects.order_by("pk").values()),
         list(HousePreset.objects.order_by("pk").values()),
         list(Table.objects.order_by("pk").values()),
+        list(Drink.objects.order_by("pk").values()),
+        list(TeaItem.objects.order_by("pk").values()),
     )
 
 
@@ -80,6 +92,11 @@ def everything(position: int) -> dict:
         "hidden_totals": "on",
         "colour": "red",
         "indicator": "7",
+        # The tea tally's tap, rule and list (cetele.tea): the edit link's only.
+        "item": "0",
+        "seen": "0",
+        "rule": "own",
+        "price_0": "15",
     }
 
 
@@ -98,6 +115,7 @@ def test_every_url_with_the_join_token_writes_nothing_but_the_phones_own_row():
             ("get", None, {}),
             ("post", everything(3), {}),
             ("post", everything(3), HTMX),
+            ("post", {**everything(3), "action": "add"}, {}),  # "+ çay" (cetele.tea)
         ):
             response = getattr(phone, method)(
                 url, data, headers=headers, REMOTE_ADDR=next(ADDRESSES)
@@ -108,7 +126,7 @@ def test_every_url_with_the_join_token_writes_nothing_but_the_phones_own_row():
 
     assert asked > 100
     # The writes it may make: its own player's row, for the open hand, and its own player's
-    # objection to a saved hand (one open per seat and hand: asked three times, kept once;
+    # objection to a saved hand (one open per seat and hand: asked four times, kept once;
     # each ask bumps the version, so that the scorer's sheet shows it).
     rows = list(DraftRow.objects.values_list("match_id", "position", "seat"))
     assert rows == [(match.pk, 3, 1)]
@@ -119,8 +137,9 @@ def test_every_url_with_the_join_token_writes_nothing_but_the_phones_own_row():
         "match_id", "position", "seat", "colour", "number"
     )
     assert list(indicators) == [(match.pk, 3, 1, "red", 7)]
-    # An objection and a gösterge, each by a plain POST and an htmx one.
-    assert Match.objects.get(pk=match.pk).version == version + 4
+    # An objection and a gösterge, each by two plain POSTs (with the hand's "action" and with
+    # the tea tally's) and an htmx one.
+    assert Match.objects.get(pk=match.pk).version == version + 6
 
 
 def test_every_url_with_the_view_token_writes_nothing():
@@ -139,6 +158,7 @@ def test_every_url_with_the_view_token_writes_nothing():
             ("get", None, {}),
             ("post", everything(3), {}),
             ("post", everything(3), HTMX),
+            ("post", {**everything(3), "action": "add"}, {}),  # "+ çay" (cetele.tea)
         ):
             response = getattr(viewer, method)(
                 url, data, headers=headers, REMOTE_ADDR=next(ADDRESSES)

@@ -18,7 +18,17 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import URLPattern, get_resolver
 
-from cetele.models import Change, Hand, HousePreset, Match, Objection, Player, RetiredLink
+from cetele.models import (
+    Change,
+    Drink,
+    Hand,
+    HousePreset,
+    Match,
+    Objection,
+    Player,
+    RetiredLink,
+    TeaItem,
+)
 from cetele.sharing import links as sharing
 from cetele.your_data.deletion import delete_match
 from tests.factories import add_hand, form_data, make_match, new_match_data, sample_inputs
@@ -31,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 HTMX = {"HX-Request": "true"}
 EVIL = "<script>alert(1)</script>"
+TEA_TAP = {"seat": "0", "item": "0", "seen": "0", "action": "add", "rule": "own"}
 
 
 def match_routes(prefix: str) -> list[str]:
@@ -63,6 +74,8 @@ def snapshot() -> tuple:
         list(Hand.objects.order_by("pk").values()),
         list(Change.objects.order_by("pk").values()),
         list(Objection.objects.order_by("pk").values()),
+        list(Drink.objects.order_by("pk").values()),
+        list(TeaItem.objects.order_by("pk").values()),
     )
 
 
@@ -115,10 +128,13 @@ def test_no_edit_url_answers_to_the_view_token(client, match, route):
     writes = {"kind": "edit", "seat_0": "X", "objection": "1", "hidden": "on", "reason": "score"}
     post = client.post(url, {**form_data(sample_inputs()), **writes})
     htmx_post = client.post(url, form_data(sample_inputs()), headers=HTMX)
+    tea_tap = client.post(url, TEA_TAP)  # "+ çay" and the rule (cetele.tea): no hand's "action"
 
     # A read-only route says 405 to a POST whatever the token, so that tells nothing either.
     assert get.status_code == (404 if readable else 405)
-    assert post.status_code == htmx_post.status_code == (404 if write else 405)
+    assert (
+        post.status_code == htmx_post.status_code == tea_tap.status_code == (404 if write else 405)
+    )
     assert snapshot() == before
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, get_resolver
 
-from cetele.models import Hand, Match, Player, Table, TablePlayer
+from cetele.models import Drink, Hand, Match, Player, Table, TablePlayer, TeaItem
 from cetele.sharing import links as sharing
 from tests.factories import add_hand, form_data, sample_inputs
 from tests.web.test_tables import start_at, table_with
@@ -46,7 +46,7 @@ def snapshot() -> tuple:
     """Everything a request could change."""
     return tuple(
         list(model.objects.order_by("pk").values())
-        for model in (Table, TablePlayer, Match, Player, Hand)
+        for model in (Table, TablePlayer, Match, Player, Hand, TeaItem, Drink)
     )
 
 
@@ -73,6 +73,15 @@ WRITE_DATA = {
     "preset": "cetele-standart",
     "cezali": "1",
     "planned_hands": "5",
+    # The tea tally's tap (for the table's latest match, its first one's id in these tests' order
+    # is not known: a wrong one is refused anyway) and its list of items.
+    "seat": "0",
+    "item": "0",
+    "seen": "0",
+    "action": "add",
+    "rule": "own",
+    "name_0": "çay",
+    "price_0": "15",
 }
 
 

@@ -1,0 +1,334 @@
+"""The tea tally of a match: its items, each player's drinks, and the bill by the table's rule.
+
+Decisions where the issue left a choice:
+
+- The items are the table's (TeaItem). A match at no table, and a table whose scorer never
+  changed its list, use DEFAULT_ITEMS (çay, kahve, su, no price): nothing is written until
+  someone changes something, and a match moved to a new table keeps its drinks' items (the
+  same places). A standalone match's prices come by putting it at a table ("Masa").
+- One tap is one drink; "−" beside a count takes back that player's last drink of that item
+  (what a table corrects is "that çay was Ayşe's, not Ali's": one cell, never someone
+  else's drink). Each form carries the count it showed (`seen`): a second tap of a double tap,
+  or a tap on a page another phone has changed since, changes nothing and says so.
+- "Kaybeden öder": the side with the highest total pays everything (lowest total wins in
+  101): the last player in tek, the losing team in eşli. Sides tied for last share the bill in
+  equal parts (a kuruş left over goes to the first in seat order), so a drawn eşli match is
+  paid by all four. Until the last hand the payers are not known: the tally shows counts.
+- "Herkes kendi": everyone pays their own drinks.
+- Prices are whole kuruş (cetele.tea.models): a drink of an item without a price is counted
+  and named on the bill but costs nothing there.
+"""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import Count, F
+from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from cetele.models import Match, SheetError, Table
+from cetele.tea.models import Drink, TeaItem, TeaRule
+from scoring.sheet import TEAM_SEATS
+
+DEFAULT_ITEMS = (_lazy("çay"), _lazy("kahve"), _lazy("su"))
+MAX_ITEMS = 8  # a table's list, retired items included
+MAX_PRICE = 100_000_00  # kuruş: far past any drink, a typo beyond it is refused
+
+
+@dataclass(frozen=True)
+class Item:
+    place: int
+    name: str
+    price: int | None  # kuruş
+    retired: bool = False
+
+
+def default_items() -> list[Item]:
+    return [Item(place, str(name), None) for place, name in enumerate(DEFAULT_ITEMS)]
+
+
+def table_items(table_id: int) -> list[Item]:
+    """The table's list as its scorer wrote it, or the defaults while it never did."""
+    rows = TeaItem.objects.filter(table_id=table_id).values_list(
+        "place", "name", "price", "retired"
+    )
+    return [Item(*row) for row in rows] or default_items()
+
+
+def items_and_rule(match: Match) -> tuple[list[Item], str]:
+    """The items (retired ones too) and the rule of a match's tally: its table's, or its own."""
+    if match.table_id is None:
+        return default_items(), match.tea_rule
+    rule = Table.objects.filter(pk=match.table_id).values_list("tea_rule", flat=True).first()
+    return table_items(match.table_id), rule or TeaRule.LOSER
+
+
+def drink_counts(match_id: int) -> dict[tuple[int, int], int]:
+    """How many drinks each (seat, item) has: one query however many drinks there are."""
+    rows = (
+        Drink.objects.filter(match_id=match_id)
+        .values_list("seat", "item")
+        .annotate(count=Count("pk"))
+        .order_by()
+    )
+    return {(seat, item): count for seat, item, count in rows}
+
+
+def lira(kurus: int) -> str:
+    """12,50 ₺ in Turkish, 12.50 ₺ in English (the page's locale), the sign never on a line of
+    its own (a no-break space)."""
+    return f"{number_format(Decimal(kurus) / 100, decimal_pos=2, use_l10n=True)}\u00a0₺"
+
+
+def split(total: int, parts: int) -> list[int]:
+    """`total` kuruş in `parts` equal shares, the kuruş left over to the first ones."""
+    share, left = divmod(total, parts)
+    return [share + (1 if index < left else 0) for index in range(parts)]
+
+
+@dataclass(frozen=True)
+class Cell:
+    item: Item
+    count: int
+
+    @property
+    def words(self) -> str:
+        return f"{self.count} {self.item.name}"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's part of the tally."""
+
+    seat: int
+    name: str
+    cells: list[Cell]  # one per item on the list (taps), then retired items with drinks
+    cost: int  # kuruş of their own drinks (priced items only)
+    owes: int | None  # kuruş to pay by the rule; None while not known (or nothing is priced)
+    pays: bool  # whether the rule has this player pay (loser known, or everyone their own)
+
+    @property
+    def drinks(self) -> list[Cell]:
+        return [cell for cell in self.cells if cell.count]
+
+
+@dataclass(frozen=True)
+class Tally:
+    items: list[Item]  # the list's items (the buttons), retired ones left out
+    lines: list[Line]
+    totals: list[Cell]  # every item drunk, with its count
+    total_cost: int
+    priced: bool  # whether any drink has a price: money is shown only then
+    rule: str
+    payers: list[str]  # the names of who pays ("Can & Deniz"), empty while not known
+    settled: bool  # whether the bill is final: the match is over
+
+    @property
+    def any(self) -> bool:
+        return bool(self.totals)
+
+    @property
+    def rule_label(self) -> str:
+        return TeaRule(self.rule).label
+
+    @property
+    def total_words(self) -> str:
+        return ", ".join(cell.words for cell in self.totals)
+
+
+def losing_seats(teams: bool, sheet) -> list[int]:
+    """The seats that pay under "kaybeden öder": the side(s) with the highest total."""
+    if teams:
+        worst = max(sheet.team_totals)
+        sides = [side for side, total in enumerate(sheet.team_totals) if total == worst]
+        return sorted(seat for side in sides for seat in TEAM_SEATS[side])
+    worst = max(sheet.totals)
+    return [seat for seat, total in enumerate(sheet.totals) if total == worst]
+
+
+def tally_of(match: Match, players: list, sheet, finished: bool) -> Tally:
+    """The tally as every page shows it: three queries at most (the table's rule, its items,
+    the counts), none per drink."""
+    items, rule = items_and_rule(match)
+    counts = drink_counts(match.pk)
+    return build(items, rule, counts, players, match.teams, sheet, finished)
+
+
+def build(items, rule, counts, players, teams, sheet, finished) -> Tally:
+    """The tally from what was read: no query here."""
+    shown = [item for item in items if not item.retired]
+    drunk_retired = [
+        item
+        for item in items
+        if item.retired and any(counts.get((p.seat, item.place)) for p in players)
+    ]
+    listed = shown + drunk_retired
+    costs, cells_of = {}, {}
+    for player in players:
+        cells = [Cell(item, counts.get((player.seat, item.place), 0)) for item in listed]
+        cells_of[player.seat] = cells
+        costs[player.seat] = sum(cell.count * (cell.item.price or 0) for cell in cells)
+    totals = [
+        Cell(item, total)
+        for item in listed
+        if (total := sum(counts.get((p.seat, item.place), 0) for p in players))
+    ]
+    total_cost = sum(costs.values())
+    priced = any(cell.item.price for cell in totals)
+    paying: list[int] = []
+    owes: dict[int, int] = {}
+    if rule == TeaRule.OWN:
+        paying = [player.seat for player in players]
+        owes = dict(costs)
+    elif finished and sheet is not None and players:
+        paying = losing_seats(teams, sheet)
+        owes = dict(zip(paying, split(total_cost, len(paying)), strict=True))
+    lines = [
+        Line(
+            player.seat,
+            player.name,
+            cells_of[player.seat],
+            costs[player.seat],
+            owes.get(player.seat, 0) if paying and priced else None,
+            player.seat in paying,
+        )
+        for player in players
+    ]
+    names = {player.seat: player.name for player in players}
+    payers = [names[seat] for seat in paying] if rule == TeaRule.LOSER else []
+    return Tally(shown, lines, totals, total_cost, priced, rule, payers, finished)
+
+
+def bill_text(tally: Tally, title: str) -> str:
+    """The bill as a few lines for the table's group chat (as standings_message is)."""
+    lines = [_("Çay defteri: %(title)s") % {"title": title}]
+    for line in tally.lines:
+        if not line.drinks:
+            continue
+        words = ", ".join(cell.words for cell in line.drinks)
+        if tally.priced:
+            words = f"{words} ({lira(line.cost)})"
+        lines.append(f"{line.name}: {words}")
+    total = _("Toplam: %(drinks)s") % {"drinks": tally.total_words}
+    if tally.priced:
+        total = f"{total} — {lira(tally.total_cost)}"
+    lines.append(total)
+    if tally.rule == TeaRule.OWN:
+        lines.append(_("Herkes kendi içtiğini öder."))
+    elif tally.payers:
+        payers = " & ".join(tally.payers)
+        if tally.priced:
+            share = next(line.owes for line in tally.lines if line.pays)
+            if len(tally.payers) > 1:
+                lines.append(
+                    _("Kaybeden öder: %(payers)s (kişi başı %(share)s)")
+                    % {"payers": payers, "share": lira(share)}
+                )
+            else:
+                lines.append(_("Kaybeden öder: %(payers)s") % {"payers": payers})
+        else:
+            lines.append(_("Kaybeden öder: %(payers)s") % {"payers": payers})
+    return "\n".join(lines)
+
+
+# --- Changes ---------------------------------------------------------------------------------
+
+
+class UnknownDrink(SheetError):
+    """The player or the item named is not this match's (a stale page, a made-up request)."""
+
+
+class TallyMoved(SheetError):
+    """The count the form showed is not the count now: a double tap, or another phone's tap.
+    `count` is the count now."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+
+class NoDrink(SheetError):
+    """ "−" on a cell with no drink: nothing to take back."""
+
+
+def change_drinks(match: Match, seat: int, item: int, seen: int, *, add: bool) -> int:
+    """One drink more (`add`) or that player's last drink of that item less, if the cell still
+    holds `seen` drinks; returns the count now. The match's row is locked (PostgreSQL; SQLite's
+    IMMEDIATE transactions serialise writers) and its version bumped: every phone's sheet shows
+    the tally, and redraws it. Match.DoesNotExist when the match was deleted meanwhile."""
+    with transaction.atomic():
+        locked = (
+            Match.objects.select_for_update().only("id", "table_id", "tea_rule").get(pk=match.pk)
+        )
+        seats = locked.players.count()
+        items, _rule = items_and_rule(locked)
+        if not 0 <= seat < seats or item not in {i.place for i in items if not i.retired}:
+            raise UnknownDrink()
+        # Counted after the lock, in a statement of its own: it sees a save that held the lock.
+        cell = Drink.objects.filter(match_id=match.pk, seat=seat, item=item)
+        count = cell.count()
+        if count != seen:
+            raise TallyMoved(count)
+        if add:
+            Drink.objects.create(match_id=match.pk, seat=seat, item=item)
+            count += 1
+        else:
+            if count == 0:
+                raise NoDrink()
+            cell.filter(pk=cell.order_by("-pk").values("pk")[:1]).delete()
+            count -= 1
+        bump(Match.objects.filter(pk=match.pk))
+    return count
+
+
+def bump(matches) -> None:
+    """What every phone's sheet shows of these matches changed: a new version for each."""
+    matches.update(version=F("version") + 1, touched_at=timezone.now())
+
+
+def set_rule(match: Match, rule: str) -> bool:
+    """The rule of a match's tally: its table's (for every match of the table) or its own.
+    False when it already was that rule (nothing is written)."""
+    with transaction.atomic():
+        if match.table_id is None:
+            changed = Match.objects.filter(pk=match.pk).exclude(tea_rule=rule).update(tea_rule=rule)
+            if changed:
+                bump(Match.objects.filter(pk=match.pk))
+            return bool(changed)
+        return set_table_rule(match.table_id, rule)
+
+
+def set_table_rule(table_id: int, rule: str) -> bool:
+    changed = Table.objects.filter(pk=table_id).exclude(tea_rule=rule).update(tea_rule=rule)
+    if changed:
+        bump_table(table_id)
+    return bool(changed)
+
+
+def bump_table(table_id: int) -> None:
+    """The table's items or rule changed: every match of it shows them (its version only: a
+    match's last use stays when it was used)."""
+    Match.objects.filter(table_id=table_id).update(version=F("version") + 1)
+
+
+def save_items(table: Table, items: list[Item], rule: str) -> None:
+    """The table's list as its scorer wrote it (names, prices, retired, new ones at the next
+    places) and its rule, in one transaction with the table's row locked."""
+    with transaction.atomic():
+        Table.objects.select_for_update().only("id").get(pk=table.pk)
+        TeaItem.objects.filter(table=table).delete()
+        TeaItem.objects.bulk_create(
+            TeaItem(
+                table=table,
+                place=item.place,
+                name=item.name,
+                price=item.price,
+                retired=item.retired,
+            )
+            for item in items
+        )
+        Table.objects.filter(pk=table.pk).update(tea_rule=rule)
+        bump_table(table.pk)

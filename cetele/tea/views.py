@@ -1,0 +1,252 @@
+"""The tea tally's views: a tap on "+ çay" or "−" at a match (its edit link) or at a table (its
+edit link, for the table's latest match), the rule, and a table's list of items.
+
+Only the edit links write: every view here wears `secret_link(role=EDIT)` and finds its match
+or table by the edit token, so a view or join link is the same 404 as any unknown link. The
+view and joined phones see the tally read-only, in the sheet (cetele/live/board.py). Every form
+works without JavaScript (a POST, then the page again); with htmx a tap answers with the card.
+"""
+
+import logging
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from django.contrib import messages
+from django.db import DatabaseError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.http import require_http_methods, require_POST
+
+from cetele.live.board import players_of
+from cetele.models import Match, Table
+from cetele.sharing.links import EDIT, match_by_token, secret_link
+from cetele.tables.season import table_by_token
+from cetele.tea.forms import BAD_TAP, DrinkForm, TableDrinkForm, TeaItemsForm, TeaRuleForm
+from cetele.tea.tally import (
+    NoDrink,
+    TallyMoved,
+    UnknownDrink,
+    build,
+    change_drinks,
+    drink_counts,
+    items_and_rule,
+    save_items,
+    set_rule,
+    table_items,
+)
+
+logger = logging.getLogger(__name__)
+NOT_WRITTEN = _lazy(
+    "Kaydedilemedi: sunucu şu an veritabanına yazamıyor. Biraz sonra yeniden dokunun."
+)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player as the tally names them: their seat and name (a table's page knows its latest
+    match's players by place, without reading the match's Player rows)."""
+
+    seat: int
+    name: str
+
+
+def card_context(
+    match: Match, players: list, finished: bool, *, url: str, table: Table | None = None
+) -> dict:
+    """What the scorer's card needs: the tally's counts (three queries at most, none per
+    drink), where its taps go, and the rule's form (on the match's page)."""
+    if table is not None:  # the table's page: its items and rule, already read
+        items, rule = table_items(table.pk), table.tea_rule
+    else:
+        items, rule = items_and_rule(match)
+    tally = build(items, rule, drink_counts(match.pk), players, match.teams, None, finished)
+    return {
+        "tea": tally,
+        "tea_match": match,
+        "tea_url": url,
+        "tea_at_table": table is not None,
+        "tea_rule_form": TeaRuleForm(initial={"rule": rule}) if table is None else None,
+    }
+
+
+def match_card(match: Match, finished: bool) -> dict:
+    """The card on the scorer's page of a match."""
+    url = reverse("match_drink", args=[match.edit_token])
+    return card_context(match, players_of(match), finished, url=url)
+
+
+def table_card(table: Table, record, role: str, years: list[int]) -> dict:
+    """The card on a table's page, for its latest match (the one being played, or the last
+    one played): taps on the edit link, counts alone on the view link. None before the table's
+    first match, nor on a past season's page (`years`: the table's seasons, latest first)."""
+    if not record.matches or (record.season is not None and years and record.season != years[0]):
+        return {}
+    latest = record.matches[0]
+    names = record.names
+    players = [Seat(seat, names.get(place, "?")) for seat, place in enumerate(latest.played.places)]
+    return latest_card(table, latest.match, players, latest.played.finished, role)
+
+
+def latest_card(table: Table, match: Match, players: list, finished: bool, role: str) -> dict:
+    url = reverse("table_drink", args=[table.edit_token]) if role == EDIT else ""
+    context = card_context(match, players, finished, url=url, table=table)
+    context["tea_readonly"] = role != EDIT
+    if role == EDIT:
+        context["tea_items_url"] = reverse("table_tea", args=[table.edit_token])
+    return context
+
+
+def tap(request: HttpRequest, match: Match, form: DrinkForm, players: list) -> tuple[str, bool]:
+    """Make the tap the form names; the sentence that says what happened, and whether it was
+    refused (then nothing changed)."""
+    if not form.is_valid():
+        return BAD_TAP, True
+    seat, item, seen = (form.cleaned_data[key] for key in ("seat", "item", "seen"))
+    add = form.cleaned_data["action"] == "add"
+    try:
+        count = change_drinks(match, seat, item, seen, add=add)
+    except Match.DoesNotExist as error:
+        raise Http404(_("Bu maç silindi.")) from error
+    except UnknownDrink:
+        return _("Bu oyuncu ya da içecek bu maçta yok; çay defterinde hiçbir şey değişmedi."), True
+    except NoDrink:
+        return _("Geri alınacak içecek yok; çay defterinde hiçbir şey değişmedi."), True
+    except TallyMoved as moved:
+        words = {**cell_words(match, players, seat, item), "count": moved.count}
+        return (
+            _(
+                "%(name)s için %(item)s sayısı az önce değişti, şimdi %(count)s. Bu dokunuş "
+                "sayılmadı; gerekiyorsa yeniden dokunun."
+            )
+            % words,
+            True,
+        )
+    except DatabaseError as error:
+        logger.error("Drink not saved, the database refused the write: %s", error)
+        return NOT_WRITTEN, True
+    words = {**cell_words(match, players, seat, item), "count": count}
+    if add:
+        return _("%(name)s: bir %(item)s daha (%(count)s).") % words, False
+    return _("%(name)s: bir %(item)s geri alındı (%(count)s).") % words, False
+
+
+def cell_words(match: Match, players: list, seat: int, item: int) -> dict:
+    names = {player.seat: player.name for player in players}
+    items = {entry.place: entry.name for entry in items_and_rule(match)[0]}
+    return {"name": names.get(seat, "?"), "item": items.get(item, "?")}
+
+
+def answer(request, note: str, refused: bool, context: dict, page_url: str) -> HttpResponse:
+    """htmx: the card again with the sentence in it. Without JavaScript: the page again, the
+    sentence at its top (the card's anchor, for the table's page)."""
+    if request.htmx:
+        context = {**context, "tea_note": note, "tea_refused": refused}
+        return TemplateResponse(request, "cetele/tea/_card.html", context)
+    (messages.warning if refused else messages.success)(request, note)
+    return redirect(page_url + "#tea")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@secret_link(role=EDIT)
+def match_drink(request: HttpRequest, token: str) -> HttpResponse:
+    """The match's tally: its card (the scorer's page asks for it with htmx once drawn), or its
+    own page without JavaScript; a POST is a tap, "+ çay" or "−"."""
+    match = match_by_token(EDIT, token)
+    finished = match.hands.count() >= match.planned_hands
+    if request.method != "POST":
+        context = {**match_card(match, finished), "match": match}
+        template = "cetele/tea/_card.html" if request.htmx else "cetele/tea/match.html"
+        return TemplateResponse(request, template, context)
+    players = players_of(match)
+    note, refused = tap(request, match, DrinkForm(request.POST), players)
+    context = match_card(match, finished)
+    if finished and not refused and on_sheet_page(request, token):
+        # The bill in the summary changed: the sheet comes along (the version is new).
+        from cetele.matches.views import sheet_context  # the matches' views use this module
+
+        fresh = Match.objects.get(pk=match.pk)
+        context.update(sheet_context(fresh, role=EDIT, rows_poll=True), oob=True, with_sheet=True)
+        context["tea_match"] = fresh
+    return answer(request, note, refused, context, reverse("match_drink", args=[token]))
+
+
+def on_sheet_page(request: HttpRequest, token: str) -> bool:
+    """Whether an htmx tap came from the match's sheet (not the tally's own page), which then
+    takes the sheet too."""
+    current = request.htmx.current_url_abs_path if request.htmx else None
+    return bool(current) and urlsplit(current).path == reverse("match_detail", args=[token])
+
+
+@require_POST
+@secret_link(role=EDIT)
+def table_drink(request: HttpRequest, token: str) -> HttpResponse:
+    """ "+ çay" or "−" on a table's page, for the match it showed (one of the table's)."""
+    table = table_by_token(EDIT, token)
+    form = TableDrinkForm(request.POST)
+    match = None
+    if form.is_valid():
+        match = table.matches.filter(pk=form.cleaned_data["match"]).first()
+    if match is None:
+        note, refused = _("Bu maç bu masanın değil; çay defterinde hiçbir şey değişmedi."), True
+        if not form.is_valid():
+            note = BAD_TAP
+    else:
+        note, refused = tap(request, match, form, players_of(match))
+    latest = table.matches.order_by("-created_at", "-pk").first()  # the card's match now
+    context = {}
+    if latest is not None:
+        finished = latest.hands.count() >= latest.planned_hands
+        context = latest_card(table, latest, players_of(latest), finished, EDIT)
+    return answer(request, note, refused, context, reverse("table_detail", args=[token]))
+
+
+@require_POST
+@secret_link(role=EDIT)
+def match_tea_rule(request: HttpRequest, token: str) -> HttpResponse:
+    """Who pays: "kaybeden öder" or "herkes kendi" (a table's for all its matches)."""
+    match = match_by_token(EDIT, token)
+    form = TeaRuleForm(request.POST)
+    if not form.is_valid():
+        note, refused = " ".join(form.errors.get("rule", [])), True
+    else:
+        try:
+            changed = set_rule(match, form.cleaned_data["rule"])
+        except DatabaseError as error:
+            logger.error("Tea rule not saved, the database refused the write: %s", error)
+            note, refused = NOT_WRITTEN, True
+        else:
+            refused = False
+            label = dict(form.fields["rule"].choices)[form.cleaned_data["rule"]]
+            if changed:
+                note = _("Çay defteri: %(rule)s.") % {"rule": label}
+            else:
+                note = _("Çay defteri zaten böyleydi: %(rule)s.") % {"rule": label}
+    match = Match.objects.get(pk=match.pk)
+    context = match_card(match, match.hands.count() >= match.planned_hands)
+    return answer(request, note, refused, context, reverse("match_drink", args=[token]))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@secret_link(role=EDIT)
+def table_tea(request: HttpRequest, token: str) -> HttpResponse:
+    """The table's list of items with their prices, and its rule."""
+    table = table_by_token(EDIT, token)
+    items = table_items(table.pk)
+    form = TeaItemsForm(request.POST or None, items=items, initial={"rule": table.tea_rule})
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            save_items(table, form.saved_items(), form.cleaned_data["rule"])
+        except DatabaseError as error:
+            logger.error("Tea items not saved, the database refused the write: %s", error)
+            form.add_error(None, NOT_WRITTEN)
+            status = 503
+        else:
+            messages.success(request, _("Çay listesi kaydedildi."))
+            return redirect(reverse("table_detail", args=[token]) + "#tea")
+    context = {"table": table, "form": form}
+    return TemplateResponse(request, "cetele/tea/items.html", context, status=status)
