@@ -54,8 +54,9 @@ pytest=(.venv/bin/python -m pytest)
 # started on SQLite files of their own would only repeat leg 1 there.
 leg container "the container image and compose.yaml's stack under podman (tests/container)" \
   scripts/container-test.sh
-leg postgres-browser "the real-browser tests again on PostgreSQL" \
-  scripts/with-postgres.sh "${pytest[@]}" tests/browser -m database
+# What a page only looks like (axe, layout: marked `looks`) is the same on either database.
+leg postgres-browser "the real-browser tests again on PostgreSQL, but for how pages look" \
+  scripts/with-postgres.sh "${pytest[@]}" tests/browser -m "database and not looks"
 leg sqlite-browser "the real-browser tests on SQLite" "${pytest[@]}" tests/browser
 leg postgres "the tests of the database again on PostgreSQL (web, scoring)" \
   scripts/with-postgres.sh "${pytest[@]}" tests -m "database and not browser"

@@ -94,6 +94,11 @@ def fourth_phone(browser, live_server):
 
 
 def pytest_collection_modifyitems(items) -> None:
+    """Every test here is `browser`. Those marked `looks` check only what a page looks like
+    (axe's accessibility rules, the layout at a width, colours) on pages the other tests also
+    open and save through: the HTML and CSS are the same on either database, so the PostgreSQL
+    leg of make test leaves them out (scripts/test.sh) and runs every browser test that saves,
+    races, polls or works offline; the pages' reads on PostgreSQL are the web tests'."""
     for item in items:
         if "tests/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
