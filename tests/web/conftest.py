@@ -28,26 +28,11 @@ def redis_url(tmp_path):
         yield redis.url
 
 
-def start_in_a_whole_window(margin: int) -> None:
-    """Start in a counting window with at least `margin` seconds to spare: misses are counted
-    per fixed 10-minute window, and a test whose misses straddle two windows would see its count
-    start again (the limiter's real behaviour, not what these tests are about)."""
-    left = current_window()[1]
-    if left < margin:
-        time.sleep(left + 0.5)
-
-
 @pytest.fixture
 def whole_window():
-    """For a test that misses through the test client: a few dozen requests in this process,
-    well under a second, a few on a machine running every leg of make test at once. 15 s to
-    spare (a minute, as the servers' tests have, made every run sleep up to a minute per leg
-    each time it met a window's end)."""
-    start_in_a_whole_window(15)
-
-
-@pytest.fixture
-def whole_window_for_servers():
-    """For a test that starts real servers before it misses (gunicorn, Redis): up to a minute
-    on a busy machine."""
-    start_in_a_whole_window(60)
+    """Start in a counting window with time to spare: misses are counted per fixed 10-minute
+    window, and a test whose misses straddle two windows would see its count start again (the
+    limiter's real behaviour, not what these tests are about). Waits at most a minute."""
+    left = current_window()[1]
+    if left < 60:
+        time.sleep(left + 0.5)

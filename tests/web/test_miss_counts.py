@@ -17,6 +17,8 @@ from cetele.models import MissCount
 from cetele.sharing import links as sharing
 from tests.factories import make_match
 
+pytestmark = pytest.mark.usefixtures("whole_window")
+
 GUESSERS = 16
 GUESSES_EACH = 4
 
@@ -55,7 +57,6 @@ def parallel_guesses(port: int, address: str) -> list[int]:
 
 
 @pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
-@pytest.mark.usefixtures("whole_window_for_servers")
 def test_sixteen_parallel_guessers_get_exactly_the_limit_in_answers(tmp_path, static_root):
     """DJANGO_CACHE_URL=db, the default: the database's own UPDATE counts."""
     with a_server(tmp_path, static_root, "db") as server:
@@ -66,7 +67,6 @@ def test_sixteen_parallel_guessers_get_exactly_the_limit_in_answers(tmp_path, st
 
 
 @pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
-@pytest.mark.usefixtures("whole_window_for_servers")
 def test_sixteen_parallel_guessers_on_redis_get_exactly_the_limit_in_answers(
     tmp_path, static_root, redis_url
 ):
@@ -78,7 +78,6 @@ def test_sixteen_parallel_guessers_on_redis_get_exactly_the_limit_in_answers(
 
 
 @pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
-@pytest.mark.usefixtures("whole_window_for_servers")
 def test_a_live_count_outlives_hundreds_of_other_addresses(tmp_path, static_root):
     """Django's database cache culls a third of its entries past 300 (MAX_ENTRIES): a guesser's
     count must not go with them, nor could a guesser with many addresses wipe it."""
@@ -130,7 +129,6 @@ def test_an_ipv4_client_written_as_ipv6_is_counted_as_itself(client, counting):
 
 
 @pytest.mark.django_db
-@pytest.mark.usefixtures("whole_window")
 def test_a_new_window_starts_an_address_s_count_anew(client, settings):
     """One row per address in the database: the misses of a window that has passed do not
     carry over into the next."""

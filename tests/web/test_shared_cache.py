@@ -14,7 +14,7 @@ from bench.harness import Client, Gunicorn, prepare, server_env
 from cetele.settings import cache_settings, miss_counts
 from cetele.sharing.links import BAD_LINK_LIMIT
 
-pytestmark = pytest.mark.usefixtures("whole_window_for_servers")
+pytestmark = pytest.mark.usefixtures("whole_window")
 
 
 def a_guess() -> str:
