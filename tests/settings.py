@@ -21,6 +21,12 @@ CACHES = {
 }
 CETELE_MISS_COUNTS = "cache"
 
+# The joined phones' rows are asked for four times as often as at a table (every 1 or 2 s, not
+# 4 or 8; cetele.live.schedule.rows_every): the browser tests of the whole table wait for a row
+# to arrive, not out a table's pace (the last run's whole-table test spent most of its 90 s so).
+# tests/web/test_seats.py checks the schedule itself, at 1.
+CETELE_ROWS_POLL_SPEEDUP = 4
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # The test database as production has it: a file (WAL, IMMEDIATE, busy timeout), not
     # Django's default shared-cache memory database, whose table locks fail at once ("database

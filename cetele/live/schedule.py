@@ -10,6 +10,7 @@ a save, and on a quiet match, much less often. bench/loadtest.py uses the same s
 
 from datetime import datetime
 
+from django.conf import settings
 from django.utils import timezone
 
 # (quiet for less than this many seconds, ask every this many seconds); None: from then on.
@@ -38,10 +39,13 @@ def rows_every(table: list, scorer: bool) -> int:
     """Seconds between two asks for the open hand's rows, from what every seat shows now
     (cetele.seats.drafts.table_rows), on the scorer's page or a joined phone's."""
     if any(state.row for state in table):
-        return ROWS_EVERY_WRITING
-    if not scorer:
-        return ROWS_EVERY_PLAYER
-    return ROWS_EVERY_SCORER if any(state.joined for state in table) else ROWS_EVERY_ALONE
+        every = ROWS_EVERY_WRITING
+    elif not scorer:
+        every = ROWS_EVERY_PLAYER
+    else:
+        every = ROWS_EVERY_SCORER if any(state.joined for state in table) else ROWS_EVERY_ALONE
+    # 1 but in the tests (settings.CETELE_ROWS_POLL_SPEEDUP): the same schedule, sooner.
+    return max(1, every // settings.CETELE_ROWS_POLL_SPEEDUP)
 
 
 def poll_every(quiet_seconds: float) -> int:

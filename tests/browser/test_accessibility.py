@@ -10,7 +10,8 @@ import scoring
 from cetele.models import HousePreset
 from tests.factories import make_match
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# looks: axe reads the page the browser draws, the same on either database (conftest.py).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.looks]
 
 BLOCKING = {"serious", "critical"}
 

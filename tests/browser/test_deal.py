@@ -9,14 +9,16 @@ import scoring
 from cetele.live.schedule import ROWS_EVERY_ALONE, ROWS_EVERY_PLAYER
 from cetele.models import Match
 from tests.browser.sheet import enter_hand, sheet_shows
+from tests.browser.test_live_view import install_clock, ticks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = ["Ali", "Ayşe", "Can", "Deniz"]
 # ms: a page asks for the rows every 8 s at the most (cetele.live.schedule), then for the sheet
 LIVE = (max(ROWS_EVERY_ALONE, ROWS_EVERY_PLAYER) + 2) * 1_000
-# A viewer's sheet asks every 16 s right after a change (cetele.live.schedule).
-VIEWER = 25_000
+# A viewer's sheet asks every 16 s right after a change (cetele.live.schedule): the viewer's
+# page jumps ahead that far on its own clock (ticks) and then has this long for the poll.
+VIEWER = 10_000
 RULES = {
     "riziko": {"multiplier": 2},
     "colours": {"multipliers": {"red": 1, "blue": 4, "black": 3, "yellow": 2}, "scope": "finish"},
@@ -39,6 +41,7 @@ def test_a_joined_phone_taps_the_gosterge_and_every_phone_shows_the_okey(
     rules = scoring.resolve_rules({"preset": "cetele-standart", "override": RULES})
     match = Match.start(NAMES, teams=False, planned_hands=3, rules=rules, first_dealer=1)
     scorer.goto(f"/m/{match.edit_token}/")
+    install_clock(viewer)
     viewer.goto(f"/v/{match.view_token}/")
     expect(viewer.locator("[data-deal]")).to_have_text("1. el · Dağıtan: Ayşe")
     expect(scorer.locator("#indicator-picker .dealer")).to_have_text("Dağıtan: Ayşe")
@@ -62,6 +65,7 @@ def test_a_joined_phone_taps_the_gosterge_and_every_phone_shows_the_okey(
     expect(picker.locator('input[name="colour"][value="black"]')).to_be_checked()
     expect(picker.locator('input[name="riziko"]')).to_be_checked()
     expect(scorer.locator("#okey-words")).to_contain_text("Okey: siyah 5", timeout=LIVE)
+    ticks(viewer, 16)
     expect(viewer.locator("[data-deal]")).to_contain_text(okey, timeout=VIEWER)
 
     # The scorer types the hand, not the gösterge: Ayşe keeps a fake okey, worth the okey's 5.
@@ -92,6 +96,7 @@ def test_a_joined_phone_taps_the_gosterge_and_every_phone_shows_the_okey(
     # Ali's finish row × 2 (riziko) × 3 (siyah); Ayşe's tiles (12 + the fake okey's 5) likewise,
     # and the 101 for the okey left as it is (a flat amount).
     assert expected["scores"][:2] == [-101 * 6, 17 * 6 + 101]
+    ticks(viewer, 16)
     expect(viewer.locator("table.sheet tbody tr")).to_have_count(1, timeout=VIEWER)
     cells = viewer.locator("table.sheet tbody tr").first.locator("td")
     assert [cells.nth(seat).inner_text() for seat in range(2)] == ["−606", "203"]

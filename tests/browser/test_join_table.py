@@ -167,6 +167,7 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
         assert not console.errors
 
 
+@pytest.mark.looks  # what the page looks like: the same on either database (conftest.py)
 def test_no_serious_accessibility_violation_on_the_join_pages(phone, second_phone):
     from tests.browser.test_accessibility import blocking_violations
     from tests.factories import make_match

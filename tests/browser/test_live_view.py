@@ -170,6 +170,7 @@ def _rules() -> dict:
     return scoring.resolve_rules("cetele-standart")
 
 
+@pytest.mark.looks  # what the page looks like: the same on either database (conftest.py)
 def test_the_share_page_and_the_view_page_have_no_accessibility_violation(phone):
     from axe_playwright_python.sync_playwright import Axe
 

@@ -13,9 +13,11 @@ from cetele.live.schedule import (
     POLL_SCHEDULE,
     poll_every,
     quiet_seconds,
+    rows_every,
     schedule_attribute,
 )
-from cetele.models import Match
+from cetele.models import DraftRow, Match
+from cetele.seats.drafts import SeatState
 from tests.factories import add_hand, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db
@@ -92,3 +94,18 @@ def test_the_sheet_asked_for_after_a_save_has_just_changed(client):
     poll = reverse("match_poll", args=[match.edit_token]) + f"?v={shown}"
     html = client.get(poll, headers=HTMX).content.decode()
     assert int(re.search(r'data-quiet="(\d+)"', html)[1]) <= 5
+
+
+@pytest.mark.parametrize(("speedup", "alone", "writing"), [(1, 8, 4), (4, 2, 1), (16, 1, 1)])
+def test_the_rows_schedule_only_gets_sooner_with_the_tests_speedup(
+    settings, speedup, alone, writing
+):
+    """CETELE_ROWS_POLL_SPEEDUP (1 in production, 4 in tests/settings.py) divides the rows'
+    intervals, never below a second: the browser tests follow the same schedule, sooner."""
+    settings.CETELE_ROWS_POLL_SPEEDUP = speedup
+    nobody = [SeatState(seat, f"P{seat}", False, None) for seat in range(4)]
+    row = DraftRow(seat=1, values={})
+    writing_table = [SeatState(0, "P0", False, None), SeatState(1, "P1", True, row)]
+
+    assert rows_every(nobody, scorer=True) == alone
+    assert rows_every(writing_table, scorer=True) == writing
