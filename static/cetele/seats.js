@@ -7,17 +7,6 @@
 (function () {
   "use strict";
 
-  // A copy of this page opened offline needs this script and its style: the worker keeps them
-  // when a page that uses them asks (sw.js), not when it installs, for most phones never join
-  // a table and every phone pays for what the worker keeps at install (the page budget).
-  const own = document.currentScript && document.currentScript.src;
-  if (own && "serviceWorker" in navigator) {
-    const style = document.querySelector('link[rel="stylesheet"][href*="/seats"]');
-    navigator.serviceWorker.ready.then(function (registration) {
-      if (registration.active) registration.active.postMessage({ assets: [own].concat(style ? [style.href] : []) });
-    });
-  }
-
   document.addEventListener("htmx:beforeRequest", function (event) {
     const el = event.detail.elt;
     if (!el.matches) return;

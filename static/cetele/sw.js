@@ -89,22 +89,8 @@ async function networkFirst(request, url) {
   return response;
 }
 
-// offline.js asks for a fresh copy of its page after a save or a change the poll brought; a
-// page's script (seats.js) for the static files a copy of that page needs, kept beside ASSETS.
+// offline.js asks for a fresh copy of its page after a save or a change the poll brought.
 self.addEventListener("message", function (event) {
-  const assets = event.data && event.data.assets;
-  if (Array.isArray(assets)) {
-    const ours = assets.filter(function (url) {
-      return typeof url === "string" && new URL(url, self.location.origin).origin === self.location.origin &&
-        new URL(url, self.location.origin).pathname.indexOf("/static/") === 0;
-    });
-    event.waitUntil(caches.open(STATIC_CACHE).then(function (cache) {
-      return Promise.all(ours.map(function (url) {
-        return cache.match(url).then(function (kept) { return kept || cache.add(url); });
-      }));
-    }).catch(function () { /* offline or full: the page still works online */ }));
-    return;
-  }
   const path = event.data && event.data.keep;
   if (typeof path !== "string" || !PAGE.test(path)) return;
   const key = self.location.origin + path;
