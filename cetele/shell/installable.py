@@ -20,16 +20,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
-# What every page needs (and the joined phones' script and style), and the icons: kept by the
-# worker when it installs.
+# What every page needs, and the icons: kept by the worker when it installs.
 OFFLINE_ASSETS = [
     "cetele/app.css",
     "cetele/app.js",
     "cetele/offline.js",
-    # The joined phones' rows and gösterge, on a joined phone's page and the scorer's: a copy
-    # opened offline needs them to keep what the player writes (sw.js keeps /k/ pages too).
-    "cetele/seats.js",
-    "cetele/seats.css",
     "cetele/favicon.svg",
     "django_htmx/htmx-2.min.js",  # what {% htmx_script %} loads
 ]
