@@ -165,6 +165,16 @@
     const form = myForm();
     if (fresh && form && placeOf(form) === fresh.value) event.detail.shouldSwap = false;
   });
+  // The rows' poll also brings the gösterge's section when the sheet changed: not while this
+  // phone's own tap on it is on its way. The new section would take the form's place, and a tap
+  // waiting behind that request would be lost with it (htmx drops a request whose element left
+  // the page): the answer says what was kept, and the next change brings the section again.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    const target = event.detail.target;
+    if (!target || target.id !== "indicator") return;
+    const form = target.querySelector("form");
+    if (form && form.classList.contains("htmx-request")) event.detail.shouldSwap = false;
+  });
   // A row that waited while the page was closed: back in the form, to be sent.
   function restore() {
     const form = myForm();
