@@ -2,7 +2,7 @@
 reload, and "Maçlarım" finds a match again from the home page."""
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import timezone
@@ -27,11 +27,30 @@ def install_clock(page) -> None:
     page.clock.install()
 
 
+def stop_clock(page) -> None:
+    """Fake time that moves only when the test says so, for tests that count polls: a clock that
+    flows adds the machine's slowness to the page's time, and on a busy machine that moved polls
+    across the schedule's boundaries (a poll counted early or one dropped as not yet due). htmx
+    settles a swap at once, not 20 ms later, since those 20 ms would never come on their own.
+    Before the page loads."""
+    page.clock.install()
+    page.clock.pause_at(datetime.now(UTC) + timedelta(seconds=1))
+    page.add_init_script(
+        'addEventListener("DOMContentLoaded", () => { htmx.config.defaultSettleDelay = 0; });'
+    )
+
+
 def ticks(page, seconds: int) -> None:
-    """Let `seconds` of the page's time pass, one htmx tick at a time (each fires once)."""
+    """Let `seconds` of the page's time pass, one htmx tick at a time (each fires once); after
+    each, wait until the page has its answer (htmx marks an element htmx-request from the tick
+    until the answer is swapped in), so that no tick overtakes the request of the last."""
     for _ in range(seconds * 1000 // TICK):
         page.clock.fast_forward(TICK)
-        page.wait_for_timeout(30)  # real time: the request leaves, the answer is swapped in
+        for _ in range(400):  # a busy machine is slow; 20 s at most
+            if not page.evaluate("() => !!document.querySelector('.htmx-request')"):
+                break
+            page.wait_for_timeout(50)
+        page.wait_for_timeout(30)  # on a clock that flows, htmx settles 20 ms after the swap
 
 
 def mark_page(page) -> None:
@@ -218,7 +237,7 @@ def test_polling_pauses_while_the_page_is_hidden_and_resumes_at_once_when_shown(
 
 def polls_in(page, match: Match, seconds: int) -> list[str]:
     """The poll requests the view page of `match` makes in `seconds` of its time."""
-    install_clock(page)
+    stop_clock(page)
     page.goto(f"/v/{match.view_token}/")
     polls = []
     page.on("request", lambda r: polls.append(r.url) if "/poll/" in r.url else None)
