@@ -430,11 +430,25 @@
   // form takes the one kept last. Only a change of the kept one is taken (the picker remembers
   // the one it was drawn or last filled with): an answer that left before the scorer's own tap
   // was kept brings the older one, unchanged, and is not taken over the tap.
+  // Nor while the scorer's own taps on it are on their way, nor from rows asked for before the
+  // last of them was answered: the one kept then may be an earlier tap's (the colour before
+  // its number), and taking it would undo the scorer's last tap on the form.
+  let rowsAskedAt = 0;
+  let tapAnsweredAt = 0;
+  document.addEventListener("htmx:beforeSend", function (event) {
+    const el = event.detail.elt;
+    if (el && el.matches && el.matches("[data-table-rows]")) rowsAskedAt = performance.now();
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const el = event.detail.elt;
+    if (el && el.matches && el.matches("[data-stored-indicator]")) tapAnsweredAt = performance.now();
+  });
   function applyIndicator(box, form) {
     const picker = form && form.querySelector("[data-stored-indicator]");
     const kept = box.dataset.indicator;
     if (!picker || !kept || placeOf(form) !== box.dataset.position) return;
     if (kept === picker.dataset.storedIndicator) return;
+    if (picker.classList.contains("htmx-request") || rowsAskedAt < tapAnsweredAt) return;
     picker.dataset.storedIndicator = kept;
     const values = JSON.parse(kept);
     picker.querySelectorAll('input[name="colour"]').forEach(function (el) {
