@@ -4,6 +4,29 @@ Follows RULES.md, "A player's hand score": base, then opening bonus, then penalt
 the house-rule extensions, the finish row's figures × k (riziko, colour on the finish) and the
 seat's whole score × c (colour on everything) × N (last hand). Every step is kept, so the sum of
 a seat's steps is its score and the UI can print the sentence, naming each multiplication.
+
+Breakdown steps, in order, per seat (their points add up to the seat's score):
+    winner             F.winner × k                              finish (+ factors)
+    partner_zero       0 (teams: the finisher's partner)         finisher
+    not_opened         F.not_opened × k                          finish (+ factors)
+    cifte_devam        not_opened × (factor − 1)                 factor
+    opened_flat        F.opened_flat × k, a loser who opened     finish (+ factors)
+                       where the row has it (no tiles then)
+    kafa_halving       the halving, a negative amount            before, after
+    tiles              tiles × pair multiplier × F mult. × k     remaining, okeys, fake_okeys,
+                                                                 okey_value, okey_number, tiles,
+                                                                 pair_multiplier, multiplier, finish
+                                                                 (+ factors)
+    pair_opener_over   pair_opener_over.penalty                  tiles, threshold
+    okey_left_penalty  count × okey_left.penalty                 okeys, fake_okeys, count, per
+    opening_bonus      the highest tier's points                 opening, opened, threshold
+    penalty            one per event, in the order entered       kind (+ taken, tile, factor, by,
+                                                                 exempt, used_for, okey, note)
+    colour             the whole score × (c − 1), scope "all"    colour, factor
+    last_hand          the whole score × (N − 1)                 factor
+    k is riziko × the colour's multiplier (scope "finish"); "factors" lists what made it:
+    [{"reason": "riziko", "factor": 2}, {"reason": "colour", "colour": "blue", "factor": 4}],
+    present only when a house rule multiplied the row.
 """
 
 from __future__ import annotations

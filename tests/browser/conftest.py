@@ -62,9 +62,10 @@ class ConsoleWatcher:
             self.errors.append(f"console: {message.text}")
 
 
-def open_phone(browser, live_server) -> Iterator:
-    """A fresh phone-sized browser context, nothing shared; yields (page, console watcher)."""
-    context = browser.new_context(base_url=live_server.url, **PHONE)
+def open_phone(browser, live_server, **options) -> Iterator:
+    """A fresh phone-sized browser context, nothing shared; yields (page, console watcher).
+    `options`: more of Playwright's context options."""
+    context = browser.new_context(base_url=live_server.url, **PHONE, **options)
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page, ConsoleWatcher(page)

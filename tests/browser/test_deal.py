@@ -2,6 +2,8 @@
 form, the scorer's sheet and a viewer's sheet show the okey; the saved hand scores with that
 okey's number and riziko, as the engine does."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -107,3 +109,166 @@ def test_a_joined_phone_taps_the_gosterge_and_every_phone_shows_the_okey(
     )
     for console in (scorer_console, player_console, viewer_console):
         assert console.errors == []
+
+
+def test_every_tap_of_the_scorer_on_the_gosterge_is_kept_whatever_the_form_asks_between(phone):
+    """The scorer taps the colour, then the number, on a slow café Wi-Fi: the colour's request is
+    still on its way when the number is tapped and a sum typed. The number's tap may not wait in
+    the form's queue, where the typed sum's preview would take its place: the number would never
+    be kept for the other phones, and the rows' poll would then bring back the colour alone and
+    take the number off the scorer's form."""
+    import contextlib
+
+    from playwright.sync_api import Error
+
+    from cetele.deal.models import OpenIndicator
+
+    page, console = phone
+    rules = scoring.resolve_rules({"preset": "cetele-standart", "override": RULES})
+    match = Match.start(NAMES, teams=False, planned_hands=3, rules=rules)
+    held = []
+
+    def hold_the_colour(route):
+        if "action=indicator" in (route.request.post_data or "") and not held:
+            held.append(route)  # the answer to the colour's tap is slow to come
+        else:
+            route.continue_()
+
+    page.route("**/el/", hold_the_colour)
+    page.goto(f"/m/{match.edit_token}/")
+    picker = page.locator("#indicator-picker")
+    picker.locator(".colours").get_by_text("Sarı (yeşil)").click()
+    picker.locator(".numbers").get_by_text("12", exact=True).click()
+    page.fill("#id_p1-remaining", "34")  # its preview asks 300 ms after the typing stops
+    page.wait_for_timeout(600)
+    for route in held:
+        with contextlib.suppress(Error):
+            route.continue_()
+
+    expect(page.locator("#okey-words")).to_contain_text("Okey: sarı (yeşil) 13", timeout=LIVE)
+    expect(picker.locator('input[name="indicator"][value="12"]')).to_be_checked()
+    # Kept for every phone; the rows' poll that comes next leaves the scorer's taps as they are.
+    stored_soon(
+        page, OpenIndicator.objects.filter(match=match, colour="yellow", number=12, seat=None)
+    )
+    page.wait_for_timeout(LIVE)
+    expect(picker.locator('input[name="indicator"][value="12"]')).to_be_checked()
+    expect(picker.locator('input[name="colour"][value="yellow"]')).to_be_checked()
+    assert console.errors == []
+
+
+@pytest.fixture
+def phone_without_worker(browser, live_server):
+    """A phone whose requests the test can hold: the service worker would answer them itself,
+    out of the page's routes."""
+    from tests.browser.conftest import open_phone
+
+    yield from open_phone(browser, live_server, service_workers="block")
+
+
+def test_rows_asked_for_before_the_scorers_last_gosterge_tap_was_kept_do_not_undo_it(
+    phone_without_worker,
+):
+    """The rows' poll brings the gösterge kept for every phone. One asked for after the colour
+    was kept but answered after the number's tap (a slow connection) holds the colour alone:
+    the scorer's form keeps the number it was just given."""
+    from cetele.deal.models import OpenIndicator
+
+    page, console = phone_without_worker
+    rules = scoring.resolve_rules({"preset": "cetele-standart", "override": RULES})
+    match = Match.start(NAMES, teams=False, planned_hands=3, rules=rules)
+    held, armed, drawn = [], [], []
+
+    def rows(route):
+        if not drawn:
+            drawn.append(True)  # the page's rows section, drawn after it loads
+            route.continue_()
+        elif not armed:
+            route.fulfill(status=204)  # "nothing changed", for now: the form keeps the taps
+        elif not held:
+            held.append((route, route.fetch()))  # answered now, delivered later
+        else:
+            route.continue_()
+
+    page.route(lambda url: "/satirlar/" in url, rows)
+    page.goto(f"/m/{match.edit_token}/")
+    picker = page.locator("#indicator-picker")
+    picker.locator(".colours").get_by_text("Sarı (yeşil)").click()
+    kept = OpenIndicator.objects.filter(match=match, colour="yellow")
+    stored_soon(page, kept.filter(number=None))
+    armed.append(True)
+    for _ in range(LIVE // 100):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the rows were not asked for"
+
+    picker.locator(".numbers").get_by_text("12", exact=True).click()
+    stored_soon(page, kept.filter(number=12))
+    expect(picker).not_to_have_class(re.compile("htmx-request"))
+    # Whatever changes the form from now on: does it still hold the number?
+    page.evaluate("""() => { window.heldTwelve = [];
+      document.addEventListener("change", () => window.heldTwelve.push(
+        !!document.querySelector('#indicator-picker input[name="indicator"][value="12"]:checked')
+      ), true); }""")
+    route, answer = held[0]
+    route.fulfill(response=answer)  # the rows as they were before the number's tap
+    page.wait_for_timeout(1_000)
+    assert False not in page.evaluate("window.heldTwelve")
+    expect(picker.locator('input[name="indicator"][value="12"]')).to_be_checked()
+    expect(page.locator("#okey-words")).to_contain_text("Okey: sarı (yeşil) 13")
+    assert console.errors == []
+
+
+def stored_soon(page, kept, seconds: int = 10) -> None:
+    for _ in range(seconds * 10):
+        if kept.exists():
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(list(kept.model.objects.values("colour", "number", "seat")))
+
+
+def test_a_preview_asked_before_the_gosterge_was_tapped_does_not_show_over_the_tap(phone):
+    """The gösterge's taps go in their own queue, beside the typing's previews: a preview asked
+    before the tap whose answer comes after it (a slow connection) would show the hand without
+    the gösterge, while the chips show it."""
+    import contextlib
+
+    from playwright.sync_api import Error
+
+    page, console = phone
+    rules = scoring.resolve_rules({"preset": "cetele-standart", "override": RULES})
+    match = Match.start(NAMES, teams=False, planned_hands=3, rules=rules)
+    held = []
+
+    def hold_the_typing(route):
+        if "action=indicator" not in (route.request.post_data or "") and not held:
+            held.append(route)  # the typing's preview is slow to come
+        else:
+            route.continue_()
+
+    page.route("**/el/", hold_the_typing)
+    page.goto(f"/m/{match.edit_token}/")
+    page.fill("#id_p1-remaining", "34")
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the typing asked for no preview"
+    picker = page.locator("#indicator-picker")
+    picker.locator(".colours").get_by_text("Sarı (yeşil)").click()
+    picker.locator(".numbers").get_by_text("12", exact=True).click()
+    words = page.locator("#okey-words")
+    expect(words).to_contain_text("Okey: sarı (yeşil) 13", timeout=LIVE)
+    # What the okey's words say from now on, each time they are drawn.
+    page.evaluate("""() => { window.saidOkey = [];
+      const words = () => document.getElementById("okey-words").textContent;
+      new MutationObserver(() => window.saidOkey.push(words())).observe(
+        document.getElementById("indicator-picker"), {childList: true, subtree: true}); }""")
+    with contextlib.suppress(Error):
+        held[0].continue_()
+    page.wait_for_timeout(1_000)
+    expect(words).to_contain_text("Okey: sarı (yeşil) 13")
+    said = page.evaluate("window.saidOkey")
+    assert all("Okey: sarı (yeşil) 13" in words for words in said), said
+    assert console.errors == []
