@@ -395,23 +395,6 @@
   }
   function fire(el, type) { el.dispatchEvent(new Event(type, { bubbles: true })); }
 
-  // The hand form's previews come from two queues, the typing's and the gösterge's taps
-  // (_hand_form.html): an answer to a preview asked before the one shown is not shown over it
-  // (it would show the hand as it was before the tap, until the next preview). Told where the
-  // request came from (the form, the chips): the preview it was asked for may have left the page.
-  let previewsAsked = 0;
-  let previewShown = 0;
-  document.addEventListener("htmx:beforeSend", function (event) {
-    const target = event.detail.target;
-    if (target && target.id === "hand-preview") event.detail.xhr.ceteleAsked = ++previewsAsked;
-  });
-  document.addEventListener("htmx:beforeOnLoad", function (event) {
-    const asked = event.detail.xhr && event.detail.xhr.ceteleAsked;
-    if (!asked) return;
-    if (asked < previewShown) event.preventDefault();
-    else previewShown = asked;
-  });
-
   // Typing a sum for a player still on "Açmadı" means they opened: mark "Seri" at once (the
   // player can still change it to "Çift").
   document.addEventListener("input", function (event) {

@@ -426,6 +426,23 @@
       setTimeout(function () { apply(lastRows); }, 0);
     }
   });
+  // The hand form's previews come from two queues, the typing's and the gösterge's taps
+  // (_hand_form.html: the chips ask only on this page): an answer to a preview asked before the
+  // one shown is not shown over it (it would show the hand as it was before the tap, until the
+  // next preview). Told where the request came from (the form, the chips): the preview it was
+  // asked for may have left the page.
+  let previewsAsked = 0;
+  let previewShown = 0;
+  document.addEventListener("htmx:beforeSend", function (event) {
+    const target = event.detail.target;
+    if (target && target.id === "hand-preview") event.detail.xhr.ceteleAsked = ++previewsAsked;
+  });
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    const asked = event.detail.xhr && event.detail.xhr.ceteleAsked;
+    if (!asked) return;
+    if (asked < previewShown) event.preventDefault();
+    else previewShown = asked;
+  });
   // The gösterge a phone set (or the scorer, from another tap): kept for every phone, so the
   // form takes the one kept last. Only a change of the kept one is taken (the picker remembers
   // the one it was drawn or last filled with): an answer that left before the scorer's own tap
