@@ -51,7 +51,9 @@ def wait_until(page, script: str, arg=None, timeout: float = 10_000) -> None:
 
 def kept_for_offline(page, text: str = "") -> None:
     """Wait until the worker controls the page and its copy (holding `text`) is on the phone."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # The worker's first install fetches what it keeps for every page: on a busy machine that
+    # has taken longer than the 10 s a step may otherwise take.
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
     wait_until(
         page,
         """async (text) => {
