@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need (chromium and its headless shell, gettext,
-# postgresql, redis-server; nginx for make loadtest) where missing. None of them is started here.
+# Installs the Debian packages the tests need (chromium, gettext, postgresql, redis-server; nginx
+# for make loadtest) where missing. None of them is started here.
 # Without root it only reports what is missing; the test legs then skip loudly (never on CI).
 set -euo pipefail
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium fonts-liberation) # a font, or pages render no text
-[ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell) # the browser tests' own
 command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server) # the shared cache's tests

@@ -1,10 +1,6 @@
 """Real-browser fixtures: Playwright for Python driving Debian's chromium on a phone viewport.
 
-Playwright never downloads a browser here: it launches Debian's chromium-headless-shell (the
-same Chromium, 156 here, without the desktop browser around it: what Playwright itself runs
-headless), and /usr/bin/chromium where a test needs the whole browser (the installability check).
-The shell draws the same pages for well under half the CPU (a match page opened, checked by axe
-and saved, 8 times: 8.8 s of CPU against 20 s), and the test legs share two cores.
+Playwright never downloads a browser here: it launches /usr/bin/chromium.
 """
 
 from collections.abc import Iterator
@@ -15,7 +11,6 @@ import pytest
 from tests.conftest import require_or_skip
 
 CHROMIUM = Path("/usr/bin/chromium")
-HEADLESS_SHELL = Path("/usr/bin/chromium-headless-shell")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -37,12 +32,11 @@ PHONE = {
 @pytest.fixture(scope="session")
 def browser() -> Iterator:
     require_or_skip(CHROMIUM.exists(), "Debian's chromium (/usr/bin/chromium)")
-    require_or_skip(HEADLESS_SHELL.exists(), "Debian's chromium-headless-shell")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=str(HEADLESS_SHELL), args=CHROMIUM_ARGS, headless=True
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
         )
         yield browser
         browser.close()
