@@ -254,6 +254,10 @@ class Match(Forgettable):
         summary shows everything), and never from the scorer (the caller asks only for them)."""
         return self.hidden_totals and played < self.planned_hands - HIDDEN_UNTIL_LAST
 
+    def is_over(self) -> bool:
+        """Every planned hand is saved (one query)."""
+        return self.hands.count() >= self.planned_hands
+
     @property
     def totals_shown_from(self) -> int:
         """The save after which hidden totals show again (0: they never hide, a short match)."""

@@ -222,7 +222,7 @@ def rematch(match: Match) -> Match:
             existing = Match.objects.filter(rematch_of=match).first()
             if existing is not None:
                 return existing
-            if match.hands.count() < match.planned_hands:
+            if not match.is_over():
                 raise NotFinished()
             players = moved_on(list(match.players.all()))
             return Match.start(

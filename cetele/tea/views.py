@@ -156,7 +156,7 @@ def match_drink(request: HttpRequest, token: str) -> HttpResponse:
     """The match's tally: its card (the scorer's page asks for it with htmx once drawn), or its
     own page without JavaScript; a POST is a tap, "+ çay" or "−"."""
     match = match_by_token(EDIT, token)
-    finished = match.hands.count() >= match.planned_hands
+    finished = match.is_over()
     if request.method != "POST":
         context = {**match_card(match, finished), "match": match}
         template = "cetele/tea/_card.html" if request.htmx else "cetele/tea/match.html"
@@ -199,7 +199,7 @@ def table_drink(request: HttpRequest, token: str) -> HttpResponse:
     latest = table.matches.order_by("-created_at", "-pk").first()  # the card's match now
     context = {}
     if latest is not None:
-        finished = latest.hands.count() >= latest.planned_hands
+        finished = latest.is_over()
         context = latest_card(table, latest, players_of(latest), finished, EDIT)
     return answer(request, note, refused, context, reverse("table_detail", args=[token]))
 
@@ -226,7 +226,7 @@ def match_tea_rule(request: HttpRequest, token: str) -> HttpResponse:
             else:
                 note = _("Çay defteri zaten böyleydi: %(rule)s.") % {"rule": label}
     match = Match.objects.get(pk=match.pk)
-    context = match_card(match, match.hands.count() >= match.planned_hands)
+    context = match_card(match, match.is_over())
     return answer(request, note, refused, context, reverse("match_drink", args=[token]))
 
 
