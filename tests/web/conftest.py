@@ -30,9 +30,11 @@ def redis_url(tmp_path):
 
 @pytest.fixture
 def whole_window():
-    """Start in a counting window with time to spare: misses are counted per fixed 10-minute
-    window, and a test whose misses straddle two windows would see its count start again (the
-    limiter's real behaviour, not what these tests are about). Waits at most a minute."""
+    """Start in a counting window with time to spare, for a test whose servers (gunicorn) count
+    misses: they count per fixed 10-minute window on the real clock, and a test whose misses
+    straddle two windows would see its count start again (the limiter's real behaviour, not
+    what these tests are about). Waits at most a minute. (In this process each test is held in
+    one window: tests/conftest.py.)"""
     left = current_window()[1]
     if left < 60:
         time.sleep(left + 0.5)

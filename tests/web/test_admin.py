@@ -186,7 +186,7 @@ def test_wrong_admin_passwords_do_not_lock_the_address_out_of_its_matches(client
     assert client.get(f"/m/{'Z' * 43}/").status_code == 404
 
 
-def test_bad_links_from_the_cafe_do_not_lock_the_operator_out(client, admin_on, whole_window):
+def test_bad_links_from_the_cafe_do_not_lock_the_operator_out(client, admin_on):
     from cetele.sharing.links import BAD_LINK_LIMIT
 
     for index in range(BAD_LINK_LIMIT):

@@ -17,7 +17,9 @@ from cetele.models import MissCount
 from cetele.sharing import links as sharing
 from tests.factories import make_match
 
-pytestmark = pytest.mark.usefixtures("whole_window")
+# The servers' counts keep the real clock: each server test waits for time to spare in one
+# counting window (tests/web/conftest.py).
+servers_in_one_window = pytest.mark.usefixtures("whole_window")
 
 GUESSERS = 16
 GUESSES_EACH = 4
@@ -56,6 +58,7 @@ def parallel_guesses(port: int, address: str) -> list[int]:
         return [status for answers in pool.map(guesser, range(GUESSERS)) for status in answers]
 
 
+@servers_in_one_window
 @pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
 def test_sixteen_parallel_guessers_get_exactly_the_limit_in_answers(tmp_path, static_root):
     """DJANGO_CACHE_URL=db, the default: the database's own UPDATE counts."""
@@ -66,6 +69,7 @@ def test_sixteen_parallel_guessers_get_exactly_the_limit_in_answers(tmp_path, st
     assert statuses.count(404) == sharing.BAD_LINK_LIMIT
 
 
+@servers_in_one_window
 @pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
 def test_sixteen_parallel_guessers_on_redis_get_exactly_the_limit_in_answers(
     tmp_path, static_root, redis_url
@@ -77,6 +81,7 @@ def test_sixteen_parallel_guessers_on_redis_get_exactly_the_limit_in_answers(
     assert statuses.count(429) == GUESSERS * GUESSES_EACH - sharing.BAD_LINK_LIMIT
 
 
+@servers_in_one_window
 @pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
 def test_a_live_count_outlives_hundreds_of_other_addresses(tmp_path, static_root):
     """Django's database cache culls a third of its entries past 300 (MAX_ENTRIES): a guesser's
@@ -98,9 +103,8 @@ def test_a_live_count_outlives_hundreds_of_other_addresses(tmp_path, static_root
 
 
 @pytest.fixture(params=["database", "cache"])
-def counting(request, settings, whole_window):
-    """In the database (DJANGO_CACHE_URL=db) and in a cache (Redis, locmem); in one counting
-    window (a make test run saw an IPv6 guesser's count start again at 17:40 UTC: 404, not 429)."""
+def counting(request, settings):
+    """In the database (DJANGO_CACHE_URL=db) and in a cache (Redis, locmem)."""
     settings.CETELE_MISS_COUNTS = request.param
 
 

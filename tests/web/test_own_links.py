@@ -14,8 +14,7 @@ from tests.factories import make_match, new_match_data
 from tests.web.test_preset_editor import editor_data
 from tests.web.test_tables import play, start_at, table_with
 
-# whole_window: misses are counted per 10-minute window; a test must not straddle two.
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("whole_window")]
+pytestmark = pytest.mark.django_db
 
 
 def over_the_limit(client) -> None:

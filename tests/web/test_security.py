@@ -34,8 +34,7 @@ from cetele.your_data.deletion import delete_match
 from tests.factories import add_hand, form_data, make_match, new_match_data, sample_inputs
 from tests.web.endpoints import make_keys
 
-# whole_window: misses are counted per 10-minute window; a test must not straddle two.
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("whole_window")]
+pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
 

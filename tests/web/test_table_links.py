@@ -16,8 +16,7 @@ from cetele.sharing import links as sharing
 from tests.factories import add_hand, form_data, sample_inputs
 from tests.web.test_tables import start_at, table_with
 
-# whole_window: misses are counted per 10-minute window; a test must not straddle two.
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("whole_window")]
+pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
 
