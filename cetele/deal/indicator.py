@@ -3,7 +3,9 @@
 Setting it changes what every phone's sheet shows ("Okey: kırmızı 8"), the view link's too, so
 it bumps `Match.version` (and the moment of the change, as a saved hand does: cetele.live.board
 names a drawing by both) in the transaction that keeps it. It is kept for the hand's place: one
-that arrives after that hand was saved is refused, never applied to the next hand.
+that arrives after that hand was saved is refused, never applied to the next hand. The scorer is
+the authority, as for the rows: once the scorer has set it, a phone's (a late one sent when its
+signal came back, or a tap on a page that had not heard yet) does not replace it.
 """
 
 import json
@@ -58,15 +60,29 @@ def open_indicator(match: Match, position: int | None) -> Indicator | None:
     return Indicator(row.colour or None, row.number, row.fake, row.seat)
 
 
+class ScorersIndicator(Exception):
+    """The scorer set this hand's gösterge: a joined phone's does not replace it."""
+
+    def __init__(self, kept: Indicator) -> None:
+        super().__init__()
+        self.kept = kept
+
+
 def set_indicator(match: Match, position: int, indicator: Indicator) -> None:
     """Keep `indicator` as the gösterge of the hand at `position`, or HandClosed when that hand
     is no longer the open one (the match row locked first, as a save locks it, and the open
-    place read after the lock: see cetele.seats.drafts.write_row)."""
+    place read after the lock: see cetele.seats.drafts.write_row). A phone's gösterge where the
+    scorer has set one: ScorersIndicator, unless it says the same (then nothing changes)."""
     with transaction.atomic():
         Match.objects.select_for_update().only("id").get(pk=match.pk)
         now_open = open_position(match)
         if now_open != position:
             raise HandClosed(now_open)
+        kept = open_indicator(match, position)
+        if indicator.seat is not None and kept is not None and kept.seat is None:
+            if kept.initial == indicator.initial:
+                return  # the phone agrees with the scorer
+            raise ScorersIndicator(kept)
         OpenIndicator.objects.update_or_create(
             match=match,
             defaults={

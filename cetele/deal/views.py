@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from cetele.deal.forms import DealerForm, IndicatorForm, chips
-from cetele.deal.indicator import Indicator, open_indicator, set_indicator
+from cetele.deal.indicator import Indicator, ScorersIndicator, open_indicator, set_indicator
 from cetele.live.board import players_of
 from cetele.models import Match
 from cetele.seats.claims import claim_of
@@ -56,7 +56,8 @@ def indicator_context(match: Match, players: list, position: int | None, form=No
 @secret_link(role=EDIT)
 def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
     """A joined phone sets the open hand's gösterge. Bad input is told and changes nothing; a
-    gösterge for a hand already saved is told and dropped."""
+    gösterge for a hand already saved, or where the scorer has set another, is told and
+    dropped (it may have waited on the phone without signal: seats.js)."""
     from cetele.seats.views import no_seat  # the seats' views import the matches' views
 
     match = match_by_token(JOIN, token)
@@ -89,6 +90,21 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
             response["HX-Retarget"] = "#indicator"
             response["HX-Reswap"] = "outerHTML"
         response["HX-Trigger"] = "cetele:poll-now"  # the sheet has the saved hand
+        return response
+    except ScorersIndicator as scorers:
+        notice = _(
+            "Göstergeyi çeteleyi tutan kişi yazdı (%(okey)s); sizinki işlenmedi. Yanlışsa ona "
+            "söyleyin."
+        ) % {"okey": scorers.kept.words}
+        if not request.htmx:
+            messages.error(request, notice)
+            return redirect("join_match", match.join_token)
+        # The whole section again: its chips show the scorer's gösterge, not the phone's taps.
+        context = indicator_context(match, players, position)
+        context["indicator_errors"] = [notice]
+        response = TemplateResponse(request, "cetele/deal/_indicator_form.html", context)
+        response["HX-Retarget"] = "#indicator"
+        response["HX-Reswap"] = "outerHTML"
         return response
     if request.htmx:
         context = indicator_context(match, players, position)

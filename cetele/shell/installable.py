@@ -20,7 +20,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
-# What every page needs, and the icons: kept by the worker when it installs.
+# What every page needs, and the icons: kept by the worker when it installs. The joined
+# phones' script and style are kept when a page that uses them asks (static/cetele/seats.js):
+# most phones never join a table, and every phone pays for what the worker keeps at install.
 OFFLINE_ASSETS = [
     "cetele/app.css",
     "cetele/app.js",
@@ -28,6 +30,7 @@ OFFLINE_ASSETS = [
     "cetele/favicon.svg",
     "django_htmx/htmx-2.min.js",  # what {% htmx_script %} loads
 ]
+KEPT_ON_ASKING = ["cetele/seats.js", "cetele/seats.css"]  # in VERSION too: a change renews them
 # Not the app icons: only installing fetches them, and the phone keeps them itself.
 # The top bar's green and the page's background, light and dark (base.html's theme-color
 # metas carry the dark ones: the manifest format has a single theme colour).
@@ -93,6 +96,8 @@ def worker_source() -> str:
     for name in OFFLINE_ASSETS:
         urls.append(static(name))
         digest.update(urls[-1].encode() + read_static(name))
+    for name in KEPT_ON_ASKING:
+        digest.update(static(name).encode() + read_static(name))
     header = f'const ASSETS = {json.dumps(urls)};\nconst VERSION = "{digest.hexdigest()[:16]}";\n'
     return header + source.decode()
 

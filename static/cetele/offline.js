@@ -10,7 +10,7 @@
   "use strict";
   const OUTBOX = "cetele.outbox"; // localStorage: the outbox itself; Cache API: sw.js's copy
   const PAGES = "cetele-pages";
-  const PAGE = /^\/(?:[mv]\/[A-Za-z0-9_-]{22,64}\/)?$/;
+  const PAGE = /^\/(?:[mvk]\/[A-Za-z0-9_-]{22,64}\/)?$/; // sw.js keeps these pages
   const body = document.body;
   const script = document.currentScript;
   const onCopy = body.hasAttribute("data-offline"); // sw.js served its last copy
@@ -23,11 +23,19 @@
   // --- The service worker and this page's copy ---------------------------------------------
   // The worker keeps a fresh copy of this page (it writes every copy, never an older one).
   function keepCopy() {
-    if (!("serviceWorker" in navigator) || body.hasAttribute("data-offline") || !PAGE.test(location.pathname)) return;
+    if (!body.hasAttribute("data-offline")) askAboutCopy();
+  }
+  // The server said this link changed or its match was deleted (app.js shows it; a write's 410
+  // never passes the worker, which sees only what it is asked to read): the worker asks for the
+  // page itself, and that answer drops every copy under the link.
+  function askAboutCopy() {
+    if (!("serviceWorker" in navigator) || !PAGE.test(location.pathname)) return;
     navigator.serviceWorker.ready.then(function (registration) {
       if (registration.active) registration.active.postMessage({ keep: location.pathname });
     });
   }
+  document.addEventListener("cetele:link-changed", askAboutCopy);
+  document.addEventListener("cetele:match-deleted", askAboutCopy);
   if ("serviceWorker" in navigator && script && script.dataset.sw) {
     const controlled = !!navigator.serviceWorker.controller;
     navigator.serviceWorker.register(script.dataset.sw, { scope: "/" }).then(function () {
@@ -178,7 +186,8 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     const xhr = event.detail.xhr;
     if (!xhr || !xhr.status) return;
-    const elt = event.detail.elt;
+    // The poll's own element: once its answer has replaced it, htmx tells the nearest one left.
+    const elt = (event.detail.requestConfig && event.detail.requestConfig.elt) || event.detail.elt;
     if (elt && elt.matches && elt.matches("[data-poll]")) {
       setLive(true);
       if (xhr.status === 200) keepCopy(); // the sheet changed: refresh the copy

@@ -2,54 +2,83 @@
 // connection, and on the scorer's page each row a phone wrote is filled into the hand form. The
 // scorer's own typing is never overwritten: a field the scorer has touched keeps its value, and
 // where the phone's differs the row says so with one tap to take it. Without this script the
-// scorer reads the rows in the list above the form and types them, as without phones.
+// scorer reads the rows in the list above the form and types them, as without phones. A joined
+// phone without signal keeps its row and its gösterge until it can send them (below).
 (function () {
   "use strict";
+
+  // A copy of this page opened offline needs this script and its style: the worker keeps them
+  // when a page that uses them asks (sw.js), not when it installs, for most phones never join
+  // a table and every phone pays for what the worker keeps at install (the page budget).
+  const own = document.currentScript && document.currentScript.src;
+  if (own && "serviceWorker" in navigator) {
+    const style = document.querySelector('link[rel="stylesheet"][href*="/seats"]');
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.active) registration.active.postMessage({ assets: [own].concat(style ? [style.href] : []) });
+    });
+  }
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     const el = event.detail.elt;
     if (!el.matches) return;
+    const kind = kindOf(el);
     // Not while hidden, nor without a connection (offline.js says so for the sheet).
     const idle = document.hidden || !navigator.onLine;
     if (el.matches("[data-table-rows]") && idle) event.preventDefault();
-    // A joined phone's rows that wait go first: the poll would move the form to the next hand
-    // before the server said what became of them.
+    // A joined phone's row or gösterge that waits goes first: the poll would move the forms to
+    // the next hand before the server said what became of them.
     else if (el.matches("[data-table-rows]") && waiting().length) {
       event.preventDefault();
       sendWaiting();
-    } else if (el.matches(ROW_FORM) && !navigator.onLine) {
+    } else if (kind && !navigator.onLine) {
       event.preventDefault();
-      keep(el);
-    } else if (el.matches(ROW_FORM)) rowInFlight = true;
+      keep(kind, el);
+    } else if (kind) inFlight.add(kind);
   });
 
   // --- A joined phone without signal -------------------------------------------------------
-  // Its row waits on the phone (localStorage, under the match's phone key and the hand's
-  // place: never the link) and is sent when the connection is back: at the "online" event, at
-  // the next request that gets through, every 10 s, or when the page is opened again. The
-  // server then says what became of it, as for a row sent at once: kept, or not applied
-  // because the hand was saved meanwhile (cetele.seats.views.join_row).
-  const WAITING = "cetele.row.";
-  // The form stays itself once the answer has replaced it (it is then out of the page).
-  const ROW_FORM = "form[data-own-row]";
-  let rowInFlight = false;
-  function myForm() { return document.querySelector("#my-row " + ROW_FORM); }
+  // Its row, and the gösterge it taps, wait on the phone (localStorage, under the match's phone
+  // key and the hand's place: never the link) and are sent when the connection is back: at the
+  // "online" event, at the next request that gets through, every 10 s, or when the page is
+  // opened again (sw.js keeps the page itself). The server then says what became of each, as
+  // when sent at once: kept, or not applied because the hand was saved meanwhile (or, for a
+  // gösterge, because the scorer set another: cetele.seats.views.join_row,
+  // cetele.deal.views.join_indicator).
+  // Each kind: its key's start in localStorage, its form (which stays itself once the answer
+  // has replaced it: it is then out of the page), where it lives, where its answer shows, where
+  // a kept one is sent from a page that has moved on.
+  const KINDS = [
+    { name: "row", prefix: "cetele.row.", form: "form[data-own-row]", box: "my-row",
+      status: "row-status", path: "satir/" },
+    { name: "gosterge", prefix: "cetele.gosterge.", form: "form[data-own-indicator]", box: "indicator",
+      status: "indicator-status", path: "gosterge/" },
+  ];
+  const inFlight = new Set(); // the kinds whose form is being sent
+  function kindOf(el) {
+    return el && el.matches ? KINDS.find(function (kind) { return el.matches(kind.form); }) : undefined;
+  }
+  function kindNamed(name) {
+    return KINDS.find(function (kind) { return name.indexOf(kind.prefix) === 0; });
+  }
+  function formOf(kind) { return document.querySelector("#" + kind.box + " " + kind.form); }
   function matchKey() {
     const sheet = document.querySelector("#sheet[data-match-key]");
     return document.getElementById("my-row") && sheet ? sheet.dataset.matchKey : "";
   }
-  function waitingKey(position) { return WAITING + matchKey() + "." + position; }
-  function waiting() { // this match's waiting rows, by place
+  function waitingKey(kind, position) { return kind.prefix + matchKey() + "." + position; }
+  function waiting() { // this match's waiting rows and gösterges, by place (rows first)
     const key = matchKey();
     if (!key) return [];
     const found = [];
     try {
       for (let i = 0; i < localStorage.length; i++) {
         const name = localStorage.key(i);
-        if (name.indexOf(WAITING + key + ".") === 0) found.push(name);
+        KINDS.forEach(function (kind) { if (name.indexOf(kind.prefix + key + ".") === 0) found.push(name); });
       }
     } catch (err) { return []; }
-    return found.sort(function (a, b) { return placeIn(a) - placeIn(b); });
+    return found.sort(function (a, b) {
+      return placeIn(a) - placeIn(b) || KINDS.indexOf(kindNamed(a)) - KINDS.indexOf(kindNamed(b));
+    });
   }
   function placeIn(name) { return Number(name.slice(name.lastIndexOf(".") + 1)); }
   function bodyOf(form) {
@@ -59,32 +88,45 @@
     });
     return data.toString();
   }
-  function say(form, text, className) {
-    const status = form && form.querySelector("#row-status");
-    if (!status) return;
-    status.textContent = text;
-    status.className = className;
+  function statusOf(kind, form) { return form && form.querySelector("#" + kind.status); }
+  // The row's status is a line; the gösterge's holds the okey's words, which the sentence
+  // replaces until the server answers.
+  function say(kind, form, text, error) {
+    const status = statusOf(kind, form);
+    if (!status || !text) return;
+    if (kind.name === "row") {
+      status.textContent = text;
+      status.className = error ? "small message error" : "small message";
+      return;
+    }
+    const p = document.createElement("p");
+    p.className = error ? "message error" : "message";
+    if (error) p.setAttribute("role", "alert");
+    p.textContent = text;
+    status.replaceChildren(p);
   }
-  function keep(form) {
-    try { localStorage.setItem(waitingKey(placeOf(form)), bodyOf(form)); } catch (err) { /* full */ }
-    const status = form.querySelector("#row-status");
-    if (status) say(form, status.dataset.kept, "small message");
+  function sentence(kind, form, which) {
+    const status = statusOf(kind, form);
+    return (status && status.dataset[which]) || (form && form.dataset[which]) || "";
   }
-  function forget(position, body) {
-    const name = waitingKey(position);
+  function keep(kind, form) {
+    try { localStorage.setItem(waitingKey(kind, placeOf(form)), bodyOf(form)); } catch (err) { /* full */ }
+    say(kind, form, sentence(kind, form, "kept"));
+  }
+  function forget(kind, position, body) {
+    const name = waitingKey(kind, position);
     try { if (body === undefined || localStorage.getItem(name) === body) localStorage.removeItem(name); } catch (err) { /* */ }
   }
-  // The request left and no answer came, or the server failed: the row waits. A refusal of
-  // the request itself (the link changed: 4xx) would be refused again: it is said, not kept.
+  // The request left and no answer came, or the server failed: it waits. A refusal of the
+  // request itself (the link changed: 4xx) would be refused again: it is said, not kept.
   function notSent(event) {
-    const el = event.detail.elt;
-    const form = el && el.matches && el.matches(ROW_FORM) ? el : null;
-    if (!form) return;
+    const form = event.detail.elt;
+    const kind = kindOf(form);
+    if (!kind) return;
     const xhr = event.detail.xhr;
-    if (!xhr || !xhr.status || xhr.status >= 500) { keep(form); return; }
-    forget(placeOf(form));
-    const status = form.querySelector("#row-status");
-    if (status) say(form, status.dataset.refused, "small message error");
+    if (!xhr || !xhr.status || xhr.status >= 500) { keep(kind, form); return; }
+    forget(kind, placeOf(form));
+    say(kind, form, sentence(kind, form, "refused"), true);
   }
   document.addEventListener("htmx:sendError", notSent);
   document.addEventListener("htmx:timeout", notSent);
@@ -93,46 +135,47 @@
     const xhr = event.detail.xhr;
     // The form, also when its answer replaced it (htmx then tells the nearest element left).
     const el = (event.detail.requestConfig && event.detail.requestConfig.elt) || event.detail.elt;
-    if (el && el.matches && el.matches(ROW_FORM)) rowInFlight = false;
+    const kind = kindOf(el);
+    if (kind) inFlight.delete(kind);
     if (!xhr || xhr.status < 200 || xhr.status >= 500) return;
-    // The server answered this row: it waits no more (its answer is on the phone).
-    if (el && el.matches && el.matches(ROW_FORM) && xhr.status < 300) {
+    // The server answered it: it waits no more (its answer is on the phone).
+    if (kind && xhr.status < 300) {
       const sent = event.detail.requestConfig && event.detail.requestConfig.formData;
-      forget((sent && sent.get("position")) || placeOf(el));
+      forget(kind, (sent && sent.get("position")) || placeOf(el));
     }
     if (waiting().length) setTimeout(sendWaiting, 0); // the connection is back
   });
 
   let sending = false;
   async function sendWaiting() {
-    if (sending || rowInFlight || !navigator.onLine) return;
+    if (sending || inFlight.size || !navigator.onLine) return;
     const names = waiting();
     if (!names.length) return;
-    const form = myForm();
-    const here = form ? placeOf(form) : "";
     sending = true;
     try {
       for (const name of names) {
+        const kind = kindNamed(name);
         const position = String(placeIn(name));
-        // The form still holds it: send the form as a tap on "Gönder" would (htmx shows the
-        // answer); it is at least as new as what waits.
-        if (form && position === here) {
-          // (htmx's "submit": never the form's own, which would leave the page.)
+        const form = formOf(kind);
+        // The form still holds it: send the form as a tap would (htmx shows the answer); it is
+        // at least as new as what waits. (htmx's "submit": never the form's own, which would
+        // leave the page.)
+        if (form && position === placeOf(form)) {
           if (window.htmx) window.htmx.trigger(form, "submit");
           continue;
         }
-        if (!(await sendKept(name, position))) return;
+        if (!(await sendKept(kind, name, position))) return;
       }
     } finally { sending = false; }
   }
-  // A row for a hand the form has moved past (the page was opened again since): sent as it
-  // was kept; the answer is a sentence shown above the form.
-  async function sendKept(name, position) {
+  // One kept for a hand the form has moved past (the page was opened again since): sent as it
+  // was kept; the answer is a sentence shown where that kind's answers show.
+  async function sendKept(kind, name, position) {
     let body;
     try { body = localStorage.getItem(name); } catch (err) { return false; }
     if (body === null) return true;
-    const form = myForm();
-    const url = form ? form.getAttribute("action") : location.pathname.replace(/\/?$/, "/satir/");
+    const form = formOf(kind);
+    const url = form ? form.getAttribute("action") : location.pathname.replace(/\/?$/, "/" + kind.path);
     let csrf = "";
     try { csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["x-csrftoken"] || ""; } catch (err) { /* */ }
     let response;
@@ -143,27 +186,41 @@
       });
     } catch (err) { return false; } // still no signal: later
     if (response.status >= 500) return false;
-    forget(position, body);
+    forget(kind, position, body);
     const doc = new DOMParser().parseFromString(await response.text(), "text/html");
-    const told = doc.querySelector("[role=alert]") || doc.getElementById("row-status");
-    const box = document.getElementById("my-row");
+    const told = doc.querySelector("[role=alert]") || doc.getElementById(kind.status);
+    const box = document.getElementById(kind.box);
     if (told && box && response.ok) {
       const p = document.createElement("p");
       p.className = told.classList.contains("error") ? "message error" : "message";
       p.setAttribute("role", "alert");
       p.textContent = told.textContent.trim();
-      (box.querySelector("h2") || box.firstChild).after(p);
+      const status = kind.name === "gosterge" && box.querySelector("#" + kind.status);
+      if (status) status.prepend(p); // where the rows' poll's redrawing keeps it (below)
+      else (box.querySelector("h2") || box.firstChild).after(p);
     }
     return true;
   }
-  // The rows' poll brings the next hand's empty row once a hand is saved: a form already at
-  // that hand keeps what it holds (a refusal said there, what the player began to type).
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     const target = event.detail.target;
-    if (!target || target.id !== "my-row") return;
-    const fresh = event.detail.fragment && event.detail.fragment.querySelector('input[name="position"]');
-    const form = myForm();
-    if (fresh && form && placeOf(form) === fresh.value) event.detail.shouldSwap = false;
+    const fragment = event.detail.fragment;
+    const fresh = fragment && fragment.querySelector('input[name="position"]');
+    if (!target || !fresh) return;
+    // The rows' poll brings the next hand's empty row once a hand is saved: a form already at
+    // that hand keeps what it holds (a refusal said there, what the player began to type).
+    const row = formOf(KINDS[0]);
+    if (target.id === "my-row" && row && placeOf(row) === fresh.value) event.detail.shouldSwap = false;
+    // It brings the gösterge's section again whenever the sheet changed: for the same hand, what
+    // the server said of this phone's gösterge (refused, not applied) stays in it.
+    const gosterge = formOf(KINDS[1]);
+    const status = fragment.querySelector("#indicator-status");
+    if (target.id === "indicator" && gosterge && status && placeOf(gosterge) === fresh.value) {
+      const said = Array.from(target.querySelectorAll("#indicator-status [role=alert]"));
+      const shown = Array.from(status.querySelectorAll("[role=alert]")).map(function (p) { return p.textContent; });
+      said.reverse().forEach(function (p) {
+        if (shown.indexOf(p.textContent) < 0) status.prepend(p.cloneNode(true));
+      });
+    }
   });
   // The rows' poll also brings the gösterge's section when the sheet changed: not while this
   // phone's own tap on it is on its way. The new section would take the form's place, and a tap
@@ -175,13 +232,14 @@
     const form = target.querySelector("form");
     if (form && form.classList.contains("htmx-request")) event.detail.shouldSwap = false;
   });
-  // A row that waited while the page was closed: back in the form, to be sent.
+  // What waited while the page was closed: back in its form, to be sent.
   function restore() {
-    const form = myForm();
-    if (!form) { if (waiting().length) sendWaiting(); return; }
-    let body = null;
-    try { body = localStorage.getItem(waitingKey(placeOf(form))); } catch (err) { /* */ }
-    if (body !== null) {
+    KINDS.forEach(function (kind) {
+      const form = formOf(kind);
+      if (!form) return;
+      let body = null;
+      try { body = localStorage.getItem(waitingKey(kind, placeOf(form))); } catch (err) { /* */ }
+      if (body === null) return;
       const data = new URLSearchParams(body);
       Array.from(form.elements).forEach(function (el) {
         if (!el.name || el.name === "position" || el.name === "csrfmiddlewaretoken") return;
@@ -189,9 +247,8 @@
         else if (el.type === "checkbox") el.checked = data.has(el.name);
         else if (data.has(el.name)) el.value = data.get(el.name);
       });
-      const status = form.querySelector("#row-status");
-      if (status) say(form, status.dataset.kept, "small message");
-    }
+      say(kind, form, sentence(kind, form, "kept"));
+    });
     sendWaiting();
   }
   window.addEventListener("online", function () { setTimeout(sendWaiting, 300); });

@@ -5,23 +5,28 @@
 // HTTP caching headers: an edit page's `no-store` keeps it out of shared caches, not out of
 // this one, on purpose):
 // - the static files, cache first (their names change with their contents);
-// - the last copy of the home page and of each match page this phone opened, and of the
-//   match's pages to read (history, a hand's reasons, the rules: READ), network first:
-//   without a connection the copy is shown, marked `data-offline` on <body>, which shows
-//   "Bağlantı yok — son görülen durum" (base.html) and tells offline.js the page is not live.
-// A link that answers "changed" (410, or 286 to a poll) or a match page that is gone (404)
-// drops every copy under that link at that use, a page that is gone (a hand deleted) its own;
-// deleting a match on this phone drops them too (offline.js). Hands saved offline are
-// offline.js's, not ours.
+// - the last copy of the home page and of each match page this phone opened — through the
+//   edit, the view or the join link (/m/, /v/, /k/: a joined phone's page is its own, drawn for
+//   the seat its cookie holds) — and of the match's pages to read (history, a hand's reasons,
+//   the rules: READ), network first: without a connection the copy is shown, marked
+//   `data-offline` on <body>, which shows "Bağlantı yok — çetele en son böyleydi" (base.html)
+//   and tells offline.js the page is not live.
+// A link that answers "changed" (410, or 286 to its sheet's poll) or a match page that is gone
+// (404) drops every copy under that link at that use, a page that is gone (a hand deleted) its
+// own; deleting a match on this phone drops them too (offline.js). (The rows' poll's 286 only
+// says the match is over: the copies stay.) What a copy lets a phone do offline is kept on the
+// phone and judged by the server when sent: a freed seat or a changed link writes nothing.
+// Hands saved offline are offline.js's, a joined phone's row and gösterge seats.js's, not ours.
 "use strict";
 
 const STATIC_CACHE = "cetele-static-" + VERSION;
 const PAGES = "cetele-pages"; // kept across versions: the copies outlive a release
 const OUTBOX = "cetele-outbox"; // offline.js's copy of its outbox, for Background Sync
 const OUTBOX_KEY = "/outbox.json";
-const PAGE = /^\/(?:[mv]\/[A-Za-z0-9_-]{22,64}\/)?$/;
-const UNDER_LINK = /^(\/[mv]\/[A-Za-z0-9_-]{22,64}\/)(.*)$/;
-const READ = /^\/[mv]\/[A-Za-z0-9_-]{22,64}\/(?:gecmis\/|kurallar\/|el\/\d+\/)$/;
+const PAGE = /^\/(?:[mvk]\/[A-Za-z0-9_-]{22,64}\/)?$/;
+const UNDER_LINK = /^(\/[mvk]\/[A-Za-z0-9_-]{22,64}\/)(.*)$/;
+// (The join link has no history page.)
+const READ = /^\/(?:[mv]\/[A-Za-z0-9_-]{22,64}\/gecmis\/|[mvk]\/[A-Za-z0-9_-]{22,64}\/(?:kurallar\/|el\/\d+\/))$/;
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
@@ -84,8 +89,22 @@ async function networkFirst(request, url) {
   return response;
 }
 
-// offline.js asks for a fresh copy of its page after a save or a change the poll brought.
+// offline.js asks for a fresh copy of its page after a save or a change the poll brought; a
+// page's script (seats.js) for the static files a copy of that page needs, kept beside ASSETS.
 self.addEventListener("message", function (event) {
+  const assets = event.data && event.data.assets;
+  if (Array.isArray(assets)) {
+    const ours = assets.filter(function (url) {
+      return typeof url === "string" && new URL(url, self.location.origin).origin === self.location.origin &&
+        new URL(url, self.location.origin).pathname.indexOf("/static/") === 0;
+    });
+    event.waitUntil(caches.open(STATIC_CACHE).then(function (cache) {
+      return Promise.all(ours.map(function (url) {
+        return cache.match(url).then(function (kept) { return kept || cache.add(url); });
+      }));
+    }).catch(function () { /* offline or full: the page still works online */ }));
+    return;
+  }
   const path = event.data && event.data.keep;
   if (typeof path !== "string" || !PAGE.test(path)) return;
   const key = self.location.origin + path;
@@ -114,11 +133,14 @@ function version(html) {
 }
 
 // A poll, or offline.js refreshing its copy: a changed or deleted link drops the page's copy.
+// A 286 is "changed" only from the sheet's poll: the rows' poll (satirlar/) stops with it when
+// the match is over, and the last sheet is the one to keep.
 async function watchLink(request, url) {
   const response = await fetch(request);
   const parts = UNDER_LINK.exec(url.pathname);
   const page = parts[2] === "" || parts[2] === "poll/";
-  if (response.status === 410 || response.status === 286 || (page && response.status === 404)) {
+  const changed = response.status === 410 || (response.status === 286 && parts[2] === "poll/");
+  if (changed || (page && response.status === 404)) {
     await drop(url, response.status);
   }
   return response;

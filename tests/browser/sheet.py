@@ -11,6 +11,16 @@ OPENED_LABELS = {"no": "Açmadı", "series": "Seri", "pairs": "Çift"}
 COLOUR_LABELS = {"red": "Kırmızı", "blue": "Mavi", "black": "Siyah", "yellow": "Sarı (yeşil)"}
 
 
+def is_a_save(request) -> bool:
+    """Whether a request a page route sees is a tap on "Eli kaydet" (or the outbox sending one),
+    not a preview: htmx adds the last submit button clicked to the form's own requests, so the
+    preview of the keystroke just before the tap carries action=save too (its target is the
+    preview, and the server never saves from it: cetele.matches.views.hand_action)."""
+    return "action=save" in (request.post_data or "") and (
+        request.headers.get("hx-target") != "hand-preview"
+    )
+
+
 def start_match(
     page, names: list[str], *, preset: str | None = None, hands: int = 5, teams: bool = False
 ) -> None:

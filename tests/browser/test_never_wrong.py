@@ -6,7 +6,7 @@ import contextlib
 from playwright.sync_api import Error, expect
 
 from cetele.models import Hand, Match
-from tests.browser.sheet import enter_hand, start_match, wait_for_hand
+from tests.browser.sheet import enter_hand, is_a_save, start_match, wait_for_hand
 from tests.browser.test_at_the_table import NAMES, TYPICAL_HANDS
 
 
@@ -51,7 +51,7 @@ def test_a_save_tapped_while_a_preview_is_on_its_way_is_sent_whatever_the_form_a
     held = []
 
     def hold_the_first_preview(route):
-        if "action=save" in (route.request.post_data or "") or held:
+        if is_a_save(route.request) or held:
             route.continue_()
         else:
             held.append(route)  # the answer to this preview is slow to come
@@ -80,7 +80,7 @@ def test_while_a_save_is_on_its_way_no_other_button_of_the_form_can_drop_it(phon
     held = []
 
     def hold_the_save(route):
-        if "action=save" in (route.request.post_data or "") and not held:
+        if is_a_save(route.request) and not held:
             held.append(route)  # the save's answer is slow to come
         else:
             route.continue_()

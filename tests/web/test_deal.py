@@ -218,6 +218,65 @@ def test_the_scorer_sets_and_corrects_the_gosterge_in_the_hand_form_without_java
     assert "Okey: sarı (yeşil) 13" in joined and "çeteleyi tutan yazdı" in joined
 
 
+SCORERS = "Göstergeyi çeteleyi tutan kişi yazdı (Okey: sarı (yeşil) 13); sizinki işlenmedi."
+
+
+def scorer_sets(match: Match, colour: str, number: str) -> None:
+    data = {"action": "indicator", "position": "1", "colour": colour, "indicator": number}
+    assert Client().post(edit("hand_create", match), data).status_code == 200
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX])
+def test_a_phones_gosterge_does_not_replace_the_one_the_scorer_set(headers):
+    """The scorer is the authority: a phone's gösterge sent late (it waited without signal) or
+    from a page that had not heard of the scorer's is told and changes nothing."""
+    match = make_match()
+    phone = joined_phone(match, 1)
+    scorer_sets(match, "yellow", "12")
+    version = Match.objects.get(pk=match.pk).version
+
+    response = phone.post(
+        join("join_indicator", match), gosterge(1, "red", "7"), headers=headers, follow=True
+    )
+
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert SCORERS in text
+    kept = OpenIndicator.objects.get(match=match)
+    assert (kept.colour, kept.number, kept.seat) == ("yellow", 12, None)
+    assert Match.objects.get(pk=match.pk).version == version
+    # The phone's chips show the scorer's gösterge, not its own taps.
+    assert 'name="indicator" value="12" id="gosterge_indicator_11" checked' in text
+    assert 'value="7" id="gosterge_indicator_6" checked' not in text
+    if headers:
+        assert response["HX-Retarget"] == "#indicator"
+
+
+def test_a_phone_that_says_the_scorers_gosterge_changes_nothing_and_is_not_refused():
+    match = make_match()
+    scorer_sets(match, "yellow", "12")
+    version = Match.objects.get(pk=match.pk).version
+
+    response = joined_phone(match, 1).post(
+        join("join_indicator", match), gosterge(1, "yellow", "12"), headers=HTMX
+    )
+
+    text = response.content.decode()
+    assert "işlenmedi" not in text and "Okey: sarı (yeşil) 13" in text
+    assert OpenIndicator.objects.get(match=match).seat is None  # still the scorer's
+    assert Match.objects.get(pk=match.pk).version == version
+
+
+def test_a_phone_still_changes_a_gosterge_another_phone_set():
+    match = make_match()
+    joined_phone(match, 1).post(join("join_indicator", match), gosterge(1, "red", "7"))
+
+    joined_phone(match, 2).post(join("join_indicator", match), gosterge(1, "red", "8"))
+
+    kept = OpenIndicator.objects.get(match=match)
+    assert (kept.colour, kept.number, kept.seat) == ("red", 8, 2)
+
+
 def test_the_scorers_tap_on_a_chip_keeps_it_and_answers_with_the_preview(client):
     match = make_match()
     data = {"action": "indicator", "position": "1", "colour": "red", "indicator": "3"}

@@ -84,6 +84,9 @@ def test_the_worker_is_served_from_the_root_with_the_files_it_keeps(client):
     assets = json.loads(re.search(r"^const ASSETS = (.*);$", source, re.M).group(1))
     assert re.search(r'^const VERSION = "[0-9a-f]{16}";$', source, re.M)
     assert "/static/cetele/app.js" in assets and "/static/cetele/offline.js" in assets
+    # Kept when a joined phone's page asks (tests/browser/test_join_offline.py), not by every
+    # phone at install.
+    assert not {"/static/cetele/seats.js", "/static/cetele/seats.css"} & set(assets)
     for url in assets:
         assert finders.find(url.removeprefix(settings.STATIC_URL)), url
     # Nothing in it comes from another site.
