@@ -99,9 +99,9 @@ What the issue leaves open — what this module decided
     (3, 2, 1, 0) get (2 + 1) / 2 = 3/2 each, hence Fractions (an int when whole). A round sat
     out scores the average of the place points (3/2 by default) and 0 averaj, and is counted
     in `byes`, not in `played`.
-12. Tek standings order: points, averaj, head to head among exactly the tied players (at the
-    tables where two of them sat together, the lower total scores 2 and equal totals 1 each),
-    then the smaller player id, as in 4.
+12. Tek standings order: points, averaj, head to head among exactly the tied players (at each
+    table where two of them sat together, the lower total counts +1 and the higher −1, equal
+    totals 0, so a draw weighs the same as not having met), then the smaller player id, as in 4.
 """
 
 from __future__ import annotations
@@ -798,8 +798,9 @@ def tek_standings(
         score = dict.fromkeys(tied, 0)
         for table in tables:
             for x, y in combinations([p for p in table if p in tied], 2):
-                score[x] += 1 + (table[x] < table[y]) - (table[x] > table[y])
-                score[y] += 1 + (table[y] < table[x]) - (table[y] > table[x])
+                # wins minus losses, so a draw counts the same as not having met
+                score[x] += (table[x] < table[y]) - (table[x] > table[y])
+                score[y] += (table[y] < table[x]) - (table[y] > table[x])
         return {player: (score[player],) for player in tied}
 
     overall = {player: (points[player], averaj[player]) for player in listed}
