@@ -643,45 +643,31 @@ class TekRound:
     sitting_out: tuple[SideId, ...]
 
 
-def _table_cost(table: Sequence[SideId], met: Mapping[frozenset, int]) -> tuple[int, int]:
-    counts = [met.get(frozenset(pair), 0) for pair in combinations(table, 2)]
-    return (sum(1 for c in counts if c), sum(c * c for c in counts))
-
-
-def _add(x: tuple[int, int], y: tuple[int, int]) -> tuple[int, int]:
-    return (x[0] + y[0], x[1] + y[1])
-
-
-def _seat(
-    order: list[SideId], met: Mapping[frozenset, int]
-) -> tuple[tuple[int, int], list[list[SideId]]]:
-    """Greedy tables from `order`, then swaps between tables while one lowers the cost."""
+def _seat(order: list[int], weight: list[list[int]]) -> tuple[int, list[list[int]]]:
+    """Greedy tables from `order` (player indices), then swaps between tables while one lowers
+    the summed weight of the pairs seated together."""
     pool = list(order)
-    tables: list[list[SideId]] = []
+    tables: list[list[int]] = []
     while pool:
         table = [pool.pop(0)]
         while len(table) < TABLE_SEATS:
-            best = min(pool, key=lambda p: _table_cost([*table, p], met))
-            pool.remove(best)
-            table.append(best)
+            added = [sum(weight[p][q] for q in table) for p in pool]
+            table.append(pool.pop(added.index(min(added))))
         tables.append(table)
-    costs = [_table_cost(table, met) for table in tables]
     improved = True
     while improved:
         improved = False
-        for t, u in combinations(range(len(tables)), 2):
+        for first, second in combinations(tables, 2):
             for i in range(TABLE_SEATS):
                 for j in range(TABLE_SEATS):
-                    first, second = list(tables[t]), list(tables[u])
-                    first[i], second[j] = second[j], first[i]
-                    new_t, new_u = _table_cost(first, met), _table_cost(second, met)
-                    if _add(new_t, new_u) < _add(costs[t], costs[u]):
-                        tables[t], tables[u] = first, second
-                        costs[t], costs[u] = new_t, new_u
+                    x, y = first[i], second[j]
+                    change = sum(weight[y][q] - weight[x][q] for q in first if q != x) + sum(
+                        weight[x][q] - weight[y][q] for q in second if q != y
+                    )
+                    if change < 0:
+                        first[i], second[j] = y, x
                         improved = True
-    total = (0, 0)
-    for cost in costs:
-        total = _add(total, cost)
+    total = sum(weight[a][b] for table in tables for a, b in combinations(table, 2))
     return total, tables
 
 
@@ -694,41 +680,49 @@ def tek_rounds(
         raise TournamentError("too_few", "tek needs at least four players")
     if rounds < 0:
         raise TournamentError("rounds", "the number of rounds cannot be negative")
+    n = len(listed)
     position = {player: index for index, player in enumerate(listed)}
-    met: dict[frozenset, int] = {}
-    sat_out = dict.fromkeys(listed, 0)
+    met = [[0] * n for _ in range(n)]  # by index in `listed`: how often two players met
+    sat_out = [0] * n
     for past in played:
         for table in past.tables:
-            for pair in combinations([p for p in table if p in position], 2):
-                met[frozenset(pair)] = met.get(frozenset(pair), 0) + 1
+            for a, b in combinations([position[p] for p in table if p in position], 2):
+                met[a][b] += 1
+                met[b][a] += 1
         for player in past.sitting_out:
-            if player in sat_out:
-                sat_out[player] += 1
+            if player in position:
+                sat_out[position[player]] += 1
+    # A pair that already met weighs more than any sum of squared repeats can: fewest repeated
+    # pairs first, then the repeats spread (no pair meeting a third time while others are new).
+    heavy = 6 * (n // TABLE_SEATS) * (len(played) + rounds) ** 2 + 1
     rng = random.Random(seed)
     drawn = []
     for number in range(len(played) + 1, len(played) + rounds + 1):
-        shuffle = _shuffled(listed, rng)
-        tie = {player: index for index, player in enumerate(shuffle)}
-        resting = sorted(listed, key=lambda p: (sat_out[p], tie[p]))[: len(listed) % TABLE_SEATS]
-        seated = [player for player in shuffle if player not in resting]
-        best = None
-        for start in range(_RESTARTS):
-            order = seated if start == 0 else _shuffled(seated, rng)
-            attempt = _seat(order, met)
-            if best is None or attempt[0] < best[0]:
+        shuffle = _shuffled(range(n), rng)
+        tie = {index: place for place, index in enumerate(shuffle)}
+        resting = set(sorted(range(n), key=lambda i: (sat_out[i], tie[i]))[: n % TABLE_SEATS])
+        seated = [index for index in shuffle if index not in resting]
+        weight = [[heavy * (count > 0) + count * count for count in row] for row in met]
+        best = _seat(seated, weight)
+        for _ in range(_RESTARTS - 1):
+            if best[0] == 0:  # nobody meets anyone again: nothing to improve
+                break
+            attempt = _seat(_shuffled(seated, rng), weight)
+            if attempt[0] < best[0]:
                 best = attempt
-        assert best is not None
-        tables = sorted(
-            (tuple(sorted(table, key=position.__getitem__)) for table in best[1]),
-            key=lambda table: position[table[0]],
-        )
+        tables = sorted(sorted(table) for table in best[1])
         for table in tables:
-            for pair in combinations(table, 2):
-                met[frozenset(pair)] = met.get(frozenset(pair), 0) + 1
-        for player in resting:
-            sat_out[player] += 1
+            for a, b in combinations(table, 2):
+                met[a][b] += 1
+                met[b][a] += 1
+        for index in resting:
+            sat_out[index] += 1
         drawn.append(
-            TekRound(number, tuple(tables), tuple(sorted(resting, key=position.__getitem__)))
+            TekRound(
+                number,
+                tuple(tuple(listed[i] for i in table) for table in tables),
+                tuple(listed[i] for i in sorted(resting)),
+            )
         )
     return tuple(drawn)
 
