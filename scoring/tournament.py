@@ -92,13 +92,17 @@ What the issue leaves open — what this module decided
     drawn from random.Random(seed) — deterministic for a seed, and not guaranteed optimal for
     large fields (it is for 8 players over three rounds: everyone meets all seven others).
     When the number of players is not a multiple of four, the remainder sit out that round:
-    those who sat out least, ties by the round's shuffle. Players are listed at a table in the
-    order of `players`; tables by their first player.
+    those who sat out least, ties by the round's shuffle; a round already played counts as sat
+    out for everyone not at one of its tables (a late entrant's missed rounds too). Players are
+    listed at a table in the order of `players`; tables by their first player. To re-draw
+    after a late entry or a withdrawal, call tek_rounds with the players as they now are and
+    the rounds played: meetings and sit-outs of those rounds count.
 11. Tek points: places 3/2/1/0 by default (editable, four numbers). Players with equal totals at
     a table share the points of the places they cover, averaged: two tied for second with
     (3, 2, 1, 0) get (2 + 1) / 2 = 3/2 each, hence Fractions (an int when whole). A round sat
     out scores the average of the place points (3/2 by default) and 0 averaj, and is counted
-    in `byes`, not in `played`.
+    in `byes`, not in `played`. Byes are what the shell passes (each round's sitting_out); a
+    late entrant's missed rounds score nothing unless the shell passes them as byes.
 12. Tek standings order: points, averaj, head to head among exactly the tied players (at each
     table where two of them sat together, the lower total counts +1 and the higher −1, equal
     totals 0, so a draw weighs the same as not having met), then the smaller player id, as in 4.
@@ -689,9 +693,11 @@ def tek_rounds(
             for a, b in combinations([position[p] for p in table if p in position], 2):
                 met[a][b] += 1
                 met[b][a] += 1
-        for player in past.sitting_out:
-            if player in position:
-                sat_out[position[player]] += 1
+        # A round a player did not play counts as sat out, so a late entrant does not sit out
+        # first: sitting out the rounds before they came, they have sat out the most.
+        seated = {p for table in past.tables for p in table}
+        for index, player in enumerate(listed):
+            sat_out[index] += player not in seated
     # A pair that already met weighs more than any sum of squared repeats can: fewest repeated
     # pairs first, then the repeats spread (no pair meeting a third time while others are new).
     heavy = 6 * (n // TABLE_SEATS) * (len(played) + rounds) ** 2 + 1

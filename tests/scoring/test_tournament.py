@@ -408,6 +408,17 @@ def test_players_beyond_a_multiple_of_four_sit_out_in_turn():
     assert sorted(sat_out) == players  # 10 sit-outs over 5 rounds: everyone once
 
 
+@pytest.mark.parametrize("seed", range(30))
+def test_a_late_entrant_does_not_sit_out_first(seed):
+    first = tek_rounds(range(1, 9), 1, seed=seed)
+
+    later = tek_rounds(range(1, 10), 1, seed=seed, played=first)
+
+    assert later[0].number == 2
+    assert len(later[0].sitting_out) == 1
+    assert 9 not in later[0].sitting_out  # 9 missed round 1: somebody else's turn
+
+
 # The three rounds of eight players: {1234}{5678}, {1256}{3478}, {1278}{3456}.
 TEK_GAMES = [
     {1: 50, 2: 80, 3: 80, 4: 120},  # 2 and 3 share 2nd and 3rd: 3/2 each
