@@ -27,7 +27,10 @@ Typed API
 Words
     A *game* is N hands (hands_per_game, default 11) played by two teams (eşli) at one table, or
     by four players (tek). Lower totals win (101: the lowest total wins). A *pairing* (eşli) is
-    the meeting of two teams: one game, or the best of three.
+    the meeting of two teams: one game, or the best of three. Nothing here scores hands: the
+    shell sums a game's hands (scoring's team_scores) and passes the game totals; the spec
+    carries hands_per_game for it. A league is round_robin over all entrants, then standings;
+    it has no knock-out.
 
 Averaj
     For one game, a side's averaj is the opponent's total minus its own, so a positive averaj is
@@ -46,9 +49,9 @@ What the issue leaves open — what this module decided
  2. A level pairing is a drawn pairing in a league or a group (draw points to both). In the
     knock-out it goes to the side with the better averaj over the pairing's games, and when that
     is equal too (always so for a drawn one-game pairing) to the better seed — the side listed
-    first (`a`) of a KnockoutPairing: a group's higher finisher, then the earlier group. No extra
-    game is played; a shell that wants one can record the winner itself (next_knockout_round
-    takes winners, not results).
+    first (`a`) of a KnockoutPairing, with the smaller seed number: group winners hold seeds
+    1..g, runners-up the next ones, and so on (see 9). No extra game is played; a shell that
+    wants one can record the winner itself (next_knockout_round takes winners, not results).
  3. Only finished pairings count in standings; a pairing still being played counts nothing.
  4. League table points: win 2, draw 1, loss 0 by default (Points, editable; win ≥ draw ≥ loss).
     Standings order: points, then averaj, then head to head among exactly the sides still tied
@@ -391,7 +394,7 @@ def pairing_result(games: Sequence[tuple[int, int]], games_per_pairing: int = 3)
     for number, game in enumerate(games, start=1):
         if outcome != Outcome.OPEN:
             raise TournamentError("game_after_end", f"game {number} comes after the pairing ended")
-        if len(game) != 2 or not all(_is_int(total) for total in game):
+        if not isinstance(game, Sequence) or len(game) != 2 or not all(map(_is_int, game)):
             raise TournamentError("game_totals", f"game {number} needs two whole-number totals")
         total_a, total_b = game
         averaj += total_b - total_a
@@ -516,7 +519,9 @@ def standings(
     given = list(results)
     known = set(listed)
     for pairing, _ in given:
-        if pairing.a == pairing.b or not pairing.sides <= known:
+        if pairing.a == pairing.b:
+            raise TournamentError("same_side", "a side cannot meet itself")
+        if not pairing.sides <= known:
             raise TournamentError("unknown_side", "a result names a side not in the table")
     lines = _tally(listed, given, points)
 

@@ -175,6 +175,7 @@ def test_a_pairing_is_won_by_more_than_half_of_its_game_points(
         ([(100, "90")], "game_totals"),
         ([(100, True)], "game_totals"),
         ([(100,)], "game_totals"),
+        ([100], "game_totals"),
     ],
 )
 def test_a_game_that_cannot_belong_to_the_pairing_is_refused(games, code):
