@@ -1,11 +1,14 @@
 """The open hand's gösterge: set by any joined phone or the scorer, read by every phone.
 
-Setting it changes what every phone's sheet shows ("Okey: kırmızı 8"), the view link's too, so
-it bumps `Match.version` (and the moment of the change, as a saved hand does: cetele.live.board
-names a drawing by both) in the transaction that keeps it. It is kept for the hand's place: one
-that arrives after that hand was saved is refused, never applied to the next hand. The scorer is
-the authority, as for the rows: once the scorer has set it, a phone's (a late one sent when its
-signal came back, or a tap on a page that had not heard yet) does not replace it.
+Every phone's sheet shows what it tells of the okey ("Okey: kırmızı 8"), the view link's too:
+a change of that bumps `Match.version` (and the moment of the change, as a saved hand does:
+cetele.live.board names a drawing by both) in the transaction that keeps it. A colour tapped
+before its number tells the sheet nothing yet: it bumps only `Match.draft_version`, as a row
+does, so that the scorer's form takes it (the rows' poll) while no viewer's sheet is fetched
+again for a half-tapped tile (two taps a hand, one new sheet). It is kept for the hand's
+place: one that arrives after that hand was saved is refused, never applied to the next hand.
+The scorer is the authority, as for the rows: once the scorer has set it, a phone's (a late one
+sent when its signal came back, or a tap on a page that had not heard yet) does not replace it.
 """
 
 import json
@@ -36,7 +39,15 @@ class Indicator:
 
     @property
     def words(self) -> str:
+        """Everything tapped so far, a colour alone too ("Gösterge: kırmızı"): the form's."""
         return okey_words(self.colour, self.okey_number, self.fake)
+
+    @property
+    def sheet_words(self) -> str:
+        """What every phone's sheet shows: the okey once its number is known, a fake okey; a
+        colour alone is not the okey yet ("" then)."""
+        colour = self.colour if self.number is not None else None
+        return okey_words(colour, self.okey_number, self.fake)
 
     @property
     def initial(self) -> dict:
@@ -83,6 +94,7 @@ def set_indicator(match: Match, position: int, indicator: Indicator) -> None:
             if kept.initial == indicator.initial:
                 return  # the phone agrees with the scorer
             raise ScorersIndicator(kept)
+        shown = kept.sheet_words if kept is not None else ""
         OpenIndicator.objects.update_or_create(
             match=match,
             defaults={
@@ -93,6 +105,9 @@ def set_indicator(match: Match, position: int, indicator: Indicator) -> None:
                 "seat": indicator.seat,
             },
         )
-        now = timezone.now()
-        Match.objects.filter(pk=match.pk).update(version=F("version") + 1, touched_at=now)
-    match.refresh_from_db(fields=["version", "touched_at"])
+        changed = Match.objects.filter(pk=match.pk)
+        if indicator.sheet_words != shown:
+            changed.update(version=F("version") + 1, touched_at=timezone.now())
+        else:
+            changed.update(draft_version=F("draft_version") + 1)
+    match.refresh_from_db(fields=["version", "draft_version", "touched_at"])

@@ -425,3 +425,34 @@ def test_the_rows_poll_brings_the_gosterge_to_the_scorer_and_to_the_other_phones
     assert section.startswith(' class="card indicator-card"') and 'hx-swap-oob="true"' in section
     assert "Okey: kırmızı 8" in section and "Ayşe yazdı" in section
     assert 'name="indicator" value="7" id="gosterge_indicator_6" checked' in section
+
+
+def test_a_colour_tapped_before_its_number_draws_no_sheet_again_and_the_scorer_still_takes_it():
+    """Two taps a hand, colour then number: the colour alone is not the okey yet, so no phone's
+    sheet changes (the viewers' polls stay "nothing changed"); the scorer's form takes it from
+    the rows, and the number then brings the okey to every sheet, in one new version."""
+    match = make_match()
+    phone = joined_phone(match, 1)
+    match.refresh_from_db()
+    version, draft_version = match.version, match.draft_version
+    viewer = Client()
+    page(viewer, view("view_match", match))
+
+    phone.post(join("join_indicator", match), gosterge(1, "red"), headers=HTMX)
+
+    match.refresh_from_db()
+    assert (match.version, match.draft_version) == (version, draft_version + 1)
+    poll = viewer.get(view("view_poll", match) + f"?v={version}", headers=HTMX)
+    assert poll.status_code == 204
+    assert "data-okey" not in page(viewer, view("view_match", match))  # "Gösterge: kırmızı": no
+    asked = f"?v={version}&d={draft_version}&p=1"
+    rows = Client().get(edit("seat_rows", match) + asked, headers=HTMX)
+    assert rows.status_code == 200 and "HX-Trigger" not in rows  # rows news, no new sheet
+    assert 'data-indicator="{&quot;colour&quot;: &quot;red&quot;' in rows.content.decode()
+
+    phone.post(join("join_indicator", match), gosterge(1, "red", "7"), headers=HTMX)
+
+    match.refresh_from_db()
+    assert match.version == version + 1
+    poll = viewer.get(view("view_poll", match) + f"?v={version}", headers=HTMX)
+    assert poll.status_code == 200 and "Okey: kırmızı 8" in poll.content.decode()
