@@ -40,10 +40,11 @@ def _one_counting_window(monkeypatch) -> None:
     """Misses are counted per fixed 10-minute window (cetele.sharing.links.current_window): a
     test whose misses straddle two windows sees its count start again, which is the limiter's
     real behaviour but not what any test in this process is about. Each test is held in the
-    window it starts in, however long a loaded machine makes it take: twice a CI run saw an
-    address's count start again between its 20th and 21st miss (404 where 429 was due) while
-    the container leg tore its stack down. Servers of their own (gunicorn) keep the real clock:
-    their tests wait for time to spare in one window (tests/web/conftest.py: whole_window)."""
+    window it starts in, however long a loaded machine makes it take: three make test runs saw
+    an address's count start again between its 20th and 21st miss (404 where 429 was due),
+    although each test began with a minute to spare. Servers of their own (gunicorn) keep the
+    real clock: their tests wait for time to spare in one window (tests/web/conftest.py:
+    whole_window)."""
     from cetele.sharing import links
 
     window = links.current_window()
