@@ -115,8 +115,9 @@ from __future__ import annotations
 
 import random
 import string
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from fractions import Fraction
 from itertools import combinations
@@ -436,17 +437,8 @@ class StandingRow:
     averaj: int
 
 
-@dataclass
-class _Line:
-    points: int = 0
-    played: int = 0
-    won: int = 0
-    drawn: int = 0
-    lost: int = 0
-    games_won: int = 0
-    games_drawn: int = 0
-    games_lost: int = 0
-    averaj: int = 0
+# A side's record as it is counted up: StandingRow's columns after side and rank, by name.
+RECORD = tuple(column.name for column in fields(StandingRow))[2:]
 
 
 def _id_key(side: SideId) -> tuple[bool, SideId]:
@@ -482,8 +474,8 @@ def _tally(
     sides: Iterable[SideId],
     results: Sequence[tuple[Pairing, PairingResult]],
     points: Points,
-) -> dict[SideId, _Line]:
-    lines = {side: _Line() for side in sides}
+) -> dict[SideId, Counter]:
+    lines = {side: Counter() for side in sides}
     for pairing, result in results:
         if not result.finished or pairing.a not in lines or pairing.b not in lines:
             continue
@@ -492,20 +484,20 @@ def _tally(
             (lines[pairing.b], Outcome.B, result.wins_b, result.wins_a, result.averaj_b),
         )
         for line, mine, games_won, games_lost, averaj in sides_and_outcomes:
-            line.played += 1
+            line["played"] += 1
             if result.outcome == mine:
-                line.won += 1
-                line.points += points.win
+                line["won"] += 1
+                line["points"] += points.win
             elif result.outcome == Outcome.LEVEL:
-                line.drawn += 1
-                line.points += points.draw
+                line["drawn"] += 1
+                line["points"] += points.draw
             else:
-                line.lost += 1
-                line.points += points.loss
-            line.games_won += games_won
-            line.games_lost += games_lost
-            line.games_drawn += result.draws
-            line.averaj += averaj
+                line["lost"] += 1
+                line["points"] += points.loss
+            line["games_won"] += games_won
+            line["games_lost"] += games_lost
+            line["games_drawn"] += result.draws
+            line["averaj"] += averaj
     return lines
 
 
@@ -528,12 +520,13 @@ def standings(
     def head_to_head(tied: frozenset[SideId]) -> dict[SideId, tuple]:
         among = [(p, r) for p, r in given if p.sides <= tied]
         return {
-            side: (line.points, line.averaj) for side, line in _tally(tied, among, points).items()
+            side: (line["points"], line["averaj"])
+            for side, line in _tally(tied, among, points).items()
         }
 
-    overall = {side: (line.points, line.averaj) for side, line in lines.items()}
+    overall = {side: (line["points"], line["averaj"]) for side, line in lines.items()}
     return tuple(
-        StandingRow(side, rank, **vars(lines[side]))
+        StandingRow(side, rank, **{name: lines[side][name] for name in RECORD})
         for rank, side in enumerate(_ordered(listed, overall, head_to_head), start=1)
     )
 
