@@ -4,14 +4,19 @@ Django's own WSGI handler with the production settings (DEBUG off, every middlew
 Django's test client on a throw-away SQLite file, so that what is left is the app's own work:
 
     python -m bench.profile KIND [--requests 300] [--sort tottime|cumulative] [--lines 40] [--cold]
-    (KIND: match, match200, view, preview, save, poll, fastpoll or minimal)
+    (KIND: match, match200, view, preview, save, poll, fastpoll, rows, joinrows, fastrows or
+    minimal)
     python -m bench.profile all [--requests 300]   # no profiler: in-process medians, interleaved
 
 Prints the mean time per request in this process (no server, no socket), then the profile.
 --cold forgets the drawn sheets (cetele/live/board.py) before each request: what a page costs the
 first time its version is shown. `poll` is a poll through Django's request cycle (a phone whose
 cookies the fast path does not take); `fastpoll` is the same poll through cetele.wsgi's fast path
-(cetele/live/fastpoll.py), as nearly every poll of a live table is answered.
+(cetele/live/fastpoll.py), as nearly every poll of a live table is answered. `rows` and
+`joinrows` are the open hand's rows with news (a row written since the page's versions), on the
+scorer's page and on a joined phone's, three phones joined and two rows written: kept after the
+first (cetele/live/rows.py), drawn each time with --cold; `fastrows` is the rows' "nothing
+changed" answer through the fast path.
 """
 
 from __future__ import annotations
@@ -30,7 +35,19 @@ from bench.harness import hand_form_data, prepare, sample_hand, seed_match, serv
 
 # As a browser and htmx send a form (the test client's default, multipart, costs more to parse).
 FORM = "application/x-www-form-urlencoded"
-KINDS = ["match", "match200", "view", "preview", "save", "poll", "fastpoll", "minimal"]
+KINDS = [
+    "match",
+    "match200",
+    "view",
+    "preview",
+    "save",
+    "poll",
+    "fastpoll",
+    "rows",
+    "joinrows",
+    "fastrows",
+    "minimal",
+]
 
 
 def wsgi_get(application, path: str, query: str, cookies) -> int:
@@ -116,6 +133,18 @@ def main(argv: list[str] | None = None) -> int:
         htmx = {"HTTP_HX_REQUEST": "true"}
         preview = hand_form_data(sample_hand(rng)) | {"action": "preview", "position": "6"}
         client.get(f"/v/{thirteen.view_token}/")  # a phone polls the page it opened: its cookie
+        from cetele.seats.drafts import write_row
+
+        joined = seed_match(planned=13, hands=5, rng=rng)
+        joined_phone = Client(HTTP_HOST="127.0.0.1")
+        for seat in (1, 2, 3):
+            joined_phone.get(f"/k/{joined.join_token}/")
+            joined_phone.post(f"/k/{joined.join_token}/", {"seat": str(seat)})
+        for seat, remaining in ((1, 41), (2, 17)):
+            write_row(joined, 6, seat, {"opened": "series", "remaining": remaining}, False)
+        joined.refresh_from_db()
+        client.get(f"/m/{joined.edit_token}/")  # the scorer's page, which asks for the rows
+        rows_query = f"v={joined.version}&d={joined.draft_version - 1}&p=6"
 
         from django.core.cache import caches
         from django.core.handlers.wsgi import WSGIHandler
@@ -153,6 +182,14 @@ def main(argv: list[str] | None = None) -> int:
                 )
             if kind == "poll":
                 return client.get(f"/v/{thirteen.view_token}/poll/?v={thirteen.version}", **htmx)
+            if kind == "rows":
+                return client.get(f"/m/{joined.edit_token}/satirlar/?{rows_query}", **htmx)
+            if kind == "joinrows":
+                return joined_phone.get(f"/k/{joined.join_token}/satirlar/?{rows_query}", **htmx)
+            if kind == "fastrows":
+                path = f"/m/{joined.edit_token}/satirlar/"
+                query = f"v={joined.version}&d={joined.draft_version}&p=6"
+                return wsgi_get(fast, path, query, client.cookies)
             if kind == "fastpoll":
                 path, query = f"/v/{thirteen.view_token}/poll/", f"v={thirteen.version}"
                 return wsgi_get(fast, path, query, client.cookies)

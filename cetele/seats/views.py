@@ -17,8 +17,10 @@ from django.contrib import messages
 from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -26,6 +28,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from cetele.deal.indicator import indicator_json, open_indicator
 from cetele.deal.views import indicator_context
 from cetele.live.board import players_of
+from cetele.live.rows import Rows, RowsState, rows_for
 from cetele.live.schedule import rows_every
 from cetele.matches.exports import match_csv, match_json
 from cetele.matches.views import NOT_WRITTEN, get_hand, hand_context, match_url, sheet_context
@@ -231,24 +234,37 @@ def no_seat(request: HttpRequest, match: Match) -> HttpResponse:
 
 def rows_poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
     """204 while neither the sheet nor the rows changed since the page's `?v=&d=` (one indexed
-    query); else every player's state for the open hand. When the match is over: 286, which
-    stops htmx asking (no hand is being entered)."""
-    found = Match.objects.filter(**{TOKEN_FIELDS[role]: token}).values_list(
-        "pk", "version", "draft_version"
-    )
+    query); else every player's state for the open hand, drawn once per state and role
+    (cetele.live.rows). When the match is over: 286, which stops htmx asking (no hand is being
+    entered)."""
+    found = Match.objects.filter(**{TOKEN_FIELDS[role]: token}).values_list(*RowsState.FIELDS)
     if not found:
         raise BadLink()
-    pk, version, draft_version = found[0]
-    if request.GET.get("v") == str(version) and request.GET.get("d") == str(draft_version):
+    state = RowsState(*found[0])
+    sheet_changed = request.GET.get("v") != str(state.version)
+    if not sheet_changed and request.GET.get("d") == str(state.draft_version):
         return HttpResponse(status=204)
-    match = Match.objects.get(pk=pk)
-    position = open_position(match)
-    if position is None:
+    rows = rows_for(state, role, token, lambda: draw_rows(state.pk, role))
+    if rows.position is None:
         response = HttpResponse(status=286)  # no hand to write: htmx stops asking
         response["HX-Trigger"] = "cetele:poll-now"  # the last hand's sheet, which asks on its own
         return response
-    players = players_of(match)
-    table = table_rows(match, players, position)
+    context = {"rows": rows.html}
+    if role == JOIN:
+        context.update(joined_extras(request, state, rows.position, sheet_changed))
+    response = TemplateResponse(request, "cetele/seats/_rows_answer.html", context)
+    if sheet_changed:
+        response["HX-Trigger"] = "cetele:poll-now"  # the sheet changed: ask for it now
+    return response
+
+
+def draw_rows(pk: int, role: str) -> Rows:
+    """Read the open hand's rows and draw their section: what a rows' answer costs once."""
+    match = Match.objects.get(pk=pk)
+    position = open_position(match)
+    if position is None:
+        return Rows(None, mark_safe(""))
+    table = table_rows(match, players_of(match), position)
     context = {
         "match": match,
         "position": position,
@@ -261,24 +277,32 @@ def rows_poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
         # (seats.js); a joined phone's gösterge section is drawn again when the sheet changed.
         "indicator_json": indicator_json(open_indicator(match, position)),
     }
-    if role == JOIN and request.GET.get("v") != str(version):
-        context["indicator_section"] = indicator_context(match, players, position)
-    if role == JOIN:
-        claim = claim_of(request, match)
-        context["own_seat"] = claim.seat if claim else None
-        if claim and request.GET.get("p") != str(position):
-            # The hand this phone was writing for was saved: its row starts again, for this one.
-            context.update(
-                fresh_row=PlayerRow(match, players[claim.seat], position=position),
-                player=players[claim.seat],
-                token=match.join_token,
-                notice=_("El kaydedildi: şimdi %(number)s. el için satırınızı yazın.")
-                % {"number": position},
-            )
-    response = TemplateResponse(request, "cetele/seats/_rows.html", context)
-    if request.GET.get("v") != str(version):
-        response["HX-Trigger"] = "cetele:poll-now"  # the sheet changed: ask for it now
-    return response
+    return Rows(position, mark_safe(render_to_string("cetele/seats/_rows.html", context)))
+
+
+def joined_extras(request, state: RowsState, position: int, sheet_changed: bool) -> dict:
+    """What a joined phone's rows' answer draws beside the kept section, for this phone: its
+    gösterge section when the sheet changed, and its row again once the hand it was writing
+    for was saved (each a form: never kept)."""
+    claim_moved = request.GET.get("p") != str(position)
+    if not sheet_changed and not claim_moved:
+        return {}
+    match = Match.objects.get(pk=state.pk)
+    players = players_of(match)
+    extras: dict = {"position": position}
+    if sheet_changed:
+        extras["indicator_section"] = indicator_context(match, players, position)
+    claim = claim_of(request, match) if claim_moved else None
+    if claim is not None:
+        # The hand this phone was writing for was saved: its row starts again, for this one.
+        extras.update(
+            fresh_row=PlayerRow(match, players[claim.seat], position=position),
+            player=players[claim.seat],
+            token=match.join_token,
+            notice=_("El kaydedildi: şimdi %(number)s. el için satırınızı yazın.")
+            % {"number": position},
+        )
+    return extras
 
 
 @require_safe

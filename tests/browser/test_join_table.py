@@ -88,6 +88,12 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
     expect(scorer.locator("#id_p3-opened_2")).to_be_checked()  # Çift
     # Another joined phone sees the same numbers before anything is saved.
     expect(players["Can"].locator("#table-rows")).to_contain_text("Ayşe yazdı", timeout=LIVE)
+    # Each phone's list is the same drawing (cetele.live.rows); "(siz)" shows on its own row.
+    can_rows = players["Can"].locator("#table-rows li")
+    shown = {"use_inner_text": True}  # what the player sees, not what is in the page
+    expect(can_rows.filter(has_text="Can")).to_contain_text("(siz)", **shown)
+    expect(can_rows.filter(has_text="Ayşe")).not_to_contain_text("(siz)", **shown)
+    expect(scorer.locator("#table-rows")).not_to_contain_text("(siz)", **shown)
 
     taps = Taps(scorer)
     taps.click(scorer.locator("#seat-0 .finish"))

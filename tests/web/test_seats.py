@@ -332,6 +332,43 @@ def rows_poll(client: Client, url: str) -> tuple[int, str]:
     return response.status_code, " ".join(response.content.decode().split())
 
 
+def own_mark_of(rows: str, seat: int) -> str:
+    """The "(siz)" mark the rows' list holds for a seat's row: seats.css shows it on the phone
+    whose page names that seat (data-phone-of)."""
+    row = re.search(rf'<li data-seat="{seat}".*?</li>', rows, re.S)
+    mark = re.search(r'<span class="own-mark">(.*?)</span>', row[0]) if row else None
+    return mark[1].strip() if mark else ""
+
+
+def test_every_joined_phone_gets_the_same_rows_and_its_page_says_whose_phone_it_is(client, match):
+    ayse, can = joined_phone(match, 1), joined_phone(match, 2)
+    match.refresh_from_db()
+    url = f"{join('join_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    ayse.post(join("join_row", match), row_data(3, remaining=35))
+
+    (_, for_ayse), (_, for_can) = rows_poll(ayse, url), rows_poll(can, url)
+
+    assert for_ayse == for_can and "Ayşe yazdı" in for_can
+    can_page = can.get(join("join_match", match)).content.decode()
+    assert 'data-phone-of="2"' in can_page and own_mark_of(can_page, seat=2) == "(siz)"
+    assert 'data-phone-of="1"' in ayse.get(join("join_match", match)).content.decode()
+
+
+def test_the_rows_drawn_for_the_scorer_are_never_a_joined_phones(client, match):
+    """The rows are kept once drawn (cetele.live.rows): the scorer's, which name the edit link,
+    are never given to a joined phone asking for the same state."""
+    ayse = joined_phone(match, 1)
+    ayse.post(join("join_row", match), row_data(3, remaining=35))
+    shown = f"?v={match.version}&d=0&p=3"
+    assert rows_poll(client, edit("seat_rows", match) + shown)[0] == 200
+
+    status, rows = rows_poll(ayse, join("join_rows", match) + shown)
+
+    assert status == 200 and "Ayşe yazdı" in rows
+    assert match.edit_token not in rows and match.view_token not in rows
+    assert match.join_token in rows
+
+
 def test_the_scorer_sees_who_wrote_what_and_who_has_not(client, match):
     ayse = joined_phone(match, 1)
     joined_phone(match, 2)
@@ -371,7 +408,7 @@ def test_other_joined_phones_see_the_row_and_learn_when_the_hand_is_saved(client
     ayse.post(join("join_row", match), row_data(3, remaining=35))
 
     status, rows = rows_poll(can, url)
-    assert status == 200 and "Ayşe yazdı" in rows and "Can</strong> (siz)" in rows
+    assert status == 200 and "Ayşe yazdı" in rows and own_mark_of(rows, seat=2) == "(siz)"
     add_hand(match, sample_inputs())
     status, rows = rows_poll(can, url)
     assert status == 200

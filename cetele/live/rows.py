@@ -1,0 +1,77 @@
+"""The open hand's rows (cetele.seats), drawn once per state and kept, as the sheet is (board.py).
+
+Every row a joined phone writes is news to each page of its table: the scorer's and every joined
+phone's rows' poll then asks for the rows, and all of them, of one role, would draw the same
+thing. So the rows' section (seats/_rows.html: who has written what, where to ask next and how
+often, the gösterge kept for the hand) is drawn once per (match, sheet's version, rows' version,
+role, link, language) and kept in the "sheets" cache beside the sheet. A rows' answer with news
+took 7 queries and a template walk (about 4 ms in-process, bench/profile.py rows); a kept one is
+the version lookup and one cache read.
+
+Why this is correct, by the same argument as the sheet's (board.py): every change to what the
+section shows bumps `Match.version` (a hand saved, corrected or undone, the gösterge's number) or
+`Match.draft_version` (a row written, a seat taken or freed, the gösterge's colour) in the
+transaction that makes it, and both are in the key, read before the drawing; a drawing made
+while another phone writes may show the newer state (its URL then names that state), never an
+older one. Nothing in it varies with the request: a joined phone's own seat is marked by its page
+around it (data-phone-of on <body>, seats.css), and the parts of an answer that carry a form —
+the phone's fresh row after a save, its gösterge section — are drawn per request by the view.
+A deletion empties the cache with the sheets (cetele.your_data.forgetting).
+"""
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.core.cache import caches
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
+
+from cetele.live.board import SHEETS
+
+
+@dataclass(frozen=True)
+class RowsState:
+    """What names one state of a match's rows: read in one query by the rows' poll."""
+
+    pk: int
+    version: int
+    draft_version: int
+    created_at: datetime
+    touched_at: datetime
+
+    # The columns to read, in this order (Match.objects…values_list(*RowsState.FIELDS)).
+    FIELDS = ("pk", "version", "draft_version", "created_at", "touched_at")
+
+
+@dataclass(frozen=True)
+class Rows:
+    """The rows' section as drawn, with the hand it is for."""
+
+    position: int | None  # the hand being entered; None once every hand is played
+    html: SafeString  # <section id="table-rows">…</section>; empty when position is None
+
+
+def rows_key(state: RowsState, role: str, token: str) -> str:
+    """What names one drawing: the match's state (its id and creation time, as board.stamp: an id
+    alone may name another match in a restored database; both versions and the last change's
+    moment), the role and the link (a digest: the section's URL holds the token) and the
+    language."""
+    digest = hashlib.sha256(token.encode()).hexdigest()[:32]
+    created, changed = state.created_at.timestamp(), state.touched_at.timestamp()
+    return (
+        f"rows:{state.pk}:{created}:{state.version}:{state.draft_version}:{changed}"
+        f":{role}:{digest}:{get_language()}"
+    )
+
+
+def rows_for(state: RowsState, role: str, token: str, draw: Callable[[], Rows]) -> Rows:
+    """The rows at `state`, as `role`'s pages show them: drawn now by `draw`, or kept."""
+    key = rows_key(state, role, token)
+    cache = caches[SHEETS]
+    rows = cache.get(key)
+    if rows is None:
+        rows = draw()
+        cache.set(key, rows)
+    return rows
