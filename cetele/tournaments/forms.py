@@ -97,6 +97,7 @@ class TournamentForm(forms.Form):
                 _("Bu kurallarda bir oyun %(hands)s el olabilir.")
                 % {"hands": ", ".join(str(n) for n in allowed)},
             )
+            return cleaned
         try:
             self.spec()
         except core.TournamentError as error:

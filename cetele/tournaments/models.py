@@ -161,7 +161,9 @@ class Game(models.Model):
     index = models.PositiveSmallIntegerField(default=1, help_text="Eşli: its place in the pairing.")
     round = models.PositiveSmallIntegerField()
     table = models.PositiveSmallIntegerField(null=True, blank=True)
-    seats = models.JSONField(default=list, help_text="Tek: the entrant ids in seat order.")
+    seats = models.JSONField(
+        default=list, help_text="Tek: the four entrant ids, as the match lists its players."
+    )
     match = models.OneToOneField(
         "cetele.Match",
         null=True,

@@ -142,6 +142,13 @@ class TekLine:
     row: core.TekRow
     side: Side
 
+    @property
+    def points(self) -> int | float:
+        """The place points as a page shows them: whole, or to two decimals (shared places
+        give fractions: 3/2 is "1,5")."""
+        value = self.row.points
+        return int(value) if value.denominator == 1 else round(float(value), 2)
+
 
 @dataclass
 class GroupTable:
