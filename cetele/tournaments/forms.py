@@ -238,7 +238,7 @@ class DrawForm(VersionForm):
 
 
 class WithdrawForm(VersionForm):
-    entrant = forms.IntegerField(min_value=1, max_value=2**15)
+    entrant = forms.IntegerField(min_value=1, max_value=32767)  # a small integer column
 
 
 class ResultForm(forms.Form):

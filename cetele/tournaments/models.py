@@ -129,8 +129,9 @@ class Pairing(models.Model):
     group = models.CharField(max_length=2, blank=True)
     table = models.PositiveSmallIntegerField(null=True, blank=True)
     wave = models.PositiveSmallIntegerField(default=1)
-    a = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="+")
-    b = models.ForeignKey(Entrant, null=True, on_delete=models.PROTECT, related_name="+")
+    # Entrants go only with their tournament (a withdrawal keeps the row).
+    a = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    b = models.ForeignKey(Entrant, null=True, on_delete=models.CASCADE, related_name="+")
     seed_a = models.PositiveSmallIntegerField(null=True, blank=True)
     seed_b = models.PositiveSmallIntegerField(null=True, blank=True)
 

@@ -750,3 +750,24 @@ def test_the_live_page_and_its_poll_ask_as_many_queries_for_64_tables_as_for_2(c
 
     assert measured[2] == measured[16] == measured[64], measured
     assert measured[2][2] == (204, measured[2][2][1])
+
+
+def test_the_log_lines_about_tournament_links_carry_no_key():
+    from django.test import Client
+
+    from tests.web.test_logs import configured_log
+
+    tournament = make_tournament(entrants=4, drawn=True)
+    careless = Client(raise_request_exception=False)
+    strict = Client(enforce_csrf_checks=True)
+    edit, view = tournament.edit_token, tournament.view_token
+
+    with configured_log() as log:
+        careless.get(f"/t/{edit}/oyun/999/")  # Not Found: /t/<token>/oyun/999/
+        strict.post(f"/t/{edit}/kura/", {"version": "1"})  # Forbidden (CSRF cookie not set.)
+        careless.get(f"/tv/{view}/yok/")
+
+    text = log.getvalue()
+    assert "Not Found: /t/…/oyun/999/" in text
+    assert "Forbidden (CSRF cookie not set.): /t/…/kura/" in text
+    assert edit not in text and view not in text
