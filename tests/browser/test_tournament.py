@@ -227,3 +227,30 @@ def test_a_tek_tournament_of_eight_over_three_rounds(phone, second_phone, third_
     assert points == sorted(points, reverse=True)
     expect(viewer.locator("[data-champion]")).to_contain_text(f"Şampiyon: {table[0][1]}")
     assert organiser_console.errors == []
+
+
+@pytest.mark.looks
+@pytest.mark.parametrize("kind", ["esli", "tek"])
+def test_no_serious_accessibility_violation_on_the_tournament_pages(phone, kind):
+    from django.urls import reverse
+
+    from tests.browser.test_accessibility import blocking_violations
+    from tests.factories import make_tournament
+
+    page, console = phone
+    tournament = make_tournament(kind, entrants=8, games_per_pairing=1, drawn=True)
+    game = Game.objects.filter(tournament=tournament).select_related("match", "pairing").first()
+    play(game, game.seats[0] if kind == "tek" else game.pairing.a_id)
+    edit, view = tournament.edit_token, tournament.view_token
+    urls = [
+        reverse("tournament_create"),
+        reverse("tournament_detail", args=[edit]),
+        reverse("view_tournament", args=[view]),
+        reverse("tournament_print", args=[edit]),
+        reverse("tournament_result", args=[edit, game.number]),
+    ]
+    for url in urls:
+        response = page.goto(url)
+        assert response.status == 200, url
+        assert blocking_violations(page) == [], url
+    assert console.errors == []

@@ -771,3 +771,17 @@ def test_the_log_lines_about_tournament_links_carry_no_key():
     assert "Not Found: /t/…/oyun/999/" in text
     assert "Forbidden (CSRF cookie not set.): /t/…/kura/" in text
     assert edit not in text and view not in text
+
+
+def test_the_pages_speak_english_when_asked(client, settings):
+    tournament = make_tournament(entrants=4, drawn=True)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+    view = page(client, tournament, "view")
+    edit = page(client, tournament)
+    create = client.get(reverse("tournament_create")).content.decode()
+
+    assert "Group A" in view and "Averaj" in view and "Puan durumu" not in view
+    assert "Round 1, table 1" in view and "Watch the match" in view
+    assert "Teams (4)" in edit and "View page" in edit
+    assert "New tournament" in create and "Best of three" in create
