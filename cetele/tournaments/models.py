@@ -15,9 +15,10 @@ ignored.
 
 from django.db import models
 from django.db.models import F
+from django.db.models.signals import post_delete
 from django.utils.translation import gettext_lazy as _
 
-from cetele.models import Forgettable, new_token
+from cetele.models import Forgettable, new_token, retire_deleted_links
 
 
 class Kind(models.TextChoices):
@@ -84,6 +85,11 @@ class Tournament(Forgettable):
 
     def bump(self) -> None:
         Tournament.objects.filter(pk=self.pk).update(version=F("version") + 1)
+
+
+# However it goes (forget_unused, the admin), a deleted tournament's links are retired like a
+# match's: phones still polling them are not counted as guessing.
+post_delete.connect(retire_deleted_links, sender=Tournament, dispatch_uid="tournament-links")
 
 
 class Entrant(models.Model):

@@ -4,6 +4,7 @@ their reason, standings, averaj and the bracket against figures worked out by ha
 rounds, the links (the view link writes nothing, bad links 404, privacy headers), the live
 poll, and query counts that do not grow with the number of tables."""
 
+import io
 import re
 
 import pytest
@@ -785,3 +786,29 @@ def test_the_pages_speak_english_when_asked(client, settings):
     assert "Round 1, table 1" in view and "Watch the match" in view
     assert "Teams (4)" in edit and "View page" in edit
     assert "New tournament" in create and "Best of three" in create
+
+
+def test_forget_unused_forgets_a_tournament_nobody_uses_but_not_one_a_table_plays(client):
+    from datetime import timedelta
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from cetele.models import RetiredLink
+
+    old = timezone.now() - timedelta(days=400)
+    idle = make_tournament(entrants=2, drawn=True)
+    playing = make_tournament(entrants=2, drawn=True)
+    Tournament.objects.update(touched_at=old)
+    Match.objects.update(touched_at=old)
+    Match.objects.filter(tournament_game__tournament=playing).update(touched_at=timezone.now())
+    out = io.StringIO()
+
+    call_command("forget_unused", stdout=out, no_vacuum=True)
+
+    assert list(Tournament.objects.values_list("pk", flat=True)) == [playing.pk]
+    assert not Entrant.objects.filter(tournament_id=idle.pk).exists()
+    assert "removed 1 tournaments as well." in out.getvalue()
+    assert "Kupa" not in out.getvalue() and "A1" not in out.getvalue()
+    assert RetiredLink.find(idle.view_token) is not None
+    assert client.get(reverse("view_tournament", args=[idle.view_token])).status_code == 404
