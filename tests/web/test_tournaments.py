@@ -812,3 +812,28 @@ def test_forget_unused_forgets_a_tournament_nobody_uses_but_not_one_a_table_play
     assert "Kupa" not in out.getvalue() and "A1" not in out.getvalue()
     assert RetiredLink.find(idle.view_token) is not None
     assert client.get(reverse("view_tournament", args=[idle.view_token])).status_code == 404
+
+
+def test_three_groups_give_a_bracket_with_byes_for_the_best_seeds(client):
+    tournament = make_tournament(entrants=12, drawn=True)
+    for pairing in Pairing.objects.filter(tournament=tournament).select_related("a", "b"):
+        first, second = sorted((pairing.a, pairing.b), key=lambda e: e.number)
+        beat(tournament, first.name, second.name)  # the one entered first wins
+
+    draw(client, tournament)
+    first_round = list(
+        Pairing.objects.filter(phase="knockout", round=1).select_related("a", "b").order_by("pk")
+    )
+    for pairing in first_round:
+        if pairing.b is not None:
+            win(pairing.games.get(), 0)
+    html = draw(client, tournament).content.decode()
+    semis = Pairing.objects.filter(phase="knockout", round=2).select_related("a", "b")
+
+    # Six go through (A1, B1, C1 seeds 1–3; the runners-up 4–6) into a bracket of eight: the two
+    # best seeds have a bye, the others meet.
+    byes = [p.a.name for p in first_round if p.b is None]
+    assert len(first_round) == 4 and byes == ["T1", "T2"]
+    assert "bay geçer" in html and "Yarı final" in html
+    assert sorted(p.a.name for p in semis) == ["T1", "T2"]
+    assert Game.objects.filter(pairing__in=[p for p in first_round if p.b is None]).count() == 0
