@@ -111,6 +111,12 @@ class GameLine:
     def match(self):
         return self.game.match
 
+    @property
+    def hidden(self) -> bool:
+        """The running totals are hidden ("gizli puan", turned on at the match) as on the
+        match's own view link: until its last hands."""
+        return self.match is not None and self.match.totals_hidden(self.played)
+
 
 @dataclass
 class PairingLine:

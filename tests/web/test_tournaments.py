@@ -837,3 +837,15 @@ def test_three_groups_give_a_bracket_with_byes_for_the_best_seeds(client):
     assert "bay geçer" in html and "Yarı final" in html
     assert sorted(p.a.name for p in semis) == ["T1", "T2"]
     assert Game.objects.filter(pairing__in=[p for p in first_round if p.b is None]).count() == 0
+
+
+def test_hidden_totals_at_a_match_stay_hidden_on_the_tournament_pages(client):
+    tournament = make_tournament(entrants=2, hands_per_game=5, drawn=True)
+    game = Game.objects.select_related("match").get(tournament=tournament)
+    win(game, 0)
+    assert game.match.set_hidden_totals(True)
+
+    html = page(client, tournament, "view")
+
+    assert "data-running" not in html and "data-hidden-totals" in html
+    assert "el 1/5" in html
