@@ -197,6 +197,13 @@ class Picture:
     manual: list[ManualResult]
 
     @property
+    def manual_lines(self) -> list[tuple[ManualResult, GameLine]]:
+        """Each result entered by hand with its game, latest first (few: a live page shows
+        them)."""
+        lines = {line.game.pk: line for line in self.games}
+        return [(entry, lines[entry.game_id]) for entry in reversed(self.manual)]
+
+    @property
     def current_pairings(self) -> list[PairingLine]:
         phase = self.current_phase
         return [
