@@ -849,3 +849,17 @@ def test_hidden_totals_at_a_match_stay_hidden_on_the_tournament_pages(client):
 
     assert "data-running" not in html and "data-hidden-totals" in html
     assert "el 1/5" in html
+
+
+def test_before_the_draw_the_view_page_lists_who_entered(client):
+    tournament = make_tournament(entrants=3)
+    client.post(
+        reverse("tournament_withdraw", args=[tournament.edit_token]),
+        {"entrant": 2, "version": tournament.version},
+        follow=True,  # its note ("T2 çekildi.") shown on the organiser's page
+    )
+
+    html = page(client, tournament, "view")
+
+    assert "Kura henüz çekilmedi." in html
+    assert "<li>T1</li>" in html and "<li>T3</li>" in html and "T2" not in html
