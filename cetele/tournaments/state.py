@@ -197,6 +197,11 @@ class Picture:
     manual: list[ManualResult]
 
     @property
+    def next_round(self) -> int:
+        """Tek: the number of the round "Kura çek" draws next."""
+        return self.current_round + 1
+
+    @property
     def manual_lines(self) -> list[tuple[ManualResult, GameLine]]:
         """Each result entered by hand with its game, latest first (few: a live page shows
         them)."""
