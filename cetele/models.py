@@ -880,3 +880,12 @@ from cetele.seats.models import DraftRow, Objection, SeatClaim  # noqa: E402, F4
 
 # The tea tally's items and drinks (cetele.tea), likewise.
 from cetele.tea.models import Drink, TeaItem  # noqa: E402, F401
+
+# A café tournament's rows (cetele.tournaments), likewise.
+from cetele.tournaments.models import (  # noqa: E402, F401
+    Entrant,
+    Game,
+    ManualResult,
+    Pairing,
+    Tournament,
+)

@@ -10,6 +10,7 @@ from cetele.sharing import views as shared
 from cetele.shell import health, installable
 from cetele.tables import views as tables
 from cetele.tea import views as tea
+from cetele.tournaments import views as cup
 from cetele.your_data import views as your_data
 
 
@@ -38,6 +39,8 @@ urlpatterns = [
     path("v/<token:token>/poll/", shared.view_poll, name="view_poll"),
     path("k/<token:token>/poll/", seats.join_poll, name="join_poll"),
     path("k/<token:token>/satirlar/", seats.join_rows, name="join_rows"),
+    path("tv/<token:token>/poll/", cup.view_tournament_poll, name="view_tournament_poll"),
+    path("t/<token:token>/poll/", cup.tournament_poll, name="tournament_poll"),
     path("m/<token:token>/satirlar/", seats.seat_rows, name="seat_rows"),
     path("healthz", health.healthz, name="healthz"),  # load balancers ask it every few seconds
     path("", matches.home, name="home"),
@@ -95,9 +98,17 @@ urlpatterns = [
     path("masa/<token:token>/cay/", tea.table_tea, name="table_tea"),
     path("masa/<token:token>/cay/ekle/", tea.table_drink, name="table_drink"),
     path("masa/izle/<token:token>/", tables.view_table, name="view_table"),
-    # Anything else under a match, house-preset or table link (a malformed token): the same
-    # 404, counted as a miss.
-    re_path(r"^(?P<path>(?:m|v|k|ev|masa)/.+/)$", sharing.bad_link),
+    path("turnuva/yeni/", cup.tournament_create, name="tournament_create"),
+    path("t/<token:token>/", cup.tournament_detail, name="tournament_detail"),
+    path("t/<token:token>/katilimcilar/", cup.tournament_entrants, name="tournament_entrants"),
+    path("t/<token:token>/cekil/", cup.tournament_withdraw, name="tournament_withdraw"),
+    path("t/<token:token>/kura/", cup.tournament_draw, name="tournament_draw"),
+    path("t/<token:token>/yazdir/", cup.tournament_print, name="tournament_print"),
+    path("t/<token:token>/oyun/<int:number>/", cup.tournament_result, name="tournament_result"),
+    path("tv/<token:token>/", cup.view_tournament, name="view_tournament"),
+    # Anything else under a match, house-preset, table or tournament link (a malformed token):
+    # the same 404, counted as a miss.
+    re_path(r"^(?P<path>(?:m|v|k|ev|masa|t|tv)/.+/)$", sharing.bad_link),
     path("i18n/", include("django.conf.urls.i18n")),
     path("favicon.ico", matches.favicon),
     path("manifest.webmanifest", installable.manifest, name="manifest"),

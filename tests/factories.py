@@ -122,3 +122,50 @@ def undo_form(match: Match) -> dict:
 def undo(match: Match):
     """Tap "Geri al" on a page drawn now."""
     return match.undo(match.last_undoable_change().pk)
+
+
+def make_tournament(
+    kind: str = "esli",
+    *,
+    layout: str | None = None,
+    entrants: int = 4,
+    games_per_pairing: int = 1,
+    hands_per_game: int = 1,
+    group_size: int = 4,
+    advance: int = 2,
+    rounds: int = 3,
+    tables: int | None = None,
+    drawn: bool = False,
+    preset: str = "cetele-standart",
+):
+    """A tournament with `entrants` teams ("T1: A1, B1", …) or players ("P1", …), drawn if
+    asked, through the organiser's own code (cetele.tournaments.play)."""
+    from cetele.tournaments import play
+    from cetele.tournaments.models import Tournament
+
+    rules = scoring.resolve_rules(preset)
+    tournament = Tournament.objects.create(
+        name="Kupa",
+        kind=kind,
+        layout=layout or ("groups" if kind == "esli" else "tek_rounds"),
+        rules=rules,
+        preset_slug=preset,
+        base_rules=rules,
+        hands_per_game=hands_per_game,
+        games_per_pairing=games_per_pairing,
+        group_size=group_size,
+        advance=advance,
+        rounds=rounds,
+        tables=tables,
+        place_points=[3, 2, 1, 0],
+    )
+    if kind == "esli":
+        entries = [(f"T{n}", (f"A{n}", f"B{n}")) for n in range(1, entrants + 1)]
+    else:
+        entries = [(f"P{n}", (f"P{n}",)) for n in range(1, entrants + 1)]
+    play.add_entrants(tournament, entries)
+    tournament.refresh_from_db()
+    if drawn:
+        play.draw(tournament, tournament.version)
+        tournament.refresh_from_db()
+    return tournament

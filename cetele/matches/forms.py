@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from cetele.house_rules.rulesets import find_choice
+from cetele.house_rules.rulesets import Choice, find_choice
 from cetele.models import Match
 from cetele.shell.language import preset_name
 from cetele.shell.names import NameField
@@ -36,6 +36,58 @@ def duplicate_names(names: dict[str, str | None]) -> list[str]:
     return repeated
 
 
+# --- The rules a match (or a tournament's every game) starts with ---------------------------
+
+
+def preset_field() -> forms.ChoiceField:
+    """Which preset: a built-in, or the house preset the form names (offer_presets)."""
+    return forms.ChoiceField(label=_("Kurallar"), initial="cetele-standart")
+
+
+def cezali_field() -> forms.TypedChoiceField:
+    return forms.TypedChoiceField(
+        label=_("Ceza"),
+        choices=[("1", _("Cezalı")), ("0", _("Cezasız"))],
+        coerce=lambda value: value == "1",
+        initial="1",
+        widget=forms.RadioSelect,
+    )
+
+
+def offer_presets(form: forms.Form) -> Choice | None:
+    """Fill the form's `preset` choices; the preset it names now (None: unknown, malformed).
+
+    A house preset is offered only when the form names it (a link's ?preset=, a choice this
+    phone remembered): there is no list of other people's presets."""
+    value = form.data.get("preset") if form.is_bound else form.initial.get("preset")
+    choice = find_choice(value) if isinstance(value, str) else None
+    choices = preset_choices()
+    if choice and choice.house:
+        choices = [
+            (_("Ev kuralı"), [(choice.value, choice.name)]),
+            (_("Hazır kurallar"), choices),
+        ]
+    form.fields["preset"].choices = choices
+    # app.js lists this phone's recent presets first, and picks the latest one when no link
+    # named a preset.
+    attrs = {
+        "data-recent-presets": "",
+        "data-recent-label": _("Bu telefonda son kullanılanlar"),
+    }
+    if not form.is_bound and not form.initial.get("preset"):
+        attrs["data-prefer-recent"] = ""
+    form.fields["preset"].widget.attrs.update(attrs)
+    return choice
+
+
+def frozen_rules(choice: Choice, cezali: bool) -> tuple[str, dict, dict]:
+    """(where the rules come from: a slug or "house:<view token>", the preset's ruleset, the
+    frozen ruleset with the cezalı/cezasız choice): what a match keeps for good."""
+    base = scoring.resolve_rules(choice.rules)
+    rules = scoring.resolve_rules(scoring.deep_merge(base, {"cezali": cezali}))
+    return choice.value, base, rules
+
+
 class MatchForm(forms.Form):
     # Placeholders, not values: a value would be typed after ("Oyuncu 1Ayşe").
     name_1 = NameField(
@@ -57,14 +109,8 @@ class MatchForm(forms.Form):
         widget=forms.TextInput({"placeholder": _("Ad (boş: 3 kişi)")}),
     )
     teams = forms.BooleanField(label=_("Eşli (karşılıklı oturanlar eş: 1–3, 2–4)"), required=False)
-    preset = forms.ChoiceField(label=_("Kurallar"), initial="cetele-standart")
-    cezali = forms.TypedChoiceField(
-        label=_("Ceza"),
-        choices=[("1", _("Cezalı")), ("0", _("Cezasız"))],
-        coerce=lambda value: value == "1",
-        initial="1",
-        widget=forms.RadioSelect,
-    )
+    preset = preset_field()
+    cezali = cezali_field()
     planned_hands = forms.TypedChoiceField(
         label=_("El sayısı"),
         coerce=int,
@@ -89,26 +135,7 @@ class MatchForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        # A house preset is offered only when the form names it (a link's ?preset=, a choice
-        # this phone remembered): there is no list of other people's presets.
-        value = self.data.get("preset") if self.is_bound else self.initial.get("preset")
-        self.choice = find_choice(value) if isinstance(value, str) else None
-        choices = preset_choices()
-        if self.choice and self.choice.house:
-            choices = [
-                (_("Ev kuralı"), [(self.choice.value, self.choice.name)]),
-                (_("Hazır kurallar"), choices),
-            ]
-        self.fields["preset"].choices = choices
-        # app.js lists this phone's recent presets first, and picks the latest one when no link
-        # named a preset.
-        attrs = {
-            "data-recent-presets": "",
-            "data-recent-label": _("Bu telefonda son kullanılanlar"),
-        }
-        if not self.is_bound and not self.initial.get("preset"):
-            attrs["data-prefer-recent"] = ""
-        self.fields["preset"].widget.attrs.update(attrs)
+        self.choice = offer_presets(self)
 
     def chosen(self) -> dict:
         """What "Maçı başlat" will start with, in words beside the button: the rules' name, cezalı
@@ -185,11 +212,7 @@ class MatchForm(forms.Form):
     def rules(self) -> tuple[str, dict, dict]:
         """(where the rules come from: a slug or "house:<view token>", the preset's ruleset,
         the match's frozen ruleset with the cezalı/cezasız choice)."""
-        base = scoring.resolve_rules(self.choice.rules)
-        rules = scoring.resolve_rules(
-            scoring.deep_merge(base, {"cezali": self.cleaned_data["cezali"]})
-        )
-        return self.choice.value, base, rules
+        return frozen_rules(self.choice, self.cleaned_data["cezali"])
 
 
 class PlayerNamesForm(forms.Form):

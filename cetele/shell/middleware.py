@@ -143,7 +143,7 @@ class TrustedProxyMiddleware:
 
 # First path segments whose URLs are keys (a malformed key under them too), and what a key looks
 # like anywhere else in a path or a query (`/kurallar/yeni/?from=<key>`, `?preset=house:<key>`).
-KEYED_SECTIONS = {"m", "v", "k", "ev", "masa"}
+KEYED_SECTIONS = {"m", "v", "k", "ev", "masa", "t", "tv"}
 KEY = re.compile(r"(?:house:)?[A-Za-z0-9_-]{22,64}")
 
 

@@ -13,7 +13,7 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef, QuerySet
 
-from cetele.models import HousePreset, Match, MissCount, Table
+from cetele.models import HousePreset, Match, MissCount, Table, Tournament
 from cetele.sharing.links import current_window
 
 # `forget_unused` deletes this many at a time, each batch in its own short transaction: on
@@ -64,11 +64,12 @@ class Forgotten:
     hands: int = 0
     tables: int = 0
     presets: int = 0
+    tournaments: int = 0
     lines: list[str] = field(default_factory=list)
 
     @property
     def anything(self) -> bool:
-        return bool(self.matches or self.tables or self.presets)
+        return bool(self.matches or self.tables or self.presets or self.tournaments)
 
 
 def stale_matches(cutoff: datetime) -> QuerySet:
@@ -86,11 +87,19 @@ def stale_presets(cutoff: datetime) -> QuerySet:
     return HousePreset.objects.filter(touched_at__lt=cutoff)
 
 
+def stale_tournaments(cutoff: datetime) -> QuerySet:
+    """Tournaments untouched since `cutoff` none of whose games' matches is still in use (a
+    table scoring its game keeps the tournament; the matches are forgotten on their own)."""
+    used = Match.objects.filter(tournament_game__tournament=OuterRef("pk"), touched_at__gte=cutoff)
+    return Tournament.objects.filter(touched_at__lt=cutoff).exclude(Exists(used))
+
+
 def forget_unused(cutoff: datetime, *, dry_run: bool = False) -> Forgotten:
-    """Delete every match, table and house preset untouched since `cutoff` (see
+    """Delete every match, table, house preset and tournament untouched since `cutoff` (see
     `Forgettable.touched_at`), a batch at a time; a dry run only lists them."""
     report = Forgotten()
     for model, stale in (
+        (Tournament, stale_tournaments),  # first: its matches still in use keep it
         (Match, stale_matches),
         (Table, stale_tables),
         (HousePreset, stale_presets),
@@ -142,6 +151,9 @@ def describe(model, pks: list[int], report: Forgotten) -> None:
         if model is Table:
             report.tables += 1
             kind = "table"
+        elif model is Tournament:
+            report.tournaments += 1
+            kind = "tournament"
         else:
             report.presets += 1
             kind = "house preset"

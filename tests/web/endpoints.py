@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from cetele.models import HousePreset, Match, Table
+from cetele.models import HousePreset, Match, Table, Tournament
 from cetele.tables.season import create_table
-from tests.factories import make_match
+from tests.factories import make_match, make_tournament
 
 # Which key fills <token:token> under each prefix: (model, token field).
 KEYS = {
@@ -26,6 +26,8 @@ KEYS = {
     "ev/": (HousePreset, "view_token"),
     "masa/izle/": (Table, "view_token"),
     "masa/": (Table, "edit_token"),
+    "tv/": (Tournament, "view_token"),
+    "t/": (Tournament, "edit_token"),
 }
 
 
@@ -49,6 +51,7 @@ class Keys:
     match: Match
     house: HousePreset
     table: Table
+    tournament: Tournament
 
     def refresh(self) -> bool:
         """Read the keys again; what was deleted through its edit link is replaced (then True)."""
@@ -65,19 +68,25 @@ class Keys:
             self.table.refresh_from_db()
         except Table.DoesNotExist:
             self.table, replaced = make_table(), True
+        self.tournament.refresh_from_db()  # no link deletes a tournament
         return replaced
 
     def token_for(self, route: str) -> str:
         for start, (model, field) in KEYS.items():
             if route.startswith(start):
-                owner = {Match: self.match, HousePreset: self.house, Table: self.table}[model]
+                owner = {
+                    Match: self.match,
+                    HousePreset: self.house,
+                    Table: self.table,
+                    Tournament: self.tournament,
+                }[model]
                 return getattr(owner, field)
         raise AssertionError(f"tests/web/endpoints.py does not know which key fills {route}")
 
 
 def make_keys(hands: int = 3) -> Keys:
     match = make_match(hands=hands)
-    return Keys(match, make_house(match.rules), make_table())
+    return Keys(match, make_house(match.rules), make_table(), make_tournament(drawn=True))
 
 
 def make_table() -> Table:

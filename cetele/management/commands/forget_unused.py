@@ -1,5 +1,5 @@
-"""`manage.py forget_unused [--days 365]`: delete the matches, tables and house presets that
-nobody has used for that long, and print what went.
+"""`manage.py forget_unused [--days 365]`: delete the matches, tables, house presets and
+tournaments that nobody has used for that long, and print what went.
 
 Player names are personal data; a score sheet nobody has opened for a year is not kept "just in
 case" (docs/privacy.md). "Used" is `touched_at`: created, changed, or opened through one of its
@@ -66,6 +66,8 @@ class Command(BaseCommand):
             f"{verb} {report.matches} matches ({report.hands} hands), {report.tables} tables, "
             f"{report.presets} house presets untouched since {cutoff:%Y-%m-%d}."
         )
+        if report.tournaments:
+            self.stdout.write(f"{verb} {report.tournaments} tournaments as well.")
         if dry_run:
             return
         expired = forget_expired_miss_counts()

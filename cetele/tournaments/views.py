@@ -1,0 +1,307 @@
+"""The café tournament's pages: creating one, the organiser's page (edit link: entrants, draws,
+results by hand, the printed table sheets) and the café's live page (view link).
+
+Every view reached through a tournament link wears `secret_link` (cetele.sharing.links): the
+same 404 for every bad link, 429 for an address that keeps guessing, noindex and no caching.
+The view link's pages are GET-only and never hold an edit link: their tables link to each
+game's match view link. Every form works without JavaScript (a POST, then the page again); the
+live part of both pages follows the tables with an htmx poll answered 204 while nothing
+changed (one aggregate query: cetele.tournaments.state.live_version).
+"""
+
+import logging
+
+from django.contrib import messages
+from django.db import DatabaseError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from cetele.live.schedule import live_context
+from cetele.matches.views import NOT_WRITTEN
+from cetele.sharing.links import EDIT, VIEW, BadLink, hand_over, house_keys_guarded, secret_link
+from cetele.sharing.views import qr_svg
+from cetele.tournaments import play, state
+from cetele.tournaments.forms import (
+    DrawForm,
+    EntrantsForm,
+    ResultForm,
+    TournamentForm,
+    WithdrawForm,
+)
+from cetele.tournaments.models import Tournament
+
+logger = logging.getLogger(__name__)
+TOKEN_FIELDS = {EDIT: "edit_token", VIEW: "view_token"}
+URL_NAMES = {
+    EDIT: {"page": "tournament_detail", "poll": "tournament_poll"},
+    VIEW: {"page": "view_tournament", "poll": "view_tournament_poll"},
+}
+
+
+def tournament_by_token(role: str, token: str) -> Tournament:
+    """The tournament this edit or view link opens, or BadLink (counted like any link's miss)."""
+    try:
+        tournament = Tournament.objects.get(**{TOKEN_FIELDS[role]: token})
+    except Tournament.DoesNotExist as error:
+        raise BadLink() from error
+    tournament.touch()
+    return tournament
+
+
+def stale_sentence() -> str:
+    return _(
+        "Turnuva bu sayfa açıldığından beri değişti (başka bir dokunuş ya da telefon); hiçbir "
+        "şey yapılmadı. Sayfaya yeniden bakıp tekrar deneyin."
+    )
+
+
+# --- Creating a tournament ------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@house_keys_guarded(query=("preset",), form=("preset",))  # house:<key> is a key like /ev/<key>/
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    """A new tournament: its settings and frozen rules; the entrants come next, on its page."""
+    initial = {"preset": request.GET.get("preset")} if request.GET.get("preset") else None
+    form = TournamentForm(request.POST or None, initial=initial)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = Tournament.objects.create(**form.settings())
+        except DatabaseError as error:
+            logger.error("Tournament not created, the database refused the write: %s", error)
+            form.add_error(None, NOT_WRITTEN)
+            status = 503
+        else:
+            response = redirect("tournament_detail", tournament.edit_token)
+            return hand_over(request, response, tournament.edit_token, tournament.view_token)
+    elif request.method == "POST":
+        status = 400
+    context = {"form": form}
+    return TemplateResponse(request, "cetele/tournaments/create.html", context, status=status)
+
+
+# --- The organiser's page -------------------------------------------------------------------
+
+
+def page_context(request, tournament: Tournament, role: str, version=None) -> dict:
+    """What both pages show; the version is read first, so that a change made while the page
+    is read is brought by the next poll."""
+    if version is None:
+        version = state.live_version(Tournament.objects.filter(pk=tournament.pk))
+    key, touched = version
+    picture = state.picture(tournament)
+    return {
+        "t": tournament,
+        "p": picture,
+        "role": role,
+        "token": getattr(tournament, TOKEN_FIELDS[role]),
+        "urls": URL_NAMES[role],
+        "live_version": key,
+        **live_context(touched),
+    }
+
+
+def organiser_context(request, tournament, entrants_form=None) -> dict:
+    context = page_context(request, tournament, EDIT)
+    picture = context["p"]
+    open_for_entrants = play.may_change_entrants(picture)
+    if open_for_entrants and entrants_form is None:
+        entrants_form = EntrantsForm(esli=tournament.esli, taken=[])
+    view_url = request.build_absolute_uri(reverse("view_tournament", args=[tournament.view_token]))
+    context.update(
+        {
+            "entrants_form": entrants_form if open_for_entrants else None,
+            "open_for_entrants": open_for_entrants,
+            "view_url": view_url,
+            "edit_url": request.build_absolute_uri(request.path),
+        }
+    )
+    return context
+
+
+@require_safe
+@secret_link(role=EDIT)
+def tournament_detail(request: HttpRequest, token: str) -> TemplateResponse:
+    tournament = tournament_by_token(EDIT, token)
+    context = organiser_context(request, tournament)
+    return TemplateResponse(request, "cetele/tournaments/detail.html", context)
+
+
+def taken_names(picture: state.Picture) -> list[str]:
+    names = []
+    for side in picture.entrants:
+        names += list(side.players)
+        if picture.tournament.esli and side.name not in side.players:
+            names.append(side.name)
+    return names
+
+
+@require_POST
+@secret_link(role=EDIT)
+def tournament_entrants(request: HttpRequest, token: str) -> HttpResponse:
+    """Teams or players typed or pasted, one per line."""
+    tournament = tournament_by_token(EDIT, token)
+    picture = state.picture(tournament)
+    form = EntrantsForm(request.POST, esli=tournament.esli, taken=taken_names(picture))
+    if form.is_valid():
+        try:
+            count = play.add_entrants(tournament, form.cleaned_data["entries"])
+        except play.Refused as refused:
+            messages.warning(request, refused.message)
+        else:
+            messages.success(request, _("%(count)s katılımcı eklendi.") % {"count": count})
+        return redirect("tournament_detail", tournament.edit_token)
+    context = organiser_context(request, tournament, entrants_form=form)
+    return TemplateResponse(request, "cetele/tournaments/detail.html", context, status=400)
+
+
+@require_POST
+@secret_link(role=EDIT)
+def tournament_withdraw(request: HttpRequest, token: str) -> HttpResponse:
+    """An entrant withdraws (before the draw; tek: between rounds)."""
+    tournament = tournament_by_token(EDIT, token)
+    form = WithdrawForm(request.POST)
+    if not form.is_valid():
+        messages.warning(request, _("Hangi katılımcının çekileceği anlaşılamadı."))
+    else:
+        try:
+            entrant = play.withdraw(
+                tournament, form.cleaned_data["entrant"], form.cleaned_data["version"]
+            )
+        except play.Stale:
+            messages.warning(request, stale_sentence())
+        except play.Refused as refused:
+            messages.warning(request, refused.message)
+        else:
+            messages.success(request, _("%(name)s çekildi.") % {"name": entrant.name})
+    return redirect("tournament_detail", tournament.edit_token)
+
+
+@require_POST
+@secret_link(role=EDIT)
+def tournament_draw(request: HttpRequest, token: str) -> HttpResponse:
+    """ "Kura çek": groups or the league, the next knock-out round, the next tek round."""
+    tournament = tournament_by_token(EDIT, token)
+    form = DrawForm(request.POST)
+    if not form.is_valid():
+        messages.warning(request, stale_sentence())
+        return redirect("tournament_detail", tournament.edit_token)
+    try:
+        play.draw(tournament, form.cleaned_data["version"])
+    except play.Stale:
+        messages.warning(request, stale_sentence())
+    except play.Refused as refused:
+        messages.warning(request, refused.message)
+    except DatabaseError as error:
+        logger.error("Draw not made, the database refused the write: %s", error)
+        messages.warning(request, NOT_WRITTEN)
+    else:
+        messages.success(request, _("Kura çekildi; masalar hazır."))
+    return redirect("tournament_detail", tournament.edit_token)
+
+
+def game_or_404(picture: state.Picture, number: int) -> state.GameLine:
+    for line in picture.games:
+        if line.game.number == number:
+            return line
+    raise Http404(_("Bu turnuvada böyle bir oyun yok."))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@secret_link(role=EDIT)
+def tournament_result(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    """A game's result by hand, or a correction of it, with a reason kept and shown."""
+    tournament = tournament_by_token(EDIT, token)
+    picture = state.picture(tournament)
+    line = game_or_404(picture, number)
+    names = [side.name for side in line.sides]
+    initial = None
+    if line.totals is not None:
+        initial = {f"total_{i}": total for i, total in enumerate(line.totals)}
+    form = ResultForm(request.POST or None, sides=names, initial=initial)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                play.enter_result(
+                    tournament, number, form.totals(), form.cleaned_data["reason"].strip()
+                )
+            except play.Refused as refused:
+                form.add_error(None, refused.message)
+            else:
+                messages.success(request, _("Sonuç kaydedildi."))
+                return redirect("tournament_detail", tournament.edit_token)
+        status = 400
+    context = {"t": tournament, "line": line, "form": form}
+    return TemplateResponse(request, "cetele/tournaments/result.html", context, status=status)
+
+
+@require_safe
+@secret_link(role=EDIT)
+def tournament_print(request: HttpRequest, token: str) -> TemplateResponse:
+    """One sheet of paper per table of the current round: who plays, and each game's QR code
+    of its match's edit link (the table scores it)."""
+    tournament = tournament_by_token(EDIT, token)
+    picture = state.picture(tournament)
+    sheets = []
+    for table, games in tables_of(picture):
+        codes = []
+        for line in games:
+            if line.match is None:
+                continue
+            url = request.build_absolute_uri(reverse("match_detail", args=[line.match.edit_token]))
+            codes.append({"line": line, "url": url, "qr": qr_svg(url)})
+        sheets.append({"table": table, "games": games, "codes": codes})
+    context = {"t": tournament, "p": picture, "sheets": sheets}
+    return TemplateResponse(request, "cetele/tournaments/print.html", context)
+
+
+def tables_of(picture: state.Picture) -> list[tuple[int, list[state.GameLine]]]:
+    """The current round's games grouped by table (a best of three's games at one table), in
+    table order; a later wave's games at a table come after the first wave's."""
+    by_table: dict[int, list[state.GameLine]] = {}
+    for line in picture.current_games:
+        by_table.setdefault(line.game.table or 0, []).append(line)
+    return sorted(by_table.items())
+
+
+# --- Live: the café's page and both pages' poll ---------------------------------------------
+
+
+@require_safe
+@secret_link(role=VIEW)
+def view_tournament(request: HttpRequest, token: str) -> TemplateResponse:
+    """Standings, the bracket and every table's live score, read-only."""
+    tournament = tournament_by_token(VIEW, token)
+    context = page_context(request, tournament, VIEW)
+    return TemplateResponse(request, "cetele/tournaments/view.html", context)
+
+
+def poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
+    """204 while the tournament and its matches are at the version the page shows (one
+    aggregate query), else the live part at its new version."""
+    found = Tournament.objects.filter(**{TOKEN_FIELDS[role]: token})
+    version = state.live_version(found)
+    if version is None:
+        raise BadLink()
+    if request.GET.get("v") == version[0]:
+        return HttpResponse(status=204)
+    context = page_context(request, found.get(), role, version)
+    return TemplateResponse(request, "cetele/tournaments/_live.html", context)
+
+
+@require_safe
+@secret_link(role=EDIT)
+def tournament_poll(request: HttpRequest, token: str) -> HttpResponse:
+    return poll(request, EDIT, token)
+
+
+@require_safe
+@secret_link(role=VIEW)
+def view_tournament_poll(request: HttpRequest, token: str) -> HttpResponse:
+    return poll(request, VIEW, token)
