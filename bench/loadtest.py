@@ -32,7 +32,12 @@ A table is one match and `--viewers` + 1 phones:
 - tables arrive during the run: a phone opens /yeni/, starts a match through the form, lands on
   its sheet, opens the share page for the view link, and the viewers open that link over the next
   minute. The arrival rate is the steady state of a room of that many tables (a match of
-  `--match-hands` hands ends as another begins), or `--arrivals-per-minute`.
+  `--match-hands` hands ends as another begins), or `--arrivals-per-minute`;
+- with `--tournament 64`, a café tournament (issue 32) plays beside them: 64 eşli teams drawn
+  through the organiser's own code into groups of four, best of three, on `--tournament-tables`
+  (16) tables; the first game at each table is one of the live tables (its scorer and viewers as
+  any table's), and `--spectators` (40) phones follow the tournament's view page: its live part
+  asks on the same schedule as a sheet and is drawn again at every save of any of its tables.
 
 Tables present at a step's start are seeded through the ORM before the run (a few hands played
 each, as in a room where tables started at different times); their phones open their pages (real
@@ -132,6 +137,12 @@ ROWS_SECTION = re.compile(
     rb'<section id="table-rows"[^>]*?hx-get="([^"]+)"[^>]*?hx-trigger="([^"]*)"', re.S
 )
 EVERY = re.compile(rb"every (\d+)s")
+# The tournament's live section (cetele/tournaments/_live.html): where it asks and how often.
+LIVE_SECTION = re.compile(
+    rb'<section id="live" hx-get="([^"]+)"[^>]*?data-poll-schedule="([0-9:,]*)"'
+    rb'[^>]*?data-quiet="(\d+)"',
+    re.S,
+)
 EDIT_PAGE = re.compile(r"^(?:https?://[^/]+)?/m/([A-Za-z0-9_-]{22,64})/")
 # Each phone first asks within a poll interval (16 s at most while a table plays): figures "once
 # arrived" leave out the step's first seconds, where every phone of every table arrives at once.
@@ -153,6 +164,7 @@ KINDS = (
     "seat",
     "new match",
     "events stream opened",
+    "tournament",
 )
 GOAL = 2850  # tables × the minimal view's median (ms), issue 28
 GOAL_DELAY = 5.0  # a viewer sees a save within this many seconds (median)
@@ -344,6 +356,26 @@ class Table:
 
 
 @dataclass
+class Spectator:
+    """A phone on a tournament's view page (--tournament): what its live part shows."""
+
+    phone: Phone
+    poll: str = ""  # the live part's hx-get: its poll, with the version it shows
+    quiet_at_start: float = 0.0  # data-quiet when drawn: how long nothing had changed
+    changed_at: float = 0.0  # monotonic time of the last change it knows of
+
+    def show(self, body: bytes) -> bool:
+        """Take what a page or a poll's news draws; False when it has no live part."""
+        found = LIVE_SECTION.search(body)
+        if found is None:
+            return False
+        self.poll = html.unescape(found[1].decode())
+        self.phone.schedule = parse_schedule(found[2])
+        self.quiet_at_start = float(found[3])
+        return True
+
+
+@dataclass
 class Step:
     tables: int
     seconds: float
@@ -452,6 +484,8 @@ class Load:
         self.server_pids: list[int] = []  # whose CPU is read once the phones have arrived
         self.live: list[Table] = []  # tables whose phones have opened their pages
         self.joined = 0  # how many seeded tables those are
+        # --tournament: the phones that watch the tournament's view page, once opened.
+        self.spectators: list[Spectator] = []
 
     # --- HTTP, as the browser sends it ---------------------------------------------------------
 
@@ -1039,6 +1073,62 @@ class Load:
             if writer is not None:
                 writer.close()
 
+    # --- The tournament's view page (--tournament) ---------------------------------------------
+
+    async def open_tournament(self, view_token: str, count: int) -> None:
+        """The café's phones open the tournament's view page (before the first step)."""
+        joining = Step(0, 0)
+
+        async def one() -> None:
+            phone = Phone("tv", view_token, url=f"/tv/{view_token}/")
+            answer = await self.timed(joining, "page", self.request("GET", phone.url, phone))
+            if answer is None or answer[0] != 200:
+                joining.error("a spectator's page did not come")
+                return
+            keep_cookies(phone, answer[1])
+            spectator = Spectator(phone)
+            if spectator.show(answer[2]):
+                self.spectators.append(spectator)
+
+        await asyncio.gather(*(one() for _ in range(count)))
+        if joining.errors or len(self.spectators) < count:
+            raise RuntimeError(f"the tournament's view page: {joining.errors or 'no live part'}")
+
+    async def spectate(self, step: Step, spectator: Spectator, end: float, rng) -> None:
+        """One phone on the tournament's view page: its live part asks on app.js's schedule
+        (data-poll-schedule, from data-quiet), 204 until a table saves or the organiser acts,
+        then the whole live part again."""
+        phone = spectator.phone
+
+        def every(at: float) -> float:
+            return phone.interval(at - spectator.changed_at)
+
+        due = time.monotonic() + rng.uniform(0, every(time.monotonic()))
+        while due < end:
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            self.fire(step, self.tournament_poll(step, spectator, due))
+            due += every(due)
+
+    async def tournament_poll(self, step: Step, spectator: Spectator, due: float) -> None:
+        request = self.request(
+            "GET",
+            spectator.poll,
+            spectator.phone,
+            htmx={"HX-Trigger": "live", "HX-Target": "live"},
+            referer=spectator.phone.url,
+        )
+        answer = await self.timed(step, "tournament", request, due)
+        if answer is None:
+            return
+        status, _, body, elapsed = answer
+        if status == 204:
+            step.record("tournament", "nothing changed (204)", elapsed)
+        elif status == 200 and spectator.show(body):
+            step.record("tournament", "news (200)", elapsed)
+            spectator.changed_at = time.monotonic() - spectator.quiet_at_start
+        else:
+            step.error(f"tournament: HTTP {status}")
+
     # --- A step --------------------------------------------------------------------------------
 
     async def join(self, tables: list[Table], concurrency: int = 16) -> Step:
@@ -1100,6 +1190,9 @@ class Load:
             clocks.append(self.hands(step, table, end, random.Random(-index - 1)))
         if self.args.live == "poll":
             clocks.append(self.arrivals(step, end, random.Random(step.tables)))
+        for index, spectator in enumerate(self.spectators):
+            spectator.changed_at = start - spectator.quiet_at_start
+            clocks.append(self.spectate(step, spectator, end, random.Random(-index - 10**6)))
         arrived = asyncio.create_task(self.arrived(step, start + ARRIVED))
         await asyncio.gather(*clocks)
         await arrived
@@ -1147,6 +1240,56 @@ def seed_tables(count: int, hands: int, joined_share: float = 0.0) -> list[Table
             tables.append(Table(match.edit_token, match.view_token, match.version, joined))
     connections.close_all()
     return tables
+
+
+def seed_tournament(teams: int, tables: int, hands: int) -> tuple[str, list[Table]]:
+    """A café tournament (issue 32) through the organiser's own code: `teams` eşli teams in
+    groups of four, best of three, 11-hand games on `tables` tables, drawn; the first game at
+    each table, with `hands` hands played, as a live table. Returns its view token and those
+    tables."""
+    import django
+
+    django.setup()
+    from django.db import connections
+
+    import scoring
+    from cetele.tournaments import play
+    from cetele.tournaments.models import Game, Tournament
+
+    rules = scoring.resolve_rules("cetele-standart")
+    tournament = Tournament.objects.create(
+        name="Eşli 101 Turnuvası",
+        kind="esli",
+        layout="groups",
+        rules=rules,
+        preset_slug="cetele-standart",
+        base_rules=rules,
+        hands_per_game=11,
+        games_per_pairing=3,
+        group_size=4,
+        advance=2,
+        tables=tables,
+        place_points=[3, 2, 1, 0],
+    )
+    play.add_entrants(
+        tournament, [(f"Takım {n}", (f"Oyuncu {n}A", f"Oyuncu {n}B")) for n in range(1, teams + 1)]
+    )
+    tournament.refresh_from_db()
+    play.draw(tournament, tournament.version)
+    rng = random.Random(2100)
+    live: list[Table] = []
+    seen_tables: set[int] = set()
+    for game in Game.objects.filter(tournament=tournament).select_related("match"):
+        if game.table in seen_tables or game.match is None:
+            continue  # one game a table plays now: the first drawn for it
+        seen_tables.add(game.table)
+        match = game.match
+        for _ in range(hands):
+            match.add_hand(sample_hand(rng))
+        match.refresh_from_db(fields=["version"])
+        live.append(Table(match.edit_token, match.view_token, match.version))
+    connections.close_all()
+    return tournament.view_token, live
 
 
 def check_hands(
@@ -1605,6 +1748,9 @@ def run_stack(args, env, tables, servers: int, directory: Path) -> dict:
             side = others + (stack.nginx.pids() if stack.nginx else []) + args.side_pids
             app_pids = stack.app_pids() + (server_pids(events) if events else [])
             runner(load.join_for(step, tables))
+            if args.tournament_view and not load.spectators:
+                runner(load.open_tournament(args.tournament_view, args.spectators))
+                print(f"{'':>14}{args.spectators} phones follow the tournament's view page")
             server_before = cpu_seconds(app_pids)
             side_before = cpu_seconds(side)
             client_before = time.process_time()
@@ -1703,6 +1849,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="sample where the app servers' threads are (running, GIL, fsync, …) every 10 ms",
     )
+    parser.add_argument(
+        "--tournament",
+        type=int,
+        default=0,
+        help="also a café tournament of this many eşli teams playing (e.g. 64): its first game "
+        "at each of --tournament-tables tables is one of the live tables, and --spectators "
+        "phones follow its view page",
+    )
+    parser.add_argument("--tournament-tables", type=int, default=16)
+    parser.add_argument("--spectators", type=int, default=40)
     parser.add_argument("--p95-ms", type=float, default=100)
     parser.add_argument("--servers", default="1", help="app servers, e.g. 1,2 (one stack each)")
     parser.add_argument("--balancer", action="store_true", help="nginx in front of the servers")
@@ -1752,6 +1908,12 @@ def main(argv: list[str] | None = None) -> int:
             os.environ.update(env)
             started = time.perf_counter()
             tables = seed_tables(max(args.step_list), args.hands, args.joined)
+            args.tournament_view = ""
+            if args.tournament:  # its tables are the first to play, in every step
+                args.tournament_view, cup = seed_tournament(
+                    args.tournament, args.tournament_tables, args.hands
+                )
+                tables = cup + tables[: max(args.step_list) - len(cup)]
             print(f"seeded {len(tables)} tables in {time.perf_counter() - started:.1f} s")
             results = [run_stack(args, env, tables, n, Path(tmp)) for n in stacks]
         finally:
