@@ -12,11 +12,15 @@ class CeteleConfig(AppConfig):
         from django.db.models.signals import post_delete
 
         from cetele.models import Match
+        from cetele.tournaments.models import Tournament
         from cetele.your_data.forgetting import match_deleted
 
-        # However a match goes (its edit link, a table's deletion, the admin, forget_unused):
-        # no process keeps its pages (cetele.your_data.forgetting).
+        # However a match or a tournament goes (its edit link, a table's deletion, the admin,
+        # forget_unused): no process keeps its pages (cetele.your_data.forgetting).
         post_delete.connect(match_deleted, sender=Match, dispatch_uid="cetele.forget-deleted")
+        post_delete.connect(
+            match_deleted, sender=Tournament, dispatch_uid="cetele.forget-deleted-tournament"
+        )
 
 
 class OperatorAdminConfig(admin_apps.AdminConfig):

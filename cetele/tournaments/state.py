@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db.models import Count, Max, Sum
 from django.utils.translation import gettext as _
@@ -56,7 +57,17 @@ def points_of(tournament: Tournament) -> core.Points:
     return core.Points(tournament.win_points, tournament.draw_points, tournament.loss_points)
 
 
-def live_version(queryset) -> tuple[str, object] | None:
+@dataclass(frozen=True)
+class LiveVersion:
+    """What a live page's poll compares, read in one query (`live_version`)."""
+
+    key: str  # "<tournament's version>.<sum of its matches' versions>.<number of matches>"
+    touched_at: datetime  # the latest change of the tournament or one of its matches
+    pk: int
+    created_at: datetime
+
+
+def live_version(queryset) -> LiveVersion | None:
     """The version a live page shows and when it last changed, in one aggregate query over the
     tournament found by `queryset` (a filter on a token): its own version, then the sum and
     the number of its matches' versions (every save bumps one; a match deleted changes the
@@ -68,13 +79,15 @@ def live_version(queryset) -> tuple[str, object] | None:
             matches=Count("games__match"),
             latest=Max("games__match__touched_at"),
         )
-        .values_list("version", "saves", "matches", "touched_at", "latest")
+        .values_list("version", "saves", "matches", "touched_at", "latest", "pk", "created_at")
         .first()
     )
     if row is None:
         return None
-    version, saves, matches, touched, latest = row
-    return f"{version}.{saves or 0}.{matches}", max(touched, latest or touched)
+    version, saves, matches, touched, latest, pk, created_at = row
+    return LiveVersion(
+        f"{version}.{saves or 0}.{matches}", max(touched, latest or touched), pk, created_at
+    )
 
 
 # --- What the pages show --------------------------------------------------------------------

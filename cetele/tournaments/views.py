@@ -15,12 +15,15 @@ from django.contrib import messages
 from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from cetele.live.schedule import live_context
+from cetele.live.tournament import kept_live_part, live_key
 from cetele.matches.views import NOT_WRITTEN
 from cetele.sharing.links import EDIT, VIEW, BadLink, hand_over, house_keys_guarded, secret_link
 from cetele.sharing.views import qr_svg
@@ -36,6 +39,7 @@ from cetele.tournaments.models import Tournament
 
 logger = logging.getLogger(__name__)
 TOKEN_FIELDS = {EDIT: "edit_token", VIEW: "view_token"}
+LIVE_INSIDE = "cetele/tournaments/_live_inside.html"
 URL_NAMES = {
     EDIT: {"page": "tournament_detail", "poll": "tournament_poll"},
     VIEW: {"page": "view_tournament", "poll": "view_tournament_poll"},
@@ -88,21 +92,47 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 # --- The organiser's page -------------------------------------------------------------------
 
 
-def page_context(request, tournament: Tournament, role: str, version=None) -> dict:
+def page_context(request, tournament: Tournament, role: str) -> dict:
     """What both pages show; the version is read first, so that a change made while the page
     is read is brought by the next poll."""
-    if version is None:
-        version = state.live_version(Tournament.objects.filter(pk=tournament.pk))
-    key, touched = version
+    version = state.live_version(Tournament.objects.filter(pk=tournament.pk))
     picture = state.picture(tournament)
     return {
         "t": tournament,
         "p": picture,
+        **live_section(
+            request, role, token_of(tournament, role), version, lambda: (tournament, picture)
+        ),
+    }
+
+
+def token_of(tournament: Tournament, role: str) -> str:
+    return getattr(tournament, TOKEN_FIELDS[role])
+
+
+def live_section(request, role: str, token: str, version: state.LiveVersion, read) -> dict:
+    """What _live.html draws: the live part's inside — on the view link kept once drawn per
+    live version (cetele.live.tournament), the organiser's drawn each time (its forms) — and
+    the section's own attributes, per request. `read` gives (tournament, picture) when the
+    inside must be drawn."""
+
+    def draw(with_request=None) -> SafeString:
+        tournament, picture = read()
+        context = {"t": tournament, "p": picture, "role": role}
+        return render_to_string(LIVE_INSIDE, context, request=with_request)
+
+    if role == VIEW:
+        key = live_key(version.pk, version.created_at, version.key, version.touched_at)
+        inside = kept_live_part(key, draw)
+    else:
+        inside = draw(request)
+    return {
         "role": role,
-        "token": getattr(tournament, TOKEN_FIELDS[role]),
+        "token": token,
         "urls": URL_NAMES[role],
-        "live_version": key,
-        **live_context(touched),
+        "live_version": version.key,
+        "live_inside": inside,
+        **live_context(version.touched_at),
     }
 
 
@@ -284,14 +314,20 @@ def view_tournament(request: HttpRequest, token: str) -> TemplateResponse:
 
 def poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
     """204 while the tournament and its matches are at the version the page shows (one
-    aggregate query), else the live part at its new version."""
+    aggregate query), else the live part at its new version (on the view link, kept once
+    drawn: another phone's answer is the same lookup and one cache read)."""
     found = Tournament.objects.filter(**{TOKEN_FIELDS[role]: token})
     version = state.live_version(found)
     if version is None:
         raise BadLink()
-    if request.GET.get("v") == version[0]:
+    if request.GET.get("v") == version.key:
         return HttpResponse(status=204)
-    context = page_context(request, found.get(), role, version)
+
+    def read():
+        tournament = found.get()
+        return tournament, state.picture(tournament)
+
+    context = live_section(request, role, token, version, read)
     return TemplateResponse(request, "cetele/tournaments/_live.html", context)
 
 

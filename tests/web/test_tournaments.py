@@ -8,14 +8,20 @@ import io
 import re
 
 import pytest
+from django.core.cache import caches
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.translation import override
 
 import scoring
+from cetele.live.board import SHEETS
+from cetele.live.tournament import live_key
 from cetele.models import Match, new_token
 from cetele.sharing.views import qr_svg
 from cetele.tournaments.models import Entrant, Game, ManualResult, Pairing, Tournament
+from cetele.tournaments.state import live_version
 from tests.factories import add_hand, make_tournament, sample_inputs
 from tests.web.endpoints import routes
 
@@ -615,6 +621,57 @@ def test_the_poll_answers_204_until_a_hand_or_a_result_changes_it(client):
     assert after_result.status_code == 200 and "hükmen" in after_result.content.decode()
     edit_poll = client.get(reverse("tournament_poll", args=[tournament.edit_token]))
     assert edit_poll.status_code == 200
+
+
+def test_every_phone_on_the_view_link_gets_the_same_live_part_and_a_save_changes_it(client):
+    """The view link's live part is kept once drawn per live version (cetele.live.tournament):
+    the next phone's news is the same drawing, and the next save is drawn anew."""
+    tournament = make_tournament(entrants=4, hands_per_game=3, drawn=True)
+    url = reverse("view_tournament_poll", args=[tournament.view_token])
+    first, second = Client(), Client()
+    for phone in (first, second):
+        phone.get(reverse("view_tournament", args=[tournament.view_token]))
+
+    one, two = (phone.get(url, {"v": "shown before"}).content.decode() for phone in (first, second))
+    win(Game.objects.get(tournament=tournament, round=1, table=1), 0, 20)
+    after = second.get(url, {"v": "shown before"}).content.decode()
+
+    assert one == two and "el 0/3" in one
+    assert "el 1/3" in after and f"data-running>{MINUS}101<" in after
+
+
+def test_the_organisers_live_part_is_never_the_view_links(client):
+    """The organiser's live part holds the edit links and forms: asked first at the same
+    version, it is not what the view link gets."""
+    tournament = make_tournament(entrants=4, hands_per_game=3, drawn=True)
+    client.get(reverse("tournament_poll", args=[tournament.edit_token]), {"v": "old"})
+
+    viewer = Client()
+    viewer.get(reverse("view_tournament", args=[tournament.view_token]))
+    html = viewer.get(
+        reverse("view_tournament_poll", args=[tournament.view_token]), {"v": "old"}
+    ).content.decode()
+
+    assert "el 0/3" in html and tournament.edit_token not in html
+    assert "csrfmiddlewaretoken" not in html
+    for match in Match.objects.all():
+        assert match.edit_token not in html
+
+
+@pytest.mark.django_db(transaction=True)  # the deletion's commit is what announces it
+def test_a_deleted_tournaments_live_part_is_forgotten(client):
+    tournament = make_tournament(entrants=4, hands_per_game=3, drawn=True)
+    view = reverse("view_tournament_poll", args=[tournament.view_token])
+    client.get(reverse("view_tournament", args=[tournament.view_token]))
+    assert "T1" in client.get(view, {"v": "old"}).content.decode()
+    version = live_version(Tournament.objects.filter(pk=tournament.pk))
+    with override("tr"):
+        key = live_key(version.pk, version.created_at, version.key, version.touched_at)
+    assert "T1" in caches[SHEETS].get(key)
+
+    tournament.delete()
+
+    assert caches[SHEETS].get(key) is None
 
 
 def test_the_printed_sheets_hold_one_table_each_with_its_games_qr_codes(client):
