@@ -94,6 +94,7 @@ urlpatterns = [
     path("masa/<token:token>/yenile/", tables.table_rotate, name="table_rotate"),
     path("masa/<token:token>/cay/", tea.table_tea, name="table_tea"),
     path("masa/<token:token>/cay/ekle/", tea.table_drink, name="table_drink"),
+    path("masa/<token:token>/cay/masada/", tea.table_waiting_drink, name="table_waiting_drink"),
     path("masa/izle/<token:token>/", tables.view_table, name="view_table"),
     # Anything else under a match, house-preset or table link (a malformed token): the same
     # 404, counted as a miss.
