@@ -78,6 +78,7 @@ def card_context(
         "tea": tally,
         "tea_match": match,
         "tea_url": url,
+        "tea_key": match.phone_key,  # where a tap kept without signal waits (tea.js)
         "tea_at_table": table is not None,
         "tea_rule_form": TeaRuleForm(initial={"rule": rule}) if table is None else None,
     }
@@ -121,6 +122,9 @@ def latest_card(table: Table, match: Match, players: list, finished: bool, role:
     context["tea_readonly"] = role != EDIT
     if role == EDIT:
         context["tea_items_url"] = reverse("table_tea", args=[table.edit_token])
+        # Drinks kept at the table without signal are sent from here too (into this match).
+        context["tea_table_key"] = table.phone_key
+        context["tea_table_url"] = reverse("table_waiting_drink", args=[table.edit_token])
     return context
 
 
@@ -133,6 +137,7 @@ def waiting_card(table: Table, players: list, role: str) -> dict:
     return {
         "tea": tally,
         "tea_waiting": True,
+        "tea_key": table.phone_key,
         "tea_url": reverse("table_waiting_drink", args=[table.edit_token]) if edit else "",
         "tea_readonly": not edit,
         "tea_items_url": reverse("table_tea", args=[table.edit_token]) if edit else "",
