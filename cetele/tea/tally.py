@@ -17,6 +17,13 @@ Decisions where the issue left a choice:
 - "Herkes kendi": everyone pays their own drinks.
 - Prices are whole kuruş (cetele.tea.models): a drink of an item without a price is counted
   and named on the bill but costs nothing there.
+- Drinks ordered at a table before its first match, or between two matches, wait at the table
+  for the player's place and go into the next match that player plays, at their seat there
+  (cetele.tea.models.serve_waiting, from Match.start): that match's bill counts them. A "+" at
+  the table while a match is played goes into it when the player plays it.
+- A tap kept on a phone without signal (static/cetele/tea.js) is sent with its one-time id:
+  a kept "+" counts whatever the count now (adding is never a lost update), a kept "−" still
+  names the count it saw; the id makes a resend whose answer was lost count nothing.
 """
 
 from dataclasses import dataclass

@@ -835,6 +835,20 @@ def test_the_tally_and_the_bill_in_english(client):
     assert "Price (₺)" in items and 'value="40.50"' in items
 
 
+def test_the_drinks_at_the_table_and_a_kept_tap_in_english(client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    table = table_with()
+
+    page = table_page(client, table)
+    first = at_table(client, table, CAN, CAY, kept="1", tap=TAP_ID, **HTMX).content.decode()
+    again = at_table(client, table, CAN, CAY, seen=0, kept="1", tap=TAP_ID, **HTMX)
+
+    assert "Tea tally · at the table" in page and "In the next match" in page
+    assert 'data-tea-kept-word="waiting"' in page
+    assert "Can: one more tea (1)." in first
+    assert "Can: this tea was already counted (1)" in again.content.decode()
+
+
 # --- A double tap that really races (PostgreSQL, threads) ----------------------------------------
 
 
