@@ -205,7 +205,7 @@
               headers: { "HX-Request": "true", "X-CSRFToken": csrf() },
             });
           } catch (err) { return; } // still no signal: later
-          if (response.status >= 500) return; // the server failed: later
+          if (response.status >= 500 || response.status === 429) return; // not now: later
           forget(item.name); // answered: what became of it is in the answer
           const html = await response.text();
           if (!response.ok) { notes.push({ text: card().dataset.teaRefused, warning: true }); continue; }

@@ -17,7 +17,7 @@ from urllib.parse import unquote
 
 import pytest
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -887,3 +887,39 @@ def test_a_tap_waiting_for_another_taps_lock_sees_its_drink_and_counts_nothing()
 
     assert "Ali için çay sayısı az önce değişti, şimdi 1" in answer["response"].content.decode()
     assert counts(match) == {(ALI, CAY): 1}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks between threads need PostgreSQL"
+)
+def test_a_tap_at_the_table_while_the_match_starts_goes_into_it_not_left_waiting():
+    """A "+" at the table arrives while the next match is being started (it holds the table's
+    lock): it waits, then finds the match in play and goes into it (fails if the tap does not
+    take the table's lock, or Match.start moves the drinks without it)."""
+    import threading
+
+    from django.test import Client
+
+    table = table_with()
+    data = {"place": CAN, "item": CAY, "seen": 0, "action": "add"}
+    url = reverse("table_waiting_drink", args=[table.edit_token])
+    started, answer = threading.Event(), {}
+
+    def tap_at_the_table() -> None:
+        started.wait(10)
+        try:
+            answer["response"] = Client().post(url, data, headers=HTMX)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=tap_at_the_table)
+    thread.start()
+    with transaction.atomic():  # the match starting, holding the table's lock
+        match = start_at(table, [0, 1, 2, 3], planned_hands=3)
+        started.set()
+        thread.join(1.5)  # the tap is now waiting for the lock
+    thread.join(30)
+
+    assert "Can: bir çay daha, oynadığı maçta (1)." in answer["response"].content.decode()
+    assert counts(match) == {(CAN, CAY): 1} and not waiting(table)
