@@ -813,6 +813,22 @@ def test_match_and_table_page_queries_do_not_grow_with_drinks(client):
     assert found[0] == found[1] == found[2], found
 
 
+def test_a_table_page_with_drinks_at_the_table_does_not_grow_with_them(client):
+    found = []
+    for number in (0, 5, 60):
+        table = table_with()
+        Drink.objects.bulk_create(
+            Drink(table=table, place=index % 4, item=index % 3) for index in range(number)
+        )
+        found.append(
+            (
+                queries_of(client, reverse("table_detail", args=[table.edit_token])),
+                queries_of(client, reverse("view_table", args=[table.view_token])),
+            )
+        )
+    assert found[0] == found[1] == found[2], found
+
+
 # --- English -----------------------------------------------------------------------------------
 
 
@@ -923,3 +939,21 @@ def test_a_tap_at_the_table_while_the_match_starts_goes_into_it_not_left_waiting
 
     assert "Can: bir çay daha, oynadığı maçta (1)." in answer["response"].content.decode()
     assert counts(match) == {(CAN, CAY): 1} and not waiting(table)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {},  # neither at a match nor at a table
+        {"seat": 0, "place": 0},  # a seat without its match, a place without its table
+    ],
+)
+def test_a_drink_is_at_a_seat_of_a_match_or_waiting_at_a_table_never_neither_nor_both(fields):
+    from django.db import IntegrityError
+
+    match = make_match()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Drink.objects.create(item=0, **fields)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Drink.objects.create(match=match, seat=0, table=table_with(), place=0, item=0)
+    assert not Drink.objects.exists()
