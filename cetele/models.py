@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from cetele.shell.language import preset_name
-from cetele.tea.models import TeaRule
+from cetele.tea.models import TeaRule, serve_waiting
 
 logger = logging.getLogger(__name__)
 TOKEN_BYTES = 32  # 256 bits from `secrets`: match links are the keys, treat them like passwords
@@ -218,6 +218,10 @@ class Match(Forgettable):
             # A match started at a table or from a house preset uses it: neither is forgotten.
             if table is not None:
                 table.touch()
+                # The drinks its players ordered at the table before it come into it (under
+                # the table's lock, which a tap on a waiting drink holds too).
+                Table.objects.select_for_update().filter(pk=table.pk).values_list("pk").first()
+                serve_waiting(match.pk, table.pk, places)
             if preset_slug.startswith(HOUSE_PREFIX):
                 HousePreset.objects.filter(
                     view_token=preset_slug.removeprefix(HOUSE_PREFIX),

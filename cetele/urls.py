@@ -97,6 +97,7 @@ urlpatterns = [
     path("masa/<token:token>/yenile/", tables.table_rotate, name="table_rotate"),
     path("masa/<token:token>/cay/", tea.table_tea, name="table_tea"),
     path("masa/<token:token>/cay/ekle/", tea.table_drink, name="table_drink"),
+    path("masa/<token:token>/cay/masada/", tea.table_waiting_drink, name="table_waiting_drink"),
     path("masa/izle/<token:token>/", tables.view_table, name="view_table"),
     path("turnuva/yeni/", cup.tournament_create, name="tournament_create"),
     path("t/<token:token>/", cup.tournament_detail, name="tournament_detail"),

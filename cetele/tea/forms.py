@@ -24,12 +24,29 @@ class DrinkForm(forms.Form):
     item = forms.IntegerField(min_value=0, max_value=MAX_ITEMS - 1)
     seen = forms.IntegerField(min_value=0)
     action = forms.ChoiceField(choices=[("add", "+"), ("remove", "−")])
+    # A tap kept on a phone without signal (tea.js) comes with its one-time id, and `kept`: a
+    # kept "+" counts whatever the count is now (it was tapped before the others it would
+    # otherwise be refused for); a kept "−" still names the count it saw.
+    tap = forms.RegexField(regex=r"^[A-Za-z0-9_-]{16,40}$", required=False)
+    kept = forms.BooleanField(required=False)
+
+    def seen_count(self) -> int | None:
+        """The count the tap is checked against: None for a kept "+" (not checked)."""
+        data = self.cleaned_data
+        return None if data["kept"] and data["action"] == "add" else data["seen"]
 
 
 class TableDrinkForm(DrinkForm):
     """A tap on the table's page: for the match it showed (which must be the table's)."""
 
     match = forms.IntegerField(min_value=1)
+
+
+class WaitingDrinkForm(DrinkForm):
+    """A tap on a drink at the table, before its next match: for a table player by `place`."""
+
+    seat = None
+    place = forms.IntegerField(min_value=0, max_value=99, error_messages={"invalid": BAD_TAP})
 
 
 class TeaRuleForm(forms.Form):

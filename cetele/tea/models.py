@@ -47,19 +47,91 @@ class TeaItem(models.Model):
 
 
 class Drink(models.Model):
-    """One drink brought to the player at `seat` of a match: one tap of "+ çay"."""
+    """One drink: one tap of "+ çay". Either brought to the player at `seat` of a match, or
+    waiting at a table (`table`, and the table player's `place`): ordered before the table's
+    first match, or between two matches. A waiting drink goes into the next match started at
+    that table that its player plays, at their seat there (serve_waiting, called by
+    Match.start): that match's bill counts it under the table's rule. A player who sits out that
+    match keeps theirs waiting for the next match they play.
+
+    `tap` is the one-time id a phone gave the tap (empty for a tap sent at once without one):
+    a tap kept on a phone without signal and sent again after its answer was lost is
+    recognised by it and counted once (cetele.tea.tally.change_drinks)."""
 
     # Indexed as the start of drink_by_cell: an index of its own is one more page to write.
     match = models.ForeignKey(
-        "cetele.Match", on_delete=models.CASCADE, db_index=False, related_name="drinks"
+        "cetele.Match",
+        on_delete=models.CASCADE,
+        db_index=False,
+        related_name="drinks",
+        null=True,
+        blank=True,
     )
-    seat = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Indexed as the start of drink_waiting: an index of its own is one more page to write.
+    table = models.ForeignKey(
+        "cetele.Table",
+        on_delete=models.CASCADE,
+        db_index=False,
+        related_name="waiting_drinks",
+        null=True,
+        blank=True,
+    )
+    place = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The table player's place (TablePlayer.place)."
+    )
     item = models.PositiveSmallIntegerField(help_text="The item's place (TeaItem.place).")
+    tap = models.CharField(max_length=40, blank=True, default="")
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         app_label = "cetele"
-        indexes = [models.Index(fields=["match", "seat", "item"], name="drink_by_cell")]
+        indexes = [
+            models.Index(fields=["match", "seat", "item"], name="drink_by_cell"),
+            models.Index(fields=["table", "place", "item"], name="drink_waiting"),
+        ]
+        constraints = [
+            # At a match's seat, or waiting at a table for a place: exactly one of the two.
+            models.CheckConstraint(
+                condition=(
+                    models.Q(
+                        match__isnull=False,
+                        seat__isnull=False,
+                        table__isnull=True,
+                        place__isnull=True,
+                    )
+                    | models.Q(
+                        match__isnull=True,
+                        seat__isnull=True,
+                        table__isnull=False,
+                        place__isnull=False,
+                    )
+                ),
+                name="drink_at_a_seat_or_waiting",
+            ),
+            models.UniqueConstraint(
+                fields=["tap"], condition=~models.Q(tap=""), name="unique_drink_tap"
+            ),
+        ]
 
     def __str__(self) -> str:
+        if self.match_id is None:
+            return f"drink {self.pk} waiting at table {self.table_id}"
         return f"drink {self.pk} of match {self.match_id}"
+
+
+def serve_waiting(match_id: int, table_id: int, places: list) -> int:
+    """The drinks waiting at the table for the players of a match just started there move into
+    it, each at its player's seat; the others keep waiting. One statement; returns how many
+    moved. Called inside Match.start's transaction, after the table's row was locked."""
+    seats = {place: seat for seat, place in enumerate(places) if place is not None}
+    if not seats:
+        return 0
+    return Drink.objects.filter(table_id=table_id, place__in=seats).update(
+        match_id=match_id,
+        seat=models.Case(
+            *(models.When(place=place, then=models.Value(seat)) for place, seat in seats.items())
+        ),
+        table=None,
+        place=None,
+    )

@@ -17,12 +17,19 @@ Decisions where the issue left a choice:
 - "Herkes kendi": everyone pays their own drinks.
 - Prices are whole kuruş (cetele.tea.models): a drink of an item without a price is counted
   and named on the bill but costs nothing there.
+- Drinks ordered at a table before its first match, or between two matches, wait at the table
+  for the player's place and go into the next match that player plays, at their seat there
+  (cetele.tea.models.serve_waiting, from Match.start): that match's bill counts them. A "+" at
+  the table while a match is played goes into it when the player plays it.
+- A tap kept on a phone without signal (static/cetele/tea.js) is sent with its one-time id:
+  a kept "+" counts whatever the count now (adding is never a lost update), a kept "−" still
+  names the count it saw; the id makes a resend whose answer was lost count nothing.
 """
 
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, F
 from django.utils import timezone
 from django.utils.formats import number_format
@@ -254,11 +261,54 @@ class NoDrink(SheetError):
     """ "−" on a cell with no drink: nothing to take back."""
 
 
-def change_drinks(match: Match, seat: int, item: int, seen: int, *, add: bool) -> int:
+class AlreadyCounted(SheetError):
+    """A tap whose one-time id was counted before (it was sent, its answer was lost, and the
+    phone sent it again): nothing new is counted. `count` is the cell's count now."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+
+@dataclass(frozen=True)
+class Tapped:
+    """What became of a tap: the cell's count now, and the match it went into (None: the drink
+    waits at the table)."""
+
+    count: int
+    match_id: int | None
+
+
+def apply(cell, seen: int | None, *, add: bool, tap: str, create) -> int:
+    """The tap on `cell` (its drinks, read after the lock): `seen` None is a kept "+" from a
+    phone that had no signal, counted whatever the count now (adding loses no one's update);
+    a "−" always names the count it saw. A one-time `tap` counted before counts nothing."""
+    if tap and Drink.objects.filter(tap=tap).exists():
+        raise AlreadyCounted(cell.count())
+    count = cell.count()
+    if seen is not None and count != seen:
+        raise TallyMoved(count)
+    if add:
+        try:
+            with transaction.atomic():
+                create(tap)
+        except IntegrityError as error:  # the same tap raced past the check above
+            raise AlreadyCounted(cell.count()) from error
+        return count + 1
+    if count == 0:
+        raise NoDrink()
+    cell.filter(pk=cell.order_by("-pk").values("pk")[:1]).delete()
+    return count - 1
+
+
+def change_drinks(
+    match: Match, seat: int, item: int, seen: int | None, *, add: bool, tap: str = ""
+) -> int:
     """One drink more (`add`) or that player's last drink of that item less, if the cell still
-    holds `seen` drinks; returns the count now. The match's row is locked (PostgreSQL; SQLite's
-    IMMEDIATE transactions serialise writers) and its version bumped: every phone's sheet shows
-    the tally, and redraws it. Match.DoesNotExist when the match was deleted meanwhile."""
+    holds `seen` drinks (see `apply`); returns the count now. The match's row is locked
+    (PostgreSQL; SQLite's IMMEDIATE transactions serialise writers) and its version bumped:
+    every phone's sheet shows the tally, and redraws it. Match.DoesNotExist when the match was
+    deleted meanwhile."""
     with transaction.atomic():
         locked = (
             Match.objects.select_for_update().only("id", "table_id", "tea_rule").get(pk=match.pk)
@@ -269,19 +319,60 @@ def change_drinks(match: Match, seat: int, item: int, seen: int, *, add: bool) -
             raise UnknownDrink()
         # Counted after the lock, in a statement of its own: it sees a save that held the lock.
         cell = Drink.objects.filter(match_id=match.pk, seat=seat, item=item)
-        count = cell.count()
-        if count != seen:
-            raise TallyMoved(count)
-        if add:
-            Drink.objects.create(match_id=match.pk, seat=seat, item=item)
-            count += 1
-        else:
-            if count == 0:
-                raise NoDrink()
-            cell.filter(pk=cell.order_by("-pk").values("pk")[:1]).delete()
-            count -= 1
+
+        def create(tap: str) -> None:
+            Drink.objects.create(match_id=match.pk, seat=seat, item=item, tap=tap)
+
+        count = apply(cell, seen, add=add, tap=tap, create=create)
         bump(Match.objects.filter(pk=match.pk))
     return count
+
+
+def waiting_counts(table_id: int) -> dict[tuple[int, int], int]:
+    """How many drinks wait at the table for each (place, item): one query."""
+    rows = (
+        Drink.objects.filter(table_id=table_id)
+        .values_list("place", "item")
+        .annotate(count=Count("pk"))
+        .order_by()
+    )
+    return {(place, item): count for place, item, count in rows}
+
+
+def match_in_play(table_id: int) -> Match | None:
+    """The table's latest match while it is being played (None before the first match, or once
+    the latest is over): the one a drink ordered at the table goes into."""
+    latest = Match.objects.filter(table_id=table_id).order_by("-created_at", "-pk").first()
+    return latest if latest is not None and not latest.is_over() else None
+
+
+def change_waiting(
+    table: Table, place: int, item: int, seen: int | None, *, add: bool, tap: str = ""
+) -> Tapped:
+    """A tap on a drink at the table, for a table player by place (see `apply`). A "+" for a
+    player of the match in play goes into that match at their seat (a page drawn before the
+    match started, a tap kept on a phone without signal); otherwise the drink waits for the
+    next match its player plays (Drink, serve_waiting). A "−" takes back a waiting drink only.
+    The table's row is locked: Match.start takes the same lock to move the waiting drinks."""
+    with transaction.atomic():
+        Table.objects.select_for_update().filter(pk=table.pk).values_list("pk").first()
+        places = set(table.players.values_list("place", flat=True))
+        items = table_items(table.pk)
+        if place not in places or item not in {i.place for i in items if not i.retired}:
+            raise UnknownDrink()
+        playing = match_in_play(table.pk) if add else None
+        if playing is not None:
+            players = playing.players.filter(table_place=place)
+            seat = players.values_list("seat", flat=True).first()
+            if seat is not None:
+                count = change_drinks(playing, seat, item, None, add=True, tap=tap)
+                return Tapped(count, playing.pk)
+        cell = Drink.objects.filter(table_id=table.pk, place=place, item=item)
+
+        def create(tap: str) -> None:
+            Drink.objects.create(table_id=table.pk, place=place, item=item, tap=tap)
+
+        return Tapped(apply(cell, seen, add=add, tap=tap, create=create), None)
 
 
 def bump(matches) -> None:

@@ -22,21 +22,31 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cetele.live.board import players_of
-from cetele.models import Match, Table
+from cetele.models import Match, SheetError, Table
 from cetele.sharing.links import EDIT, match_by_token, secret_link
 from cetele.tables.season import table_by_token
-from cetele.tea.forms import BAD_TAP, DrinkForm, TableDrinkForm, TeaItemsForm, TeaRuleForm
+from cetele.tea.forms import (
+    BAD_TAP,
+    DrinkForm,
+    TableDrinkForm,
+    TeaItemsForm,
+    TeaRuleForm,
+    WaitingDrinkForm,
+)
 from cetele.tea.tally import (
+    AlreadyCounted,
     NoDrink,
     TallyMoved,
     UnknownDrink,
     build,
     change_drinks,
+    change_waiting,
     drink_counts,
     items_and_rule,
     save_items,
     set_rule,
     table_items,
+    waiting_counts,
 )
 
 logger = logging.getLogger(__name__)
@@ -68,6 +78,7 @@ def card_context(
         "tea": tally,
         "tea_match": match,
         "tea_url": url,
+        "tea_key": match.phone_key,  # where a tap kept without signal waits (tea.js)
         "tea_at_table": table is not None,
         "tea_rule_form": TeaRuleForm(initial={"rule": rule}) if table is None else None,
     }
@@ -80,15 +91,29 @@ def match_card(match: Match, finished: bool) -> dict:
 
 
 def table_card(table: Table, record, role: str, years: list[int]) -> dict:
-    """The card on a table's page, for its latest match (the one being played, or the last
-    one played): taps on the edit link, counts alone on the view link. None before the table's
-    first match, nor on a past season's page (`years`: the table's seasons, latest first)."""
-    if not record.matches or (record.season is not None and years and record.season != years[0]):
+    """The card on a table's page: its latest match's while it is played (taps on the edit
+    link, counts alone on the view link); before the table's first match and once the latest
+    is over, the drinks at the table, waiting for the next match (`waiting_card`). None on a
+    past season's page (`years`: the table's seasons, latest first)."""
+    if record.season is not None and years and record.season != years[0]:
         return {}
+    players = [Seat(player.place, player.name) for player in record.players]
+    if not record.matches or record.matches[0].played.finished:
+        return waiting_card(table, players, role)
     latest = record.matches[0]
     names = record.names
     players = [Seat(seat, names.get(place, "?")) for seat, place in enumerate(latest.played.places)]
     return latest_card(table, latest.match, players, latest.played.finished, role)
+
+
+def table_card_now(table: Table) -> dict:
+    """The table's card as its edit page shows it now (the answer to a tap on the table's
+    page: a match may have started, or ended, since the page was drawn)."""
+    latest = table.matches.order_by("-created_at", "-pk").first()
+    if latest is not None and not latest.is_over():
+        return latest_card(table, latest, players_of(latest), False, EDIT)
+    players = [Seat(place, name) for place, name in table.players.values_list("place", "name")]
+    return waiting_card(table, players, EDIT)
 
 
 def latest_card(table: Table, match: Match, players: list, finished: bool, role: str) -> dict:
@@ -97,7 +122,26 @@ def latest_card(table: Table, match: Match, players: list, finished: bool, role:
     context["tea_readonly"] = role != EDIT
     if role == EDIT:
         context["tea_items_url"] = reverse("table_tea", args=[table.edit_token])
+        # Drinks kept at the table without signal are sent from here too (into this match).
+        context["tea_table_key"] = table.phone_key
+        context["tea_table_url"] = reverse("table_waiting_drink", args=[table.edit_token])
     return context
+
+
+def waiting_card(table: Table, players: list, role: str) -> dict:
+    """The drinks at the table, by the table's players (`players`: Seat by place), waiting for
+    the next match each plays (cetele.tea.models.Drink): two queries (items, counts)."""
+    counts = waiting_counts(table.pk)
+    tally = build(table_items(table.pk), table.tea_rule, counts, players, False, None, False)
+    edit = role == EDIT
+    return {
+        "tea": tally,
+        "tea_waiting": True,
+        "tea_key": table.phone_key,
+        "tea_url": reverse("table_waiting_drink", args=[table.edit_token]) if edit else "",
+        "tea_readonly": not edit,
+        "tea_items_url": reverse("table_tea", args=[table.edit_token]) if edit else "",
+    }
 
 
 def tap(request: HttpRequest, match: Match, form: DrinkForm, players: list) -> tuple[str, bool]:
@@ -105,33 +149,52 @@ def tap(request: HttpRequest, match: Match, form: DrinkForm, players: list) -> t
     refused (then nothing changed)."""
     if not form.is_valid():
         return BAD_TAP, True
-    seat, item, seen = (form.cleaned_data[key] for key in ("seat", "item", "seen"))
+    seat, item = form.cleaned_data["seat"], form.cleaned_data["item"]
     add = form.cleaned_data["action"] == "add"
     try:
-        count = change_drinks(match, seat, item, seen, add=add)
+        count = change_drinks(
+            match, seat, item, form.seen_count(), add=add, tap=form.cleaned_data["tap"]
+        )
     except Match.DoesNotExist as error:
         raise Http404(_("Bu maç silindi.")) from error
-    except UnknownDrink:
+    except SheetError as error:
+        return refusal(error, lambda: cell_words(match, players, seat, item))
+    except DatabaseError as error:
+        logger.error("Drink not saved, the database refused the write: %s", error)
+        return NOT_WRITTEN, True
+    words = {**cell_words(match, players, seat, item), "count": count}
+    return done(words, add), False
+
+
+def done(words: dict, add: bool) -> str:
+    if add:
+        return _("%(name)s: bir %(item)s daha (%(count)s).") % words
+    return _("%(name)s: bir %(item)s geri alındı (%(count)s).") % words
+
+
+def refusal(error: Exception, words) -> tuple[str, bool]:
+    """What a refused tap says (nothing changed); `words()` names the cell. A tap counted
+    before is no refusal: it was counted, once."""
+    if isinstance(error, UnknownDrink):
         return _("Bu oyuncu ya da içecek bu maçta yok; çay defterinde hiçbir şey değişmedi."), True
-    except NoDrink:
+    if isinstance(error, NoDrink):
         return _("Geri alınacak içecek yok; çay defterinde hiçbir şey değişmedi."), True
-    except TallyMoved as moved:
-        words = {**cell_words(match, players, seat, item), "count": moved.count}
+    if isinstance(error, AlreadyCounted):
+        return (
+            _("%(name)s: bu %(item)s zaten sayılmıştı (%(count)s); bir daha sayılmadı.")
+            % {**words(), "count": error.count},
+            False,
+        )
+    if isinstance(error, TallyMoved):
         return (
             _(
                 "%(name)s için %(item)s sayısı az önce değişti, şimdi %(count)s. Bu dokunuş "
                 "sayılmadı; gerekiyorsa yeniden dokunun."
             )
-            % words,
+            % {**words(), "count": error.count},
             True,
         )
-    except DatabaseError as error:
-        logger.error("Drink not saved, the database refused the write: %s", error)
-        return NOT_WRITTEN, True
-    words = {**cell_words(match, players, seat, item), "count": count}
-    if add:
-        return _("%(name)s: bir %(item)s daha (%(count)s).") % words, False
-    return _("%(name)s: bir %(item)s geri alındı (%(count)s).") % words, False
+    raise error
 
 
 def cell_words(match: Match, players: list, seat: int, item: int) -> dict:
@@ -196,12 +259,50 @@ def table_drink(request: HttpRequest, token: str) -> HttpResponse:
             note = BAD_TAP
     else:
         note, refused = tap(request, match, form, players_of(match))
-    latest = table.matches.order_by("-created_at", "-pk").first()  # the card's match now
-    context = {}
-    if latest is not None:
-        finished = latest.is_over()
-        context = latest_card(table, latest, players_of(latest), finished, EDIT)
+    context = table_card_now(table)
     return answer(request, note, refused, context, reverse("table_detail", args=[token]))
+
+
+@require_POST
+@secret_link(role=EDIT)
+def table_waiting_drink(request: HttpRequest, token: str) -> HttpResponse:
+    """ "+ çay" or "−" on a table's page for a table player, before the table's next match: the
+    drink waits at the table for it (cetele.tea.tally.change_waiting)."""
+    table = table_by_token(EDIT, token)
+    form = WaitingDrinkForm(request.POST)
+    note, refused = BAD_TAP, True
+    if form.is_valid():
+        note, refused = waiting_tap(table, form)
+    context = table_card_now(table)
+    return answer(request, note, refused, context, reverse("table_detail", args=[token]))
+
+
+def waiting_tap(table: Table, form: WaitingDrinkForm) -> tuple[str, bool]:
+    place, item = form.cleaned_data["place"], form.cleaned_data["item"]
+    add = form.cleaned_data["action"] == "add"
+
+    def words() -> dict:
+        name = table.players.filter(place=place).values_list("name", flat=True).first()
+        items = {entry.place: entry.name for entry in table_items(table.pk)}
+        return {"name": name or "?", "item": items.get(item, "?")}
+
+    try:
+        tapped = change_waiting(
+            table, place, item, form.seen_count(), add=add, tap=form.cleaned_data["tap"]
+        )
+    except SheetError as error:
+        if isinstance(error, UnknownDrink):
+            return _(
+                "Bu oyuncu ya da içecek bu masada yok; çay defterinde hiçbir şey değişmedi."
+            ), True
+        return refusal(error, words)
+    except DatabaseError as error:
+        logger.error("Drink not saved, the database refused the write: %s", error)
+        return NOT_WRITTEN, True
+    said = {**words(), "count": tapped.count}
+    if tapped.match_id is not None:
+        return _("%(name)s: bir %(item)s daha, oynadığı maçta (%(count)s).") % said, False
+    return done(said, add), False
 
 
 @require_POST

@@ -504,12 +504,14 @@
   } else showCounters(document);
   document.addEventListener("htmx:afterSettle", function () { showCounters(document); });
 
-  // What a page asks for by itself once drawn (the tea tally's card, cetele.tea) is not asked
-  // without a connection (a page from the phone's copy): it keeps its plain link instead.
+  // The tea card comes after the page, and its tea.js (taps without signal) after the card; a
+  // page from the phone's copy, without a connection, keeps the card's plain link instead.
   document.addEventListener("htmx:beforeRequest", function (event) {
     const el = event.detail.elt;
-    if (!navigator.onLine && el && el.matches && el.matches("[data-asks-when-drawn]")) {
-      event.preventDefault();
-    }
+    if (!navigator.onLine && el.matches("[data-asks-when-drawn]")) event.preventDefault();
+  });
+  document.addEventListener("htmx:load", function (event) {
+    const src = event.detail.elt.dataset.teaScript;
+    if (src && !window.ceteleTea) document.head.appendChild(document.createElement("script")).src = src;
   });
 })();

@@ -92,3 +92,120 @@ def test_tea_at_a_table_with_its_prices(phone):
     page.goto(f"/masa/{table.edit_token}/cay/")
     assert blocking_violations(page) == []
     assert console.errors == []
+
+
+# --- Drinks at the table before its first match ---------------------------------------------------
+
+
+def test_tea_at_a_table_before_its_first_match_goes_into_the_match_and_its_bill(phone):
+    page, console = phone
+    table = table_with(("Ali", "Ayşe", "Can", "Deniz", "Ece"))
+    page.goto(f"/masa/{table.edit_token}/")
+    expect(page.locator("#tea h2")).to_have_text("Çay defteri · masada")
+
+    tap(page, 4, 0, "Ece", "çay", 1)  # Ece, the fifth at the table
+    tap(page, 4, 0, "Ece", "çay", 2)
+    tap(page, 0, 1, "Ali", "kahve", 1)  # Ali sits the first match out
+    tap(page, 1, 1, "Ayşe", "kahve", 1)
+    cell(page, 4, 0).get_by_role("button", name="Ece: son çay geri al").click()
+    expect(cell(page, 4, 0).locator("[data-tea-count]")).to_have_text("1")
+    assert blocking_violations(page) == []
+
+    match = start_at(table, [4, 1, 2, 3], planned_hands=3)  # Ece at seat 0, Ayşe at seat 1
+    page.reload()
+    expect(page.locator("#tea h2")).to_have_text("Çay defteri")
+    expect(cell(page, 0, 0).locator("[data-tea-count]")).to_have_text("1")  # Ece's
+    expect(cell(page, 1, 1).locator("[data-tea-count]")).to_have_text("1")  # Ayşe's
+    assert Drink.objects.filter(table=table, place=0).count() == 1  # Ali's still waits
+
+    page.goto(f"/m/{match.edit_token}/")
+    for finisher in (0, 1, 2):
+        play_hand(page, finisher)
+    bill = page.locator("section.summary [data-tea-bill]")
+    expect(bill).to_contain_text("Ece: 1 çay")
+    expect(bill).to_contain_text("Ayşe: 1 kahve")
+    expect(bill).to_contain_text("Kaybeden öder: Deniz")
+    assert console.errors == []
+
+
+# --- Taps without signal ------------------------------------------------------------------------
+
+
+def kept_taps(page) -> dict:
+    return page.evaluate(
+        """() => Object.fromEntries(Object.keys(localStorage)
+             .filter((k) => k.startsWith("cetele.tea.")).map((k) => [k, localStorage[k]]))"""
+    )
+
+
+def drinks_reach(match, count: int, page) -> None:
+    for _ in range(100):
+        if Drink.objects.filter(match=match).count() == count:
+            return
+        page.wait_for_timeout(100)
+    assert Drink.objects.filter(match=match).count() == count
+
+
+def test_taps_without_signal_wait_on_the_phone_and_count_once_when_back(phone, second_phone):
+    page, console = phone
+    match = make_match(planned_hands=3)
+    page.goto(f"/m/{match.edit_token}/")
+    expect(cell(page, 0, 0).locator("[data-tea-count]")).to_have_text("0")
+
+    page.context.set_offline(True)
+    add = cell(page, 0, 0).get_by_role("button", name="+ çay (Ali)", exact=True)
+    add.click()
+    add.click()
+    cell(page, 3, 1).get_by_role("button", name="+ kahve (Deniz)", exact=True).click()
+    # Deniz's kahve was a mistake: "−" takes the waiting tap back on the phone.
+    cell(page, 3, 1).get_by_role("button", name="Deniz: son kahve geri al").click()
+
+    expect(cell(page, 0, 0).locator("[data-tea-count]")).to_have_text("2")
+    expect(cell(page, 0, 0).locator("[data-tea-kept]")).to_have_text("bekliyor")
+    expect(cell(page, 3, 1).locator("[data-tea-count]")).to_have_text("0")
+    expect(cell(page, 3, 1).locator("[data-tea-kept]")).to_have_count(0)
+    expect(page.locator("#tea [data-tea-note]")).to_contain_text("Bağlantı yok")
+    assert len(kept_taps(page)) == 2
+    assert all(match.edit_token not in value for value in kept_taps(page).values())
+    assert not Drink.objects.filter(match=match).exists()
+
+    page.context.set_offline(False)
+    drinks_reach(match, 2, page)
+    expect(cell(page, 0, 0).locator("[data-tea-kept]")).to_have_count(0)
+    expect(cell(page, 0, 0).locator("[data-tea-count]")).to_have_text("2")
+    expect(page.locator("#tea")).to_contain_text("Ali: bir çay daha (2).")
+    assert kept_taps(page) == {}
+
+    # Another phone of the match shows them.
+    other, _ = second_phone
+    other.goto(f"/m/{match.edit_token}/")
+    expect(other.locator('#tea [data-tea-cell="0-0"] [data-tea-count]')).to_have_text("2")
+    # Once back, a tap goes at once again.
+    tap(page, 2, 0, "Can", "çay", 1)
+    assert Drink.objects.filter(match=match).count() == 3
+    assert [e for e in console.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
+
+
+def test_a_tap_whose_answer_was_lost_is_sent_again_and_counted_once(phone):
+    page, console = phone
+    table = table_with()
+    page.goto(f"/masa/{table.edit_token}/")
+    lost = []
+
+    def lose_the_answer(route):
+        route.fetch()  # the server has it...
+        lost.append(route.request.post_data)
+        route.abort()  # ...and the phone never hears back
+
+    page.route("**/cay/masada/", lose_the_answer)
+    cell(page, 2, 0).get_by_role("button", name="+ çay (Can)", exact=True).click()
+    expect(cell(page, 2, 0).locator("[data-tea-kept]")).to_have_text("bekliyor")
+    assert Drink.objects.filter(table=table).count() == 1
+    page.unroute("**/cay/masada/")
+
+    page.wait_for_function(
+        "() => !Object.keys(localStorage).some((k) => k.startsWith('cetele.tea.'))", timeout=15_000
+    )
+    expect(page.locator("#tea")).to_contain_text("zaten sayılmıştı (1)")
+    expect(cell(page, 2, 0).locator("[data-tea-count]")).to_have_text("1")
+    assert Drink.objects.filter(table=table).count() == 1 and len(lost) == 1

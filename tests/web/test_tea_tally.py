@@ -17,7 +17,7 @@ from urllib.parse import unquote
 
 import pytest
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -528,10 +528,9 @@ def test_a_table_tap_before_any_match_or_on_a_past_season_changes_nothing(client
     assert htmx.status_code == plain.status_code == 200
     assert "Bu maç bu masanın değil" in htmx.content.decode()
     assert "Bu maç bu masanın değil" in plain.content.decode()
-    assert (
-        'id="tea"'
-        not in client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
-    )
+    # Before the first match the card is the drinks at the table (tests below), not a match's.
+    before = client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+    assert 'name="match"' not in before and 'name="place"' in before
     assert not Drink.objects.exists()
     # A past season's page shows no card: the tally is the latest match's.
     old = start_at(table, [0, 1, 2, 3], planned_hands=3)
@@ -555,6 +554,214 @@ def test_the_table_view_link_shows_the_counts_without_a_form(client):
     assert table.edit_token not in body and match.edit_token not in body
 
 
+# --- Drinks at the table, before its next match ----------------------------------------------
+
+
+def waiting(table) -> dict:
+    found = {}
+    for place, item in Drink.objects.filter(table=table).values_list("place", "item"):
+        found[(place, item)] = found.get((place, item), 0) + 1
+    return found
+
+
+def at_table(client, table, place, item, action="add", seen=None, **extra):
+    """A tap on the table's page before its next match, as the page's form sends it."""
+    if seen is None:
+        seen = Drink.objects.filter(table=table, place=place, item=item).count()
+    data = {"place": place, "item": item, "seen": seen, "action": action, **extra}
+    headers = {key: value for key, value in extra.items() if key.startswith("HX")}
+    for key in headers:
+        data.pop(key)
+    return client.post(
+        reverse("table_waiting_drink", args=[table.edit_token]), data, headers=headers
+    )
+
+
+def table_page(client, table, role="edit") -> str:
+    if role == "edit":
+        return client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+    return client.get(reverse("view_table", args=[table.view_token])).content.decode()
+
+
+def test_before_the_first_match_each_table_player_gets_a_tap_and_minus_undoes_it(client):
+    table = table_with(("Ali", "Ayşe", "Can", "Deniz", "Ece"))
+    page_before = table_page(client, table)
+
+    response = at_table(client, table, 4, CAY)  # Ece, the fifth at the table
+    at_table(client, table, 4, CAY)
+    at_table(client, table, 1, KAHVE)
+    undone = at_table(client, table, 4, CAY, "remove")
+
+    assert 'data-tea-cell="4-0"' in page_before and "Ece" in page_before
+    assert response.url == reverse("table_detail", args=[table.edit_token]) + "#tea"
+    assert waiting(table) == {(4, CAY): 1, (1, KAHVE): 1}
+    assert not Drink.objects.filter(match__isnull=False).exists()
+    body = client.get(undone.url).content.decode()  # without JavaScript: the page again
+    assert "Ece: bir çay geri alındı (1)." in body
+    assert "Toplam: 1 çay, 1 kahve." in body
+
+
+def test_the_waiting_drinks_move_into_the_next_match_at_their_players_seats(client):
+    table = table_with(("Ali", "Ayşe", "Can", "Deniz", "Ece"))
+    at_table(client, table, 4, CAY)  # Ece
+    at_table(client, table, 4, CAY)
+    at_table(client, table, 0, KAHVE)  # Ali, who sits this one out
+    at_table(client, table, 2, SU)  # Can
+
+    match = start_at(table, [4, 1, 2, 3], planned_hands=3)  # Ece at seat 0, Can at seat 2
+
+    assert counts(match) == {(0, CAY): 2, (2, SU): 1}
+    assert waiting(table) == {(0, KAHVE): 1}  # Ali's waits for the next match he plays
+    body = table_page(client, table)
+    card = body[body.index('id="tea"') :]
+    assert 'name="match"' in card and "Toplam: 2 çay, 1 su." in card
+    for hand in LOSER_DENIZ:
+        add_hand(match, hand)
+    later = start_at(table, [0, 1, 2, 3], planned_hands=3)
+    assert counts(later) == {(0, KAHVE): 1} and not waiting(table)
+
+
+def test_the_bill_of_the_next_match_counts_the_drinks_from_before_it(client):
+    table, data = priced_table()
+    save_list(client, table, data)
+    at_table(client, table, ALI, CAY)
+    at_table(client, table, AYSE, KAHVE)
+
+    match = finished_match(LOSER_DENIZ, table=table)
+
+    bill = bill_of(client, match)
+    assert "Ali: 1 çay (15,00" in bill and "Ayşe: 1 kahve (40,50" in bill
+    assert "Kaybeden öder: Deniz" in bill
+
+
+def test_a_tap_at_the_table_while_a_match_is_played_goes_into_it(client):
+    """A page drawn before the match started, or a tap kept on a phone without signal."""
+    table = table_with(("Ali", "Ayşe", "Can", "Deniz", "Ece"))
+    match = start_at(table, [4, 1, 2, 3], planned_hands=3)
+
+    into = at_table(client, table, 4, CAY, **HTMX)
+    sat_out = at_table(client, table, 0, CAY)  # Ali does not play it: his waits
+
+    assert "Ece: bir çay daha, oynadığı maçta (1)." in into.content.decode()
+    assert 'name="match"' in into.content.decode()  # the answer is the match's card
+    assert counts(match) == {(0, CAY): 1}
+    assert waiting(table) == {(0, CAY): 1} and sat_out.status_code == 302
+
+
+def test_once_the_latest_match_is_over_the_card_is_the_table_again(client):
+    table = table_with()
+    match = finished_match(LOSER_DENIZ, table=table)
+
+    body = table_page(client, table)
+    at_table(client, table, DENIZ, CAY)
+
+    assert 'name="place"' in body and 'name="match"' not in body
+    assert waiting(table) == {(DENIZ, CAY): 1} and not counts(match)
+
+
+@pytest.mark.parametrize(
+    ("data", "sentence"),
+    [
+        ({"place": 9, "item": 0, "seen": 0, "action": "add"}, "bu masada yok"),
+        ({"place": 0, "item": 6, "seen": 0, "action": "add"}, "bu masada yok"),
+        ({"place": "x", "item": 0, "seen": 0, "action": "add"}, "anlaşılamadı"),
+        ({"place": 0, "item": 0, "seen": 0, "action": "drop"}, "anlaşılamadı"),
+        ({"place": 0, "item": 0, "action": "add"}, "anlaşılamadı"),
+        ({"place": 0, "item": 0, "seen": 0, "action": "remove"}, "Geri alınacak içecek yok"),
+        ({"place": 0, "item": 0, "seen": 3, "action": "add"}, "az önce değişti, şimdi 0"),
+        ({"place": 0, "item": 0, "seen": 0, "action": "add", "tap": "short"}, "anlaşılamadı"),
+    ],
+)
+def test_a_bad_tap_at_the_table_changes_nothing_and_says_so(client, data, sentence):
+    table = table_with()
+    url = reverse("table_waiting_drink", args=[table.edit_token])
+
+    htmx = client.post(url, data, headers=HTMX)
+    plain = client.post(url, data, follow=True)
+
+    assert htmx.status_code == plain.status_code == 200
+    assert sentence in htmx.content.decode() and sentence in plain.content.decode()
+    assert not Drink.objects.exists()
+
+
+def test_the_view_link_shows_the_waiting_counts_and_cannot_tap(client):
+    table = table_with()
+    at_table(client, table, AYSE, KAHVE)
+
+    body = table_page(client, table, role="view")
+    data = {"place": 0, "item": 0, "seen": 0, "action": "add"}
+    refused = client.post(reverse("table_waiting_drink", args=[table.view_token]), data)
+
+    assert 'data-tea-cell="1-1"' in body and "tea-add" not in body and 'name="place"' not in body
+    assert table.edit_token not in body
+    assert refused.status_code == 404 and waiting(table) == {(AYSE, KAHVE): 1}
+
+
+def test_deleting_the_table_deletes_its_waiting_drinks(client):
+    table = table_with()
+    at_table(client, table, ALI, CAY)
+    other = table_with()
+    at_table(client, other, ALI, CAY)
+
+    response = client.post(
+        reverse("table_delete", args=[table.edit_token]), {"confirm": "on", "matches": "keep"}
+    )
+
+    assert response.status_code == 302
+
+    assert not Drink.objects.filter(table_id=table.pk).exists()
+    assert Drink.objects.filter(table=other).count() == 1
+
+
+# --- Taps kept on a phone without signal ------------------------------------------------------
+
+TAP_ID = "k" * 20
+
+
+def test_a_kept_plus_counts_whatever_the_count_now_and_a_resend_counts_once(client):
+    match = make_match()
+    tap(client, match, ALI, CAY)  # another phone's çay, after this phone lost its signal
+    data = {"seat": ALI, "item": CAY, "seen": 0, "action": "add", "kept": "1", "tap": TAP_ID}
+
+    first = client.post(drink_url(match), data, headers=HTMX)
+    again = client.post(drink_url(match), data, headers=HTMX)  # the answer was lost: sent again
+
+    assert "Ali: bir çay daha (2)." in first.content.decode()
+    assert "zaten sayılmıştı (2)" in again.content.decode()
+    assert counts(match) == {(ALI, CAY): 2}
+
+
+def test_a_kept_minus_still_names_the_count_it_saw(client):
+    match = make_match()
+    tap(client, match, ALI, CAY)
+    tap(client, match, ALI, CAY)
+    data = {"seat": ALI, "item": CAY, "seen": 1, "action": "remove", "kept": "1", "tap": TAP_ID}
+
+    response = client.post(drink_url(match), data, headers=HTMX)
+
+    assert "az önce değişti, şimdi 2" in response.content.decode()
+    assert counts(match) == {(ALI, CAY): 2}
+
+
+def test_a_kept_tap_at_the_table_sent_twice_counts_once_and_follows_its_drink(client):
+    table = table_with()
+    first = at_table(client, table, CAN, CAY, seen=5, kept="1", tap=TAP_ID, **HTMX)
+    start_at(table, [0, 1, 2, 3], planned_hands=3)  # the drink moved into the match
+    again = at_table(client, table, CAN, CAY, seen=5, kept="1", tap=TAP_ID, **HTMX)
+
+    assert "Can: bir çay daha (1)." in first.content.decode()
+    assert "zaten sayılmıştı" in again.content.decode()
+    assert Drink.objects.count() == 1
+
+
+def test_two_kept_taps_for_the_same_cell_are_two_drinks(client):
+    table = table_with()
+    for tap_id in ("a" * 20, "b" * 20):
+        at_table(client, table, CAN, CAY, seen=0, kept="1", tap=tap_id)
+
+    assert waiting(table) == {(CAN, CAY): 2}
+
+
 # --- Only the edit links write ------------------------------------------------------------------
 
 
@@ -569,7 +776,7 @@ def test_the_view_and_join_links_cannot_tap_or_change_the_rule_or_the_list(clien
     for token in (match.view_token, match.join_token):
         for name in ("match_drink", "match_tea_rule"):
             assert client.post(reverse(name, args=[token]), data).status_code == 404
-    for name in ("table_drink", "table_tea"):
+    for name in ("table_drink", "table_tea", "table_waiting_drink"):
         assert client.post(reverse(name, args=[table.view_token]), data).status_code == 404
 
     assert (list(Drink.objects.values()), Match.objects.get(pk=match.pk).version) == before
@@ -606,6 +813,22 @@ def test_match_and_table_page_queries_do_not_grow_with_drinks(client):
     assert found[0] == found[1] == found[2], found
 
 
+def test_a_table_page_with_drinks_at_the_table_does_not_grow_with_them(client):
+    found = []
+    for number in (0, 5, 60):
+        table = table_with()
+        Drink.objects.bulk_create(
+            Drink(table=table, place=index % 4, item=index % 3) for index in range(number)
+        )
+        found.append(
+            (
+                queries_of(client, reverse("table_detail", args=[table.edit_token])),
+                queries_of(client, reverse("view_table", args=[table.view_token])),
+            )
+        )
+    assert found[0] == found[1] == found[2], found
+
+
 # --- English -----------------------------------------------------------------------------------
 
 
@@ -626,6 +849,20 @@ def test_the_tally_and_the_bill_in_english(client):
     assert "Total: 2 çay — 30.00\u00a0₺" in bill
     items = client.get(reverse("table_tea", args=[table.edit_token])).content.decode()
     assert "Price (₺)" in items and 'value="40.50"' in items
+
+
+def test_the_drinks_at_the_table_and_a_kept_tap_in_english(client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    table = table_with()
+
+    page = table_page(client, table)
+    first = at_table(client, table, CAN, CAY, kept="1", tap=TAP_ID, **HTMX).content.decode()
+    again = at_table(client, table, CAN, CAY, seen=0, kept="1", tap=TAP_ID, **HTMX)
+
+    assert "Tea tally · at the table" in page and "In the next match" in page
+    assert 'data-tea-kept-word="waiting"' in page
+    assert "Can: one more tea (1)." in first
+    assert "Can: this tea was already counted (1)" in again.content.decode()
 
 
 # --- A double tap that really races (PostgreSQL, threads) ----------------------------------------
@@ -666,3 +903,57 @@ def test_a_tap_waiting_for_another_taps_lock_sees_its_drink_and_counts_nothing()
 
     assert "Ali için çay sayısı az önce değişti, şimdi 1" in answer["response"].content.decode()
     assert counts(match) == {(ALI, CAY): 1}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks between threads need PostgreSQL"
+)
+def test_a_tap_at_the_table_while_the_match_starts_goes_into_it_not_left_waiting():
+    """A "+" at the table arrives while the next match is being started (it holds the table's
+    lock): it waits, then finds the match in play and goes into it (fails if the tap does not
+    take the table's lock, or Match.start moves the drinks without it)."""
+    import threading
+
+    from django.test import Client
+
+    table = table_with()
+    data = {"place": CAN, "item": CAY, "seen": 0, "action": "add"}
+    url = reverse("table_waiting_drink", args=[table.edit_token])
+    started, answer = threading.Event(), {}
+
+    def tap_at_the_table() -> None:
+        started.wait(10)
+        try:
+            answer["response"] = Client().post(url, data, headers=HTMX)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=tap_at_the_table)
+    thread.start()
+    with transaction.atomic():  # the match starting, holding the table's lock
+        match = start_at(table, [0, 1, 2, 3], planned_hands=3)
+        started.set()
+        thread.join(1.5)  # the tap is now waiting for the lock
+    thread.join(30)
+
+    assert "Can: bir çay daha, oynadığı maçta (1)." in answer["response"].content.decode()
+    assert counts(match) == {(CAN, CAY): 1} and not waiting(table)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {},  # neither at a match nor at a table
+        {"seat": 0, "place": 0},  # a seat without its match, a place without its table
+    ],
+)
+def test_a_drink_is_at_a_seat_of_a_match_or_waiting_at_a_table_never_neither_nor_both(fields):
+    from django.db import IntegrityError
+
+    match = make_match()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Drink.objects.create(item=0, **fields)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Drink.objects.create(match=match, seat=0, table=table_with(), place=0, item=0)
+    assert not Drink.objects.exists()
