@@ -353,6 +353,17 @@ class Table:
     changed_at: float = 0.0  # monotonic time of its last change
     saves: list[tuple[int, float]] = field(default_factory=list)  # (version, acknowledged at)
     arrived: bool = False  # started through the form during the run
+    teams: bool = False  # eşli (a tournament's game): the finisher's partner writes 0
+
+
+def table_hand(table: Table, rng: random.Random) -> dict:
+    """A hand as this table's scorer enters it: with teams, the finisher's partner's row is left
+    empty (the form says "eşi bitirdi, 0 yazar" and refuses a sum there)."""
+    inputs = sample_hand(rng)
+    if table.teams:
+        partner = (inputs["finisher"] + 2) % 4
+        inputs["players"][partner] = {"opened": "no", "okeys": 0, "fake_okeys": 0, "penalties": []}
+    return inputs
 
 
 @dataclass
@@ -841,7 +852,7 @@ class Load:
             if form is None or not form.value("version"):
                 step.error("correction: the hand's page has no form with its version")
                 return
-            taps = hand_taps(sample_hand(rng))
+            taps = hand_taps(table_hand(table, rng))
             for chosen in spread(taps, 3):
                 await asyncio.sleep(THINK)
                 await self.preview(step, phone, form, chosen)
@@ -987,7 +998,7 @@ class Load:
         every, entry = self.args.save_every, min(self.args.entry_seconds, self.args.save_every)
         next_save = table.changed_at + every
         while next_save - entry < end:
-            inputs = sample_hand(rng)
+            inputs = table_hand(table, rng)
             events = []
             if rng.random() < self.args.corrections:
                 # Between two hands' entries, leaving the correction (~10 s) time to finish.
@@ -1287,7 +1298,7 @@ def seed_tournament(teams: int, tables: int, hands: int) -> tuple[str, list[Tabl
         for _ in range(hands):
             match.add_hand(sample_hand(rng))
         match.refresh_from_db(fields=["version"])
-        live.append(Table(match.edit_token, match.view_token, match.version))
+        live.append(Table(match.edit_token, match.view_token, match.version, teams=True))
     connections.close_all()
     return tournament.view_token, live
 
