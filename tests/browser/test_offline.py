@@ -66,14 +66,14 @@ def kept_for_offline(page, text: str = "") -> None:
     # whole make test that has once taken longer than 10 s (CI, PostgreSQL's browser leg). A
     # phone asks again each time the page is opened: so does the test, once.
     try:
-        wait_until(page, KEPT, text, timeout=15_000)
+        wait_until(page, HOLDS_COPY, text, timeout=15_000)
     except AssertionError:
         page.reload()
-        wait_until(page, KEPT, text, timeout=30_000)
+        wait_until(page, HOLDS_COPY, text, timeout=30_000)
 
 
 # Whether the phone holds a copy of the page it shows, with `text` in it (the worker's cache).
-KEPT = """async (text) => {
+HOLDS_COPY = """async (text) => {
     const cache = await caches.open("cetele-pages");
     const copy = await cache.match(location.pathname);
     return !!copy && (await copy.text()).includes(text);

@@ -183,7 +183,10 @@ def test_taps_without_signal_wait_on_the_phone_and_count_once_when_back(phone, s
     # Once back, a tap goes at once again.
     tap(page, 2, 0, "Can", "çay", 1)
     assert Drink.objects.filter(match=match).count() == 3
-    assert [e for e in console.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
+    # Requests that found no connection say so on the console (how, depends on whether the
+    # worker answered them: CI saw ERR_FAILED and htmx:sendError); anything else is an error.
+    no_connection = ("ERR_INTERNET_DISCONNECTED", "ERR_FAILED", "htmx:sendError")
+    assert [e for e in console.errors if not any(n in e for n in no_connection)] == []
 
 
 def test_a_tap_whose_answer_was_lost_is_sent_again_and_counted_once(phone):
