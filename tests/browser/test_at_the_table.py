@@ -214,9 +214,17 @@ def test_the_preview_never_covers_the_input_being_typed_at_320_px(browser, live_
         page.locator("#seat-0 .finish").click()
         for seat in (1, 2, 3):
             page.click(f"#id_p{seat}-remaining")
-            # Measured once this seat's preview is in: the previous seat's was still there (with
-            # its details) when the swap came, and a box measured mid-swap is None.
-            with page.expect_response(lambda r: r.request.method == "POST" and "/el/" in r.url):
+            # Measured once the preview of this seat's whole sum is in: the previous seat's was
+            # still there (with its details) when the swap came, and a box measured mid-swap is
+            # None; so was one measured after the "1"'s answer, before the "12"'s (CI).
+            typed = f"p{seat}-remaining=12&"
+            with page.expect_response(
+                lambda r, typed=typed: (
+                    r.request.method == "POST"
+                    and "/el/" in r.url
+                    and typed in (r.request.post_data or "") + "&"
+                )
+            ):
                 page.keyboard.type("12")
             page.wait_for_selector("#hand-preview details")
             expect(page.locator(".htmx-swapping, .htmx-settling")).to_have_count(0)
