@@ -22,9 +22,11 @@ A table is one match and `--viewers` + 1 phones:
 - after each save, the deal: the next hand's gösterge is tapped (its colour, then its number,
   each sent as tapped), by a joined phone where the players joined, else on the scorer's form;
 - the scorer's page and a joined phone's ask for the open hand's rows (the rows' section: its
-  hx-get and hx-trigger "every N s", as the answer gives them; the scorer's page asks at once when
-  drawn) and ask for the sheet only when the rows' answer says it changed (HX-Trigger
-  cetele:poll-now) or after their own save; the view link's phones poll the sheet;
+  hx-get and hx-trigger "every N s", as the answer gives them, and until a row is in the pace
+  of its data-rows-schedule by the sheet's quiet, as seats.js lets htmx's ticks through; the
+  scorer's page asks at once when drawn) and ask for the sheet only when the rows' answer says
+  it changed (HX-Trigger cetele:poll-now) or after their own save; the view link's phones poll
+  the sheet;
 - the sheet is polled on the schedule the page gives (data-poll-schedule, from how long the match
   has been quiet; or every `--poll-every` s when given), and every phone now and then reloads
   its page (`--reloads-per-minute`, a Poisson rate per phone: only the HTML page counts, static
@@ -137,6 +139,7 @@ ROWS_SECTION = re.compile(
     rb'<section id="table-rows"[^>]*?hx-get="([^"]+)"[^>]*?hx-trigger="([^"]*)"', re.S
 )
 EVERY = re.compile(rb"every (\d+)s")
+ROWS_SCHEDULE = re.compile(rb'<section id="table-rows"[^>]*?data-rows-schedule="([0-9:,]*)"', re.S)
 # The tournament's live section (cetele/tournaments/_live.html): where it asks and how often.
 LIVE_SECTION = re.compile(
     rb'<section id="live" hx-get="([^"]+)"[^>]*?data-poll-schedule="([0-9:,]*)"'
@@ -324,6 +327,7 @@ class Phone:
     # hx-trigger="load"); while they are asked, the sheet asks only when they say it changed.
     rows_url: str = ""
     rows_every: float = 0.0
+    rows_schedule: list[tuple[float, float]] = field(default_factory=list)  # until a row is in
     sheet_polls: bool = True
     row_form: Form | None = None  # a joined phone's own row
     indicator_form: Form | None = None  # a joined phone's gösterge
@@ -333,11 +337,12 @@ class Phone:
     def cookie(self) -> str:
         return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
 
-    def interval(self, quiet: float, fixed: float = 0) -> float:
-        """Seconds to the next poll, as app.js's pollEvery gives them (or a fixed interval)."""
+    def interval(self, quiet: float, fixed: float = 0, schedule=None) -> float:
+        """Seconds to the next poll, as app.js's pollEvery gives them (or a fixed interval);
+        `schedule`: another than the sheet's, by the sheet's quiet (the rows' pace)."""
         if fixed:
             return fixed
-        for until, every in self.schedule:
+        for until, every in schedule or self.schedule:
             if until == 0 or quiet < until:
                 return every
         return 4.0  # no schedule: every htmx tick
@@ -638,6 +643,8 @@ class Load:
             phone.rows_url = html.unescape(found[1].decode())
             every = EVERY.search(found[2])
             phone.rows_every = float(every[1]) if every else 0.0
+            paced = ROWS_SCHEDULE.search(body)
+            phone.rows_schedule = parse_schedule(paced[1]) if paced else []
         if phone.role == "k" and (form := read_form(body.decode(), '/satir/"')):
             phone.row_form = form
         if phone.role == "k" and (form := read_form(body.decode(), '/gosterge/"')):
@@ -968,6 +975,8 @@ class Load:
 
         def every(at: float) -> float:
             if phone.rows_url and not phone.sheet_polls:  # the rows' poll, which says the rest
+                if phone.rows_schedule:  # no row in yet: at the pace its section names
+                    return phone.interval(at - phone.changed_at, schedule=phone.rows_schedule)
                 return phone.rows_every or 4.0
             return phone.interval(at - phone.changed_at, fixed)
 

@@ -21,11 +21,11 @@ CACHES = {
 }
 CETELE_MISS_COUNTS = "cache"
 
-# The joined phones' rows are asked for four times as often as at a table (every 1 or 2 s, not
-# 4 or 8; cetele.live.schedule.rows_every): the browser tests of the whole table wait for a row
-# to arrive, not out a table's pace (the last run's whole-table test spent most of its 90 s so).
+# The joined phones' rows are asked for eight times as often as at a table (every 1 or 2 s, not
+# 4, 8 or 16; cetele.live.schedule.rows_pace): the browser tests of the whole table wait for a
+# row to arrive, not out a table's pace (the whole-table test once spent most of its 90 s so).
 # tests/web/test_seats.py checks the schedule itself, at 1.
-CETELE_ROWS_POLL_SPEEDUP = 4
+CETELE_ROWS_POLL_SPEEDUP = 8
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # The test database as production has it: a file (WAL, IMMEDIATE, busy timeout), not

@@ -8,6 +8,7 @@ every few minutes) a viewer asks every 8 s, so a save shows within 4 s on the me
 a save, and on a quiet match, much less often. bench/loadtest.py uses the same schedule.
 """
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
@@ -26,26 +27,39 @@ POLL_SCHEDULE: tuple[tuple[int | None, int], ...] = (
 # How often a page asks for the open hand's rows, the joined phones' (cetele.seats). Those polls
 # also bring the sheet's news (a new version: "cetele:poll-now"), so a page that has them asks for
 # its sheet only when they say so (sheet_context's `sheet_polls`). A row should show on the
-# scorer's form about 2 s after it is written (the median of a 4-s poll); a player's own phone
-# waits at the sheet's rhythm until someone writes, and so does a scorer's page no phone has
-# joined (a seat taken, or another editor's save, is its news): one poll where it had two.
+# scorer's form about 2 s after it is written (the median of a 4-s poll). Until the first row of
+# a hand is in, the rows are asked for at a pace that follows how long the match has been quiet,
+# as the sheet's poll does (app.js reads the quiet from the page's sheet): right after a save the
+# next hand is being played, minutes from its first row, so nobody asks more than every 16 s; a
+# player's own phone, and a scorer's page no phone has joined (a seat taken, or another
+# editor's save, is its news), then wait at a viewer's pace; the scorer's page with phones
+# joined asks every 4 s, its first row due any moment.
 ROWS_EVERY_WRITING = 4  # a row of the open hand is in: the hand is being written at the table
-ROWS_EVERY_SCORER = 4  # the scorer's page, phones joined: the first row is due any moment
-ROWS_EVERY_PLAYER = 8  # a joined phone while nobody has written: as a viewer asks for the sheet
-ROWS_EVERY_ALONE = 8  # the scorer's page, no phone joined
+ROWS_SCHEDULE_SCORER: tuple[tuple[int | None, int], ...] = ((120, 16), (None, 4))
+ROWS_SCHEDULE_WAITING = POLL_SCHEDULE  # a joined phone, or the scorer's page with none joined
+ROWS_TICK = 4  # htmx's tick while the rows wait for their first: each schedule's step divides it
 
 
-def rows_every(table: list, scorer: bool) -> int:
-    """Seconds between two asks for the open hand's rows, from what every seat shows now
+@dataclass(frozen=True)
+class RowsPace:
+    """How the rows' section asks: htmx's `every` (s), and the schedule app.js lets its ticks
+    through by (data-rows-schedule, as data-poll-schedule; "": every tick)."""
+
+    every: int
+    schedule: str
+
+
+def rows_pace(table: list, scorer: bool) -> RowsPace:
+    """How often a page asks for the open hand's rows, from what every seat shows now
     (cetele.seats.drafts.table_rows), on the scorer's page or a joined phone's."""
-    if any(state.row for state in table):
-        every = ROWS_EVERY_WRITING
-    elif not scorer:
-        every = ROWS_EVERY_PLAYER
-    else:
-        every = ROWS_EVERY_SCORER if any(state.joined for state in table) else ROWS_EVERY_ALONE
     # 1 but in the tests (settings.CETELE_ROWS_POLL_SPEEDUP): the same schedule, sooner.
-    return max(1, every // settings.CETELE_ROWS_POLL_SPEEDUP)
+    speedup = settings.CETELE_ROWS_POLL_SPEEDUP
+    if any(state.row for state in table):
+        return RowsPace(max(1, ROWS_EVERY_WRITING // speedup), "")
+    joined = any(state.joined for state in table)
+    schedule = ROWS_SCHEDULE_SCORER if scorer and joined else ROWS_SCHEDULE_WAITING
+    sooner = tuple((until, max(1, every // speedup)) for until, every in schedule)
+    return RowsPace(max(1, ROWS_TICK // speedup), schedule_attribute(sooner))
 
 
 def poll_every(quiet_seconds: float) -> int:
@@ -56,9 +70,9 @@ def poll_every(quiet_seconds: float) -> int:
     raise AssertionError("POLL_SCHEDULE ends with None")
 
 
-def schedule_attribute() -> str:
-    """The schedule as the sheet's data-poll-schedule: "120:15,900:8,3600:30,0:120"."""
-    return ",".join(f"{until or 0}:{every}" for until, every in POLL_SCHEDULE)
+def schedule_attribute(schedule=POLL_SCHEDULE) -> str:
+    """A schedule as the sheet's data-poll-schedule: "120:16,900:8,3600:32,0:120"."""
+    return ",".join(f"{until or 0}:{every}" for until, every in schedule)
 
 
 def quiet_seconds(touched_at: datetime, now: datetime | None = None) -> int:

@@ -29,7 +29,7 @@ from cetele.deal.indicator import indicator_json, open_indicator
 from cetele.deal.views import indicator_context
 from cetele.live.board import players_of
 from cetele.live.rows import Rows, RowsState, rows_for
-from cetele.live.schedule import rows_every
+from cetele.live.schedule import rows_pace
 from cetele.matches.exports import match_csv, match_json
 from cetele.matches.views import NOT_WRITTEN, get_hand, hand_context, match_url, sheet_context
 from cetele.models import HandGone, Match, ObjectionGone
@@ -141,7 +141,7 @@ def joined_page(
         "table": table,
         "any_joined": True,  # this phone has
         "rows_url": rows_url(match, JOIN, position),
-        "rows_every": rows_every(table, scorer=False),
+        "rows_pace": rows_pace(table, scorer=False),
         "own_seat": seat,
         **indicator_context(match, players, position),
     }
@@ -271,7 +271,7 @@ def draw_rows(pk: int, role: str) -> Rows:
         "table": table,
         "any_joined": any(state.joined or state.row for state in table),
         "rows_url": rows_url(match, role, position),
-        "rows_every": rows_every(table, scorer=role == EDIT),
+        "rows_pace": rows_pace(table, scorer=role == EDIT),
         "role": role,
         # The gösterge kept for this hand: the scorer's page takes it into the hand form
         # (seats.js); a joined phone's gösterge section is drawn again when the sheet changed.

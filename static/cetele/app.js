@@ -130,15 +130,17 @@
     if (!el.cetelePoll) el.cetelePoll = { drawn: Date.now(), last: 0, now: false };
     return el.cetelePoll.drawn;
   }
-  function pollEvery(el) {
+  // `schedule`: another than the sheet's own, by the sheet's quiet (seats.js: the rows' pace).
+  function pollEvery(el, schedule) {
     const quiet = Number(el.dataset.quiet || 0) + (Date.now() - drawnAt(el)) / 1000;
-    const parts = (el.dataset.pollSchedule || "").split(",");
+    const parts = (schedule || el.dataset.pollSchedule || "").split(",");
     for (let i = 0; i < parts.length; i++) {
       const pair = parts[i].split(":").map(Number);
       if (pair.length === 2 && (pair[0] === 0 || quiet < pair[0])) return pair[1];
     }
     return 4; // no schedule: every tick
   }
+  window.ceteleSheetPace = pollEvery;
   function markDrawn(root) {
     if (!root || !root.querySelectorAll) return;
     if (root.matches && root.matches("[data-poll]")) drawnAt(root);

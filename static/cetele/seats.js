@@ -30,11 +30,34 @@
     else if (el.matches("[data-table-rows]") && waiting().length) {
       event.preventDefault();
       sendWaiting();
-    } else if (kind && !navigator.onLine) {
+    } else if (el.matches("[data-table-rows]") && !rowsDue(el)) event.preventDefault();
+    else if (kind && !navigator.onLine) {
       event.preventDefault();
       keep(kind, el);
     } else if (kind) inFlight.add(kind);
   });
+
+  // Until the hand's first row is in, the rows' section names its pace (data-rows-schedule,
+  // cetele/live/schedule.py rows_pace) by how long the match has been quiet, which the page's
+  // sheet says (app.js reads it): htmx ticks, and a tick asks only when it is due.
+  const rowsAsked = new WeakMap();
+  document.addEventListener("htmx:load", function (event) {
+    const root = event.detail.elt;
+    if (!root || !root.querySelectorAll) return;
+    const boxes = Array.from(root.querySelectorAll("[data-rows-schedule]"));
+    if (root.matches && root.matches("[data-rows-schedule]")) boxes.push(root);
+    boxes.forEach(function (box) { if (!rowsAsked.has(box)) rowsAsked.set(box, Date.now()); });
+  });
+  function rowsDue(box) {
+    const sheet = document.querySelector("[data-poll]");
+    if (!box.dataset.rowsSchedule || !sheet || !window.ceteleSheetPace) return true;
+    const now = Date.now();
+    if (!rowsAsked.has(box)) rowsAsked.set(box, now); // drawn now: its first tick waits
+    const due = rowsAsked.get(box) + window.ceteleSheetPace(sheet, box.dataset.rowsSchedule) * 1000 - 500;
+    if (now < due) return false;
+    rowsAsked.set(box, now);
+    return true;
+  }
 
   // --- A joined phone without signal -------------------------------------------------------
   // Its row, and the gösterge it taps, wait on the phone (localStorage, under the match's phone

@@ -5,15 +5,16 @@ import pytest
 from playwright.sync_api import expect
 
 import scoring
-from cetele.live.schedule import ROWS_EVERY_ALONE, ROWS_EVERY_PLAYER
+from cetele.live.schedule import ROWS_SCHEDULE_WAITING
 from cetele.models import Match
 from tests.browser.sheet import Taps, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = ["Ali", "Ayşe", "Can", "Deniz"]
-# ms: a page asks for the rows every 8 s at the most (cetele.live.schedule), then for the sheet
-LIVE = (max(ROWS_EVERY_ALONE, ROWS_EVERY_PLAYER) + 2) * 1_000
+# ms: while a table plays a page asks for the rows every 16 s at the most (just after a save:
+# cetele.live.schedule, sooner in the tests), then for the sheet
+LIVE = (ROWS_SCHEDULE_WAITING[0][1] + 2) * 1_000
 
 
 def join_as(page, match: Match, name: str) -> None:

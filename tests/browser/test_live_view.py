@@ -5,6 +5,8 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -293,4 +295,73 @@ def test_a_save_brings_the_playing_pace_back(phone):
     ticks(page, 64)  # the new sheet says the match just changed: every 16 s
     page.wait_for_timeout(200)
     assert len(polls) == 6, polls
+    assert console.errors == []
+
+
+def rows_asked_in(page, url: str, seconds: int) -> list[str]:
+    """The open hand's rows' polls the page at `url` makes in `seconds` of its time."""
+    stop_clock(page)
+    page.goto(url)
+    # The scorer's page asks for them once as soon as it is drawn (not counted): its answer
+    # brings the section that asks again.
+    expect(page.locator('#table-rows[hx-trigger^="every"]')).to_have_count(1)
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/satirlar/" in r.url else None)
+    ticks(page, seconds)
+    page.wait_for_timeout(300)
+    return asked
+
+
+@pytest.mark.parametrize(
+    ("scorer", "quiet", "expected"),
+    [
+        (False, 300, 15),  # a joined phone while the table plays: a viewer's 8 s
+        (False, 30, 9),  # just saved: 16 s until quiet for 2 min (5), then 8 s (4)
+        # The scorer's page, a phone joined:
+        (True, 300, 30),  # every 4 s: the first row is due any moment
+        (True, 30, 12),  # just saved: 16 s until quiet for 2 min (5), then 4 s (7)
+    ],
+)
+def test_until_a_row_is_in_the_rows_are_asked_at_the_pace_of_the_matchs_quiet(
+    phone, second_phone, settings, scorer, quiet, expected
+):
+    """cetele.live.schedule.rows_pace, as seats.js lets htmx's ticks through: right after a save
+    the next hand is being played, minutes from its first row; once a row is in, every tick."""
+    settings.CETELE_ROWS_POLL_SPEEDUP = 1  # the table's own pace
+    match = Match.start(NAMES, teams=False, planned_hands=3, rules=_rules())
+    Client().post(reverse("join_match", args=[match.join_token]), {"seat": "1"})
+    quiet_for(match, quiet)
+    page, console = phone
+    url = f"/m/{match.edit_token}/" if scorer else f"/k/{match.join_token}/"
+    if not scorer:  # this phone joins, as Ayşe's does
+        page.goto(f"/k/{match.join_token}/")
+        page.locator(".seat-choices label", has_text="Can").click()
+        page.get_by_role("button", name="Bu benim").click()
+        expect(page.get_by_text("Bu telefon Can")).to_be_visible()
+
+    asked = rows_asked_in(page, url, 120)
+
+    assert abs(len(asked) - expected) <= 1, asked  # the page's first tick may fall either side
+    assert console.errors == []
+
+
+def test_once_a_row_is_in_the_rows_are_asked_at_every_tick(phone, settings):
+    settings.CETELE_ROWS_POLL_SPEEDUP = 1
+    match = Match.start(NAMES, teams=False, planned_hands=3, rules=_rules())
+    ayse = Client()
+    ayse.post(reverse("join_match", args=[match.join_token]), {"seat": "1"})
+    quiet_for(match, 30)
+    page, console = phone
+    asked = rows_asked_in(page, f"/m/{match.edit_token}/", 32)
+    assert len(asked) == 2, asked  # 16 s apart
+
+    row = {"position": "1", "row-opened": "series", "row-okeys": "0", "row-fake_okeys": "0"}
+    ayse.post(reverse("join_row", args=[match.join_token]), {**row, "row-remaining": "12"})
+    ticks(page, 16)  # the next poll brings the row, and its section asks at every tick
+    expect(page.locator("#table-rows li.written")).to_have_count(1)
+    before = len(asked)
+    ticks(page, 40)
+    page.wait_for_timeout(300)
+
+    assert len(asked) - before == 10, asked
     assert console.errors == []

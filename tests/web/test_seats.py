@@ -9,10 +9,11 @@ from django.test import Client
 from django.urls import reverse
 
 from cetele.live.schedule import (
-    ROWS_EVERY_ALONE,
-    ROWS_EVERY_PLAYER,
-    ROWS_EVERY_SCORER,
     ROWS_EVERY_WRITING,
+    ROWS_SCHEDULE_SCORER,
+    ROWS_SCHEDULE_WAITING,
+    ROWS_TICK,
+    schedule_attribute,
 )
 from cetele.models import Hand, Match, RetiredLink
 from cetele.seats.claims import CLAIMS_COOKIE
@@ -498,23 +499,31 @@ def test_a_seat_taken_or_freed_is_news_to_the_scorers_rows_poll(client, match, s
     assert client.get(url, headers=HTMX).status_code == 204
     quiet = " ".join(client.get(edit("seat_rows", match), headers=HTMX).content.decode().split())
     # Nobody joined: only another editor's save is news, which this poll also brings.
-    assert f'hx-trigger="every {ROWS_EVERY_ALONE}s"' in quiet and "telefonu yok" not in quiet
+    assert paced(ROWS_SCHEDULE_WAITING) in quiet and "telefonu yok" not in quiet
 
     phone = joined_phone(match, 1)
 
     status, rows = rows_poll(client, url)
     assert status == 200 and "Ayşe</strong>: henüz yazmadı" in rows
-    assert f'hx-trigger="every {ROWS_EVERY_SCORER}s"' in rows  # the first row is due any time
+    assert paced(ROWS_SCHEDULE_SCORER) in rows  # the first row is due any time (but after a save)
     waiting = phone.get(join("join_rows", match), headers=HTMX).content.decode()
-    assert f'hx-trigger="every {ROWS_EVERY_PLAYER}s"' in waiting  # the hand is still played
+    assert paced(ROWS_SCHEDULE_WAITING) in waiting  # the hand is still played: a viewer's pace
     phone.post(join("join_row", match), row_data(3, remaining=12))
     for asker, url_name in ((client, edit("seat_rows", match)), (phone, join("join_rows", match))):
         writing = asker.get(url_name, headers=HTMX).content.decode()
-        assert f'hx-trigger="every {ROWS_EVERY_WRITING}s"' in writing  # the hand is being written
+        # The hand is being written: every tick, whatever the quiet.
+        assert f'hx-trigger="every {ROWS_EVERY_WRITING}s"' in writing
+        assert "data-rows-schedule" not in writing
     match.refresh_from_db()
     url = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
     client.post(edit("seat_free", match), {"seat": "1"})
     assert client.get(url, headers=HTMX).status_code == 200
+
+
+def paced(schedule) -> str:
+    """The rows' section's trigger while no row is in: htmx's tick, let through by seats.js at
+    this schedule's pace."""
+    return f'hx-trigger="every {ROWS_TICK}s" data-rows-schedule="{schedule_attribute(schedule)}"'
 
 
 def sheet_trigger(page: str) -> str:
