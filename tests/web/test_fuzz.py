@@ -2,8 +2,8 @@
 and values, with real keys so that the views are reached. Never a 500; a refused request
 changes nothing; whatever was saved is whole.
 
-`make fuzz` runs FUZZ_REQUESTS (10,000 by default) and is part of `make test`; the suite's own
-run is shorter (FUZZ_REQUESTS defaults to 1,000 there). FUZZ_SEED repeats a run.
+`make fuzz` runs FUZZ_REQUESTS (10,000 by default); the suite's own run (`make test`, on SQLite
+and on PostgreSQL) is shorter: FUZZ_REQUESTS defaults to 1,000 there. FUZZ_SEED repeats a run.
 """
 
 import os
