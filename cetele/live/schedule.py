@@ -42,8 +42,8 @@ ROWS_TICK = 4  # htmx's tick while the rows wait for their first: each schedule'
 
 @dataclass(frozen=True)
 class RowsPace:
-    """How the rows' section asks: htmx's `every` (s), and the schedule app.js lets its ticks
-    through by (data-rows-schedule, as data-poll-schedule; "": every tick)."""
+    """How the rows' section asks: htmx's `every` (s), and the schedule seats.js lets its ticks
+    through by (data-rows-schedule, read as data-poll-schedule; "": every tick)."""
 
     every: int
     schedule: str
