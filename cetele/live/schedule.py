@@ -29,7 +29,7 @@ POLL_SCHEDULE: tuple[tuple[int | None, int], ...] = (
 # its sheet only when they say so (sheet_context's `sheet_polls`). A row should show on the
 # scorer's form about 2 s after it is written (the median of a 4-s poll). Until the first row of
 # a hand is in, the rows are asked for at a pace that follows how long the match has been quiet,
-# as the sheet's poll does (app.js reads the quiet from the page's sheet): right after a save the
+# as the sheet's poll does (seats.js reads the page's sheet through app.js): right after a save the
 # next hand is being played, minutes from its first row, so nobody asks more than every 16 s; a
 # player's own phone, and a scorer's page no phone has joined (a seat taken, or another
 # editor's save, is its news), then wait at a viewer's pace; the scorer's page with phones
