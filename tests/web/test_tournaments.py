@@ -919,4 +919,6 @@ def test_before_the_draw_the_view_page_lists_who_entered(client):
     html = page(client, tournament, "view")
 
     assert "Kura henüz çekilmedi." in html
-    assert "<li>T1</li>" in html and "<li>T3</li>" in html and "T2" not in html
+    assert "<li>T1</li>" in html and "<li>T3</li>" in html
+    # The withdrawn team is named nowhere; the page's link is random and may hold "T2" itself.
+    assert "T2" not in html.replace(tournament.view_token, "")
