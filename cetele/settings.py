@@ -277,7 +277,10 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_keys": {"()": "cetele.shell.logs.RedactKeys"}},
+    "filters": {
+        "redact_keys": {"()": "cetele.shell.logs.RedactKeys"},
+        "refusal_logged_once": {"()": "cetele.shell.logs.RefusalLoggedOnce"},
+    },
     "formatters": {"one_line_for_4xx": {"()": "cetele.shell.logs.ClientErrorsOnOneLine"}},
     "handlers": {
         "console": {
@@ -289,6 +292,8 @@ LOGGING = {
     "loggers": {
         # Django's levels (INFO), and no handler of Django's: their records go to the root's.
         "django": {"handlers": [], "level": "INFO"},
+        # A request our refusal page answered is logged once, by us (cetele.shell.refusals).
+        "django.request": {"handlers": [], "filters": ["refusal_logged_once"]},
         "django.server": {"handlers": [], "level": "INFO", "propagate": True},
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},

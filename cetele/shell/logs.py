@@ -45,6 +45,20 @@ class RedactKeys(logging.Filter):
         return True
 
 
+# Set on a request whose refusal our own page answered and our own line logged
+# (cetele.shell.refusals): Django's "Bad Request: /path" about it would be a second line.
+REFUSAL_LOGGED = "cetele_refusal_logged"
+
+
+class RefusalLoggedOnce(logging.Filter):
+    """On the django.request logger (settings.LOGGING): drop its line about a response whose
+    request our refusal page has logged already (Django logs every 4xx and 5xx it returns,
+    with the request in the record: its documented `request` extra)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not getattr(getattr(record, "request", None), REFUSAL_LOGGED, False)
+
+
 class ClientErrorsOnOneLine(logging.Formatter):
     """Drop the traceback from records about a bad request (a 4xx, or Django's security
     warnings such as a foreign Host header): anyone can send those in bulk, and 45 KB of

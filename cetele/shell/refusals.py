@@ -16,6 +16,8 @@ from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
+from cetele.shell.logs import REFUSAL_LOGGED
+
 logger = logging.getLogger("cetele.refused")
 
 # Link tokens are keys: the log names the route, never the key.
@@ -47,7 +49,8 @@ def refusal(
         or _("Gönderilen bilgiler okunamadı. Sayfayı yenileyip yeniden deneyin."),
     }
     response = render(request, "cetele/refused.html", context, status=status)
-    response._has_been_logged = True  # Django would add a second line ("Bad Request: /path")
+    # Django would add a line of its own ("Bad Request: /path"): logs.RefusalLoggedOnce drops it.
+    setattr(request, REFUSAL_LOGGED, True)
     return response
 
 
