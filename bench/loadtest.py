@@ -1488,12 +1488,23 @@ def report(step: Step, p95_limit: float) -> bool:
             f"{'':>14}slowest second: {second - min(step.by_second)} s in, "
             f"{len(values)} requests, p95 {percentile(values, 0.95):.1f} ms"
         )
+        print(f"{'':>14}p95 by 5 s: {' '.join(windows_p95(step.by_second, 5))} ms")
     if step.waits:
         print(f"{'':>14}{step.waits}")
     print("\n".join(kinds_table(step)))
     for what, count in sorted(step.errors.items()):
         print(f"{'':>14}error: {what} × {count}")
     return carried
+
+
+def windows_p95(by_second: dict[int, list[float]], width: int) -> list[str]:
+    """The p95 of each `width`-second window of a step, in order: where in the step the slow
+    requests were (its first seconds, while the phones arrive, or all along)."""
+    first = min(by_second)
+    windows: dict[int, list[float]] = {}
+    for second, values in by_second.items():
+        windows.setdefault((second - first) // width, []).extend(values)
+    return [f"{percentile(values, 0.95):.0f}" for _, values in sorted(windows.items())]
 
 
 # --- What the server's threads wait on (--wait-sample) -----------------------------------------
