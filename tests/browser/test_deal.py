@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 import scoring
 from cetele.live.schedule import ROWS_SCHEDULE_WAITING
 from cetele.models import Match
-from tests.browser.sheet import enter_hand, sheet_shows
+from tests.browser.sheet import enter_hand, sheet_shows, wait_for_hand
 from tests.browser.test_live_view import install_clock, ticks
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -272,4 +272,38 @@ def test_a_preview_asked_before_the_gosterge_was_tapped_does_not_show_over_the_t
     expect(words).to_contain_text("Okey: sarı (yeşil) 13")
     said = page.evaluate("window.saidOkey")
     assert all("Okey: sarı (yeşil) 13" in words for words in said), said
+    assert console.errors == []
+
+
+def test_the_first_dealers_choice_leaves_the_page_with_the_first_hands_save(phone):
+    """"Dağıtan" is chosen until the first hand is saved; the save's answer (no page load) takes
+    the choice away, so that the page never shows a first dealer beside the next hand's."""
+    scorer, console = phone
+    rules = scoring.resolve_rules({"preset": "cetele-standart"})
+    match = Match.start(NAMES, teams=False, planned_hands=3, rules=rules)
+    scorer.goto(f"/m/{match.edit_token}/")
+    choice = scorer.locator(".dealer-form")
+    choice.locator("select").select_option(label="Can")
+    choice.get_by_role("button", name="Değiştir").click()
+    dealer = scorer.locator("#indicator-picker .dealer")
+    expect(dealer).to_have_text("Dağıtan: Can")
+
+    enter_hand(
+        scorer,
+        NAMES,
+        {
+            "finisher": 0,
+            "players": [
+                {"opened": "series"},
+                {"opened": "series", "remaining": 34},
+                {"opened": "series", "remaining": 12},
+                {"opened": "no"},
+            ],
+        },
+    )
+    wait_for_hand(scorer, 2)
+
+    expect(dealer).to_have_text("Dağıtan: Deniz")  # the next player deals the second hand
+    expect(scorer.locator(".dealer-form")).to_have_count(0)
+    expect(scorer.get_by_text("Dağıtan:", exact=True)).to_have_count(0)  # the choice's label
     assert console.errors == []
