@@ -210,7 +210,7 @@ def fresh_row(request, match: Match, seat: int, notice: str) -> HttpResponse:
         "position": position,
         "player": players[seat],
         "token": match.join_token,
-        "notice": notice,
+        "notice_lost": notice,
     }
     response = TemplateResponse(request, "cetele/seats/_row_form.html", context)
     response["HX-Retarget"] = "#my-row"

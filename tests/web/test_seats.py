@@ -308,6 +308,8 @@ def test_a_row_that_arrives_after_the_hand_was_saved_is_not_applied_and_the_play
     page = late.content.decode()
     assert "3. el siz yazarken kaydedildi; bu satır işlenmedi" in page
     assert "4. el: Ayşe" in page and late["HX-Retarget"] == "#my-row"
+    lost = re.search(r'<p class="message error" role="alert">([^<]*)</p>', page)
+    assert lost and "bu satır işlenmedi" in lost[1]  # a row lost is a fault the player must see
     assert not DraftRow.objects.exists()
     plain = phone.post(join("join_row", match), row_data(3, remaining=44), follow=True)
     assert "bu satır işlenmedi" in plain.content.decode()
@@ -414,6 +416,9 @@ def test_other_joined_phones_see_the_row_and_learn_when_the_hand_is_saved(client
     status, rows = rows_poll(can, url)
     assert status == 200
     assert 'id="my-row"' in rows and 'hx-swap-oob="true"' in rows and "4. el: Can" in rows
+    # News, not a fault: said as a status, never styled or announced as an error.
+    told = '<p class="message" role="status">El kaydedildi: şimdi 4. el için satırınızı yazın.</p>'
+    assert told in rows and 'role="alert"' not in rows
 
 
 def test_the_rows_poll_stops_once_the_match_is_over(client):
