@@ -276,8 +276,9 @@ def test_a_preview_asked_before_the_gosterge_was_tapped_does_not_show_over_the_t
 
 
 def test_the_first_dealers_choice_leaves_the_page_with_the_first_hands_save(phone):
-    """The first dealer ("Dağıtan") is chosen until the first hand is saved; the save's answer (no page load) takes
-    the choice away, so that the page never shows a first dealer beside the next hand's."""
+    """The first dealer ("Dağıtan") is chosen until the first hand is saved; the save's answer
+    (no page load) takes the choice away: the page never shows a first dealer beside the next
+    hand's."""
     scorer, console = phone
     rules = scoring.resolve_rules({"preset": "cetele-standart"})
     match = Match.start(NAMES, teams=False, planned_hands=3, rules=rules)
