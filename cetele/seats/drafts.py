@@ -37,18 +37,26 @@ def write_row(match: Match, position: int, seat: int, values: dict, finished: bo
     """Keep a phone's row for the hand at `position`, or HandClosed when that hand is no longer
     the open one. The match's row is locked first, as a save locks it (Match._lock), and the
     open place is read after the lock in a statement of its own: a save that committed while
-    this waited is seen, so a row never lands on a hand already saved."""
+    this waited is seen, so a row never lands on a hand already saved.
+
+    The same row sent again (a phone sends its row as it changes, and the field it leaves sends
+    it once more; a retry) changes nothing: no new rows' version, so no news for the table's
+    pages to fetch."""
     with transaction.atomic():
         Match.objects.select_for_update().only("id").get(pk=match.pk)
         now_open = open_position(match)
         if now_open != position:
             raise HandClosed(now_open)
-        DraftRow.objects.update_or_create(
-            match=match,
-            position=position,
-            seat=seat,
-            defaults={"values": values, "finished": finished},
-        )
+        kept = DraftRow.objects.filter(match=match, position=position, seat=seat).first()
+        if kept is None:
+            DraftRow.objects.create(
+                match=match, position=position, seat=seat, values=values, finished=finished
+            )
+        elif (kept.values, kept.finished) == (values, finished):
+            return
+        else:
+            kept.values, kept.finished = values, finished
+            kept.save(update_fields=["values", "finished", "updated_at"])
         Match.objects.filter(pk=match.pk).update(draft_version=F("draft_version") + 1)
 
 

@@ -255,6 +255,22 @@ def test_bitirdim_is_kept_and_a_second_write_replaces_the_row(match):
     assert row.finished and row.values["opened"] == "pairs" and row.values["remaining"] is None
 
 
+def test_a_row_sent_again_unchanged_is_no_news_for_the_table(client, match):
+    phone = joined_phone(match, 1)
+    phone.post(join("join_row", match), row_data(3, remaining=35))
+    match.refresh_from_db()
+    shown = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+
+    # A phone sends its row as the sum is typed, and once more as the sum's field is left.
+    again = phone.post(join("join_row", match), row_data(3, remaining=35), headers=HTMX)
+
+    assert "Satırınız gönderildi" in again.content.decode()
+    assert client.get(shown, headers=HTMX).status_code == 204  # the scorer's page: nothing new
+    phone.post(join("join_row", match), row_data(3, remaining=36))
+    status, rows = rows_poll(client, shown)
+    assert status == 200 and "Ayşe yazdı — Seri · 36" in rows  # a change is news at once
+
+
 @pytest.mark.parametrize(
     ("values", "message"),
     [
