@@ -162,6 +162,18 @@
     poll.now = false;
     poll.last = now;
   });
+  // A preview of the fields of the one just answered says nothing new (a field left sends
+  // "change" after its typing sent "input"): not asked again.
+  document.addEventListener("htmx:configRequest", function (e) {
+    const d = e.detail, f = d.elt;
+    if (f.id !== "hand-form" || d.target.id !== "hand-preview") return;
+    f.asked = new URLSearchParams(d.formData) + "";
+    if (f.asked === f.shown) e.preventDefault();
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    const f = e.detail.elt;
+    if (f.id === "hand-form") f.shown = e.detail.successful && e.detail.target.id === "hand-preview" && f.asked;
+  });
   function pollNow(el) {
     drawnAt(el);
     el.cetelePoll.now = true;

@@ -151,6 +151,37 @@ def test_typing_a_sum_marks_the_player_as_opened(phone):
     }
 
 
+def test_each_change_asks_for_one_preview_never_twice_the_same(phone):
+    """Typing a sum asks for the preview once it pauses; leaving the field sends "change" with
+    the same fields, which the answer already shows: not asked again. A tap that changes
+    something is asked at once, as before."""
+    page, console = phone
+    start_match(page, NAMES)
+    asked: list[str] = []
+    page.on(
+        "request",
+        lambda r: (
+            asked.append(r.post_data or "")
+            if r.headers.get("hx-target") == "hand-preview"
+            else None
+        ),
+    )
+
+    answered = 800  # ms: the 300-ms pause after typing, then the preview's answer
+    page.locator("#seat-0 .finish").click()
+    page.wait_for_timeout(answered)
+    for seat, remaining in ((1, "34"), (2, "12")):
+        page.click(f"#id_p{seat}-remaining")  # for seat 2: leaves seat 1's field, its "change"
+        page.keyboard.type(remaining)
+        page.wait_for_timeout(answered)
+    page.locator("#seat-3 .opened-series").click()  # leaves seat 2's field: its "change"
+    page.wait_for_timeout(answered)
+
+    assert len(asked) == 4, asked  # the finisher, two sums, the tap on "Seri"
+    assert len(set(asked)) == len(asked)
+    assert console.errors == []
+
+
 def test_an_empty_sum_is_an_error_that_names_the_player_never_a_zero(phone):
     page, _ = phone
     start_match(page, NAMES)
