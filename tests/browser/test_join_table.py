@@ -175,6 +175,41 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
 
 
 @pytest.mark.looks  # what the page looks like: the same on either database (conftest.py)
+def test_a_row_is_sent_once_a_change_not_again_as_its_field_is_left(phone):
+    """Typing the sum sends the row; leaving the field (a tap on "Okeyler"'s count) sends only
+    what changed; "Gönder" always sends."""
+    player, console = phone
+    match = Match.start(
+        NAMES,
+        teams=False,
+        planned_hands=3,
+        rules=scoring.resolve_rules({"preset": "cetele-standart"}),
+    )
+    join_as(player, match, "Can")
+    sent: list[str] = []
+    player.on(
+        "request",
+        lambda r: sent.append(r.post_data or "") if r.url.endswith("/satir/") else None,
+    )
+    row = player.locator("#my-row")
+    answered = 1_200  # ms: the 600-ms pause after typing, then the answer
+
+    row.locator("input[name$=remaining]").click()
+    player.keyboard.type("35")  # "Seri" is marked by the typing itself
+    player.wait_for_timeout(answered)
+    row.get_by_text("1", exact=True).first.click()  # an okey left: leaves the sum's field
+    player.wait_for_timeout(answered)
+    assert len(sent) == 2, sent  # the sum, then the okey: not the sum's "change" again
+    row.get_by_role("button", name="Gönder").click()
+    expect(row.locator("#row-status")).to_contain_text("Satırınız gönderildi")
+    player.wait_for_timeout(answered)
+
+    assert len(sent) == 3 and sent[1] != sent[0]
+    written = match.draft_rows.get()
+    assert written.values["remaining"] == 35 and written.values["okeys"] == 1
+    assert console.errors == []
+
+
 def test_no_serious_accessibility_violation_on_the_join_pages(phone, second_phone):
     from tests.browser.test_accessibility import blocking_violations
     from tests.factories import make_match
