@@ -399,6 +399,14 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
         "saved_note": note,
         "saved_change": change.pk if change else "",
     }
+    if saved is not None:
+        # The page's own "Geri al" named the change before this one (a double tap's may not
+        # be the latest any more: its bar stays as it is).
+        context["actions"] = {
+            "last_change": change.get_action_display(),
+            "last_change_id": change.pk,
+            "redo_id": None,  # a new change ends what "Yinele" could redo
+        }
     if not context["finished"]:
         # The save cleared the gösterge: the next hand has none yet (one a phone sets from now
         # on comes to this page with the rows' poll, static/cetele/seats.js).

@@ -127,6 +127,26 @@ def test_a_saved_hand_is_confirmed_with_undo_and_its_row_marked(phone):
     assert console.errors == []
 
 
+def test_the_pages_own_geri_al_names_the_hand_this_phone_has_just_saved(phone):
+    """The bar under the page says "Geri al" for the latest change as the page was drawn; a save
+    made since from this very phone (no page load) must not leave it naming the hand before,
+    whose undo the server refuses as if another phone had saved since."""
+    page, console = phone
+    start_match(page, NAMES)
+    enter_hand(page, NAMES, TYPICAL_HANDS["normal"])
+    wait_for_hand(page, 2)
+    page.reload()  # the bar now names the first hand
+    enter_hand(page, NAMES, TYPICAL_HANDS["normal"])
+    wait_for_hand(page, 3)
+
+    page.locator("nav.actions").get_by_role("button", name="Geri al: El eklendi").click()
+
+    expect(page.get_by_text("başka bir telefondan")).to_have_count(0)
+    wait_for_hand(page, 2)
+    assert Hand.objects.count() == 1
+    assert console.errors == []
+
+
 def test_typing_a_sum_marks_the_player_as_opened(phone):
     page, _ = phone
     start_match(page, NAMES)
