@@ -26,7 +26,7 @@ from cetele.deal.forms import DealerForm, IndicatorForm
 from cetele.deal.indicator import set_indicator
 from cetele.deal.tiles import hand_okey_words
 from cetele.hand_form.entry import HandEntry
-from cetele.live.board import board_for, empty_hand_fields, players_of
+from cetele.live.board import board_for, empty_hand_fields, players_of, undo_buttons
 from cetele.live.schedule import live_context
 from cetele.matches.forms import HiddenTotalsForm, MatchForm, PlayerNamesForm, ReverseForm
 from cetele.models import (
@@ -399,14 +399,9 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
         "saved_note": note,
         "saved_change": change.pk if change else "",
     }
-    if saved is not None:
-        # The page's own "Geri al" named the change before this one (a double tap's may not
-        # be the latest any more: its bar stays as it is).
-        context["actions"] = {
-            "last_change": change.get_action_display(),
-            "last_change_id": change.pk,
-            "redo_id": None,  # a new change ends what "Yinele" could redo
-        }
+    # The page's bar (its "Geri al", its "Yinele") named the latest change before this save:
+    # sent again, as the sheet would draw it now.
+    context["actions"] = undo_buttons(match, EDIT)
     if not context["finished"]:
         # The save cleared the gösterge: the next hand has none yet (one a phone sets from now
         # on comes to this page with the rows' poll, static/cetele/seats.js).

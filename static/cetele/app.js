@@ -162,17 +162,17 @@
     poll.now = false;
     poll.last = now;
   });
-  // A preview of the fields of the one just answered says nothing new (a field left sends
-  // "change" after its typing sent "input"): not asked again.
+  // [data-skip-repeats] (previews, a phone's row): a field left sends "change" with the fields
+  // its typing's "input" sent; not asked again. A submit always asks.
   document.addEventListener("htmx:configRequest", function (e) {
-    const d = e.detail, f = d.elt;
-    if (f.id !== "hand-form" || d.target.id !== "hand-preview") return;
-    f.asked = new URLSearchParams(d.formData) + "";
-    if (f.asked === f.shown) e.preventDefault();
+    const d = e.detail, f = d.elt, on = d.triggeringEvent;
+    if (!f.matches || !f.matches("[data-skip-repeats]")) return;
+    f.ceteleAsked = new URLSearchParams(d.formData) + "";
+    if (on && on.type !== "submit" && f.ceteleAsked === f.ceteleShown) e.preventDefault();
   });
   document.addEventListener("htmx:afterRequest", function (e) {
     const f = e.detail.elt;
-    if (f.id === "hand-form") f.shown = e.detail.successful && e.detail.target.id === "hand-preview" && f.asked;
+    if (f.matches && f.matches("[data-skip-repeats]")) f.ceteleShown = e.detail.successful && f.ceteleAsked;
   });
   function pollNow(el) {
     drawnAt(el);

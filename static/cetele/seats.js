@@ -37,22 +37,6 @@
     } else if (kind) inFlight.add(kind);
   });
 
-  // A row is sent as it changes: leaving the sum's field sends "change" with the very row its
-  // typing has just sent, which the server keeps as it was (no news): not sent again. A tap on
-  // "Gönder" always sends.
-  document.addEventListener("htmx:configRequest", function (event) {
-    const d = event.detail;
-    if (!d.elt.matches || !d.elt.matches("form[data-own-row]")) return;
-    const row = new URLSearchParams(d.formData) + "";
-    const change = d.triggeringEvent && d.triggeringEvent.type === "change";
-    if (change && row === d.elt.ceteleSent) event.preventDefault();
-    d.elt.ceteleAsked = row;
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    const el = event.detail.elt;
-    if (el.matches && el.matches("form[data-own-row]")) el.ceteleSent = event.detail.successful ? el.ceteleAsked : "";
-  });
-
   // Until the hand's first row is in, the rows' section names its pace (data-rows-schedule,
   // cetele/live/schedule.py rows_pace) by how long the match has been quiet, which the page's
   // sheet says (app.js reads it): htmx ticks, and a tick asks only when it is due.
