@@ -44,7 +44,7 @@ leg() {
   shift 2
   echo "== $name: $description (started)"
   echo "== $name: $description" >"$logs/$name.log"
-  PYTEST_ADDOPTS="--basetemp=$logs/$name.tmp" setsid "$@" >>"$logs/$name.log" 2>&1 &
+  PYTEST_ADDOPTS="--basetemp=$logs/$name.tmp --durations=20" setsid "$@" >>"$logs/$name.log" 2>&1 &
   leg_of[$!]=$name
   started_at[$name]=$(date +%s)
   pids+=("$!")

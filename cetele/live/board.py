@@ -40,7 +40,7 @@ from django.utils.translation import get_language
 
 from cetele.deal.dealer import dealer_of
 from cetele.deal.indicator import Indicator, open_indicator
-from cetele.models import Match, Player
+from cetele.models import Change, Match, Player
 from cetele.sharing.links import EDIT
 from cetele.tables.season import played_hand
 from cetele.tea.tally import bill_text, tally_of
@@ -241,6 +241,17 @@ def undo_buttons(match: Match, role: str) -> dict:
     """What "Geri al" and "Yinele" beside the sheet name, on the edit link only."""
     last = match.last_undoable_change() if role == EDIT else None
     redo = match.redoable_change() if role == EDIT else None
+    return buttons(last, redo)
+
+
+def buttons_after(change: Change) -> dict:
+    """What undo_buttons gives right after a person's change `change` (a hand added): "Geri al"
+    names it, and nothing is left for "Yinele" (a change after an undo ends what it could
+    redo). Known without asking the database: a save's answer draws the bar from it."""
+    return buttons(change, None)
+
+
+def buttons(last: Change | None, redo: Change | None) -> dict:
     return {
         "last_change": str(last.get_action_display()) if last else "",
         "last_change_id": last.pk if last else None,

@@ -26,7 +26,13 @@ from cetele.deal.forms import DealerForm, IndicatorForm
 from cetele.deal.indicator import set_indicator
 from cetele.deal.tiles import hand_okey_words
 from cetele.hand_form.entry import HandEntry
-from cetele.live.board import board_for, empty_hand_fields, players_of, undo_buttons
+from cetele.live.board import (
+    board_for,
+    buttons_after,
+    empty_hand_fields,
+    players_of,
+    undo_buttons,
+)
 from cetele.live.schedule import live_context
 from cetele.matches.forms import HiddenTotalsForm, MatchForm, PlayerNamesForm, ReverseForm
 from cetele.models import (
@@ -400,8 +406,8 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
         "saved_change": change.pk if change else "",
     }
     # The page's bar (its "Geri al", its "Yinele") named the latest change before this save:
-    # sent again, as the sheet would draw it now.
-    context["actions"] = undo_buttons(match, EDIT)
+    # sent again, as the sheet draws it after this save.
+    context["actions"] = buttons_after(change) if saved else undo_buttons(match, EDIT)
     if not context["finished"]:
         # The save cleared the gösterge: the next hand has none yet (one a phone sets from now
         # on comes to this page with the rows' poll, static/cetele/seats.js).
