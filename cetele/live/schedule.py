@@ -27,15 +27,14 @@ POLL_SCHEDULE: tuple[tuple[int | None, int], ...] = (
 # How often a page asks for the open hand's rows, the joined phones' (cetele.seats). Those polls
 # also bring the sheet's news (a new version: "cetele:poll-now"), so a page that has them asks for
 # its sheet only when they say so (sheet_context's `sheet_polls`). A row should show on the
-# scorer's form about 2 s after it is written (the median of a 4-s poll). Until the first row of
-# a hand is in, the rows are asked for at a pace that follows how long the match has been quiet,
-# as the sheet's poll does (seats.js reads the page's sheet through app.js): right after a save the
-# next hand is being played, minutes from its first row, so nobody asks more than every 16 s; a
-# player's own phone, and a scorer's page no phone has joined (a seat taken, or another
-# editor's save, is its news), then wait at a viewer's pace; the scorer's page with phones
-# joined asks every 4 s, its first row due any moment.
-ROWS_EVERY_WRITING = 4  # a row of the open hand is in: the hand is being written at the table
-ROWS_SCHEDULE_SCORER: tuple[tuple[int | None, int], ...] = ((120, 16), (None, 4))
+# scorer's form about 2 s after it is written (the median of a 4-s poll), the hand's first row
+# too: so the scorer's page asks every 4 s once a phone has joined, whatever the match's quiet
+# (a player who finished fast writes right after the save). The other pages wait for the
+# hand's first row at a viewer's pace, by how long the match has been quiet (seats.js reads the
+# page's sheet through app.js): a joined phone, whose own row is sent at once, and the scorer's
+# page no phone has joined (a seat taken, or another editor's save, is its news). Once a row is
+# in, every page of the table asks every 4 s: the hand is being written.
+ROWS_EVERY = 4  # a row of the open hand is in, or the scorer waits for the phones' first
 ROWS_SCHEDULE_WAITING = POLL_SCHEDULE  # a joined phone, or the scorer's page with none joined
 ROWS_TICK = 4  # htmx's tick while the rows wait for their first: each schedule's step divides it
 
@@ -54,11 +53,10 @@ def rows_pace(table: list, scorer: bool) -> RowsPace:
     (cetele.seats.drafts.table_rows), on the scorer's page or a joined phone's."""
     # 1 but in the tests (settings.CETELE_ROWS_POLL_SPEEDUP): the same schedule, sooner.
     speedup = settings.CETELE_ROWS_POLL_SPEEDUP
-    if any(state.row for state in table):
-        return RowsPace(max(1, ROWS_EVERY_WRITING // speedup), "")
-    joined = any(state.joined for state in table)
-    schedule = ROWS_SCHEDULE_SCORER if scorer and joined else ROWS_SCHEDULE_WAITING
-    sooner = tuple((until, max(1, every // speedup)) for until, every in schedule)
+    writing = any(state.row for state in table)
+    if writing or (scorer and any(state.joined for state in table)):
+        return RowsPace(max(1, ROWS_EVERY // speedup), "")
+    sooner = tuple((until, max(1, every // speedup)) for until, every in ROWS_SCHEDULE_WAITING)
     return RowsPace(max(1, ROWS_TICK // speedup), schedule_attribute(sooner))
 
 

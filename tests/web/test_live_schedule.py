@@ -98,20 +98,20 @@ def test_the_sheet_asked_for_after_a_save_has_just_changed(client):
 
 
 @pytest.mark.parametrize(
-    ("speedup", "tick", "waiting", "scorer", "writing"),
+    ("speedup", "tick", "waiting", "writing"),
     [
-        (1, 4, "120:16,900:8,3600:32,0:120", "120:16,0:4", 4),
-        (4, 1, "120:4,900:2,3600:8,0:30", "120:4,0:1", 1),
-        (16, 1, "120:1,900:1,3600:2,0:7", "120:1,0:1", 1),
+        (1, 4, "120:16,900:8,3600:32,0:120", 4),
+        (4, 1, "120:4,900:2,3600:8,0:30", 1),
+        (16, 1, "120:1,900:1,3600:2,0:7", 1),
     ],
 )
 def test_the_rows_pace_only_gets_sooner_with_the_tests_speedup(
-    settings, speedup, tick, waiting, scorer, writing
+    settings, speedup, tick, waiting, writing
 ):
-    """CETELE_ROWS_POLL_SPEEDUP (1 in production, 4 in tests/settings.py) divides the rows'
+    """CETELE_ROWS_POLL_SPEEDUP (1 in production, 8 in tests/settings.py) divides the rows'
     intervals, never below a second: the browser tests follow the same schedule, sooner. Until
-    a row is in, the pace follows the match's quiet (a viewer's; the scorer's page with phones
-    joined: 16 s just after a save, then 4 s); once one is in, every tick."""
+    a row is in, the pace follows the match's quiet (a viewer's), but on the scorer's page with
+    phones joined, which asks every 4 s; once one is in, every page asks every 4 s."""
     settings.CETELE_ROWS_POLL_SPEEDUP = speedup
     nobody = [SeatState(seat, f"P{seat}", False, None) for seat in range(4)]
     joined = [SeatState(0, "P0", False, None), SeatState(1, "P1", True, None)]
@@ -120,6 +120,6 @@ def test_the_rows_pace_only_gets_sooner_with_the_tests_speedup(
 
     assert rows_pace(nobody, scorer=True) == RowsPace(tick, waiting)
     assert rows_pace(joined, scorer=False) == RowsPace(tick, waiting)
-    assert rows_pace(joined, scorer=True) == RowsPace(tick, scorer)
+    assert rows_pace(joined, scorer=True) == RowsPace(writing, "")
     assert rows_pace(writing_table, scorer=True) == RowsPace(writing, "")
     assert rows_pace(writing_table, scorer=False) == RowsPace(writing, "")
