@@ -130,7 +130,8 @@ def table_delete(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         forget = [table.phone_key]
         if form.with_matches:
-            forget += list(table.matches.values_list("phone_key", flat=True))
+            # In the order they were played: the same list on either database.
+            forget += list(table.matches.order_by("pk").values_list("phone_key", flat=True))
         deleted = delete_table(table, with_matches=form.with_matches)
         if deleted:
             message = ngettext(
