@@ -25,9 +25,8 @@
   function keepCopy() {
     if (!body.hasAttribute("data-offline")) askAboutCopy();
   }
-  // The server said this link changed or its match was deleted (app.js shows it; a write's 410
-  // never passes the worker, which sees only what it is asked to read): the worker asks for the
-  // page itself, and that answer drops every copy under the link.
+  // The link changed or the match is gone (its poll 404): the worker asks for the page itself
+  // (it never sees the page's own requests: sw.js), whose answer drops every copy under the link.
   function askAboutCopy() {
     if (!("serviceWorker" in navigator) || !PAGE.test(location.pathname)) return;
     navigator.serviceWorker.ready.then(function (registration) {
@@ -36,6 +35,10 @@
   }
   document.addEventListener("cetele:link-changed", askAboutCopy);
   document.addEventListener("cetele:match-deleted", askAboutCopy);
+  document.addEventListener("htmx:responseError", function (event) {
+    const el = event.detail.elt;
+    if (el.matches && el.matches("[data-poll]") && event.detail.xhr.status === 404) askAboutCopy();
+  });
   if ("serviceWorker" in navigator && script && script.dataset.sw) {
     const controlled = !!navigator.serviceWorker.controller;
     navigator.serviceWorker.register(script.dataset.sw, { scope: "/" }).then(function () {

@@ -11,11 +11,11 @@
 //   the rules: READ), network first: without a connection the copy is shown, marked
 //   `data-offline` on <body>, which shows "Bağlantı yok — çetele en son böyleydi" (base.html)
 //   and tells offline.js the page is not live.
-// A link that answers "changed" (410, or 286 to its sheet's poll) or a match page that is gone
-// (404) drops every copy under that link at that use, a page that is gone (a hand deleted) its
-// own; deleting a match on this phone drops them too (offline.js). (The rows' poll's 286 only
-// says the match is over: the copies stay.) What a copy lets a phone do offline is kept on the
-// phone and judged by the server when sent: a freed seat or a changed link writes nothing.
+// A link that answers "changed" (410) or a match page that is gone (404) drops every copy under
+// that link, a page that is gone (a hand deleted) its own. The page's own requests (polls,
+// previews, saves) never pass the worker (below); when one says the link changed or the match is
+// gone, offline.js asks the worker to fetch the page, whose answer drops the copies. What a copy
+// lets a phone do offline is judged by the server when sent.
 // Hands saved offline are offline.js's, a joined phone's row and gösterge seats.js's, not ours.
 "use strict";
 
@@ -28,9 +28,20 @@ const UNDER_LINK = /^(\/[mvk]\/[A-Za-z0-9_-]{22,64}\/)(.*)$/;
 // (The join link has no history page.)
 const READ = /^\/(?:[mv]\/[A-Za-z0-9_-]{22,64}\/gecmis\/|[mvk]\/[A-Za-z0-9_-]{22,64}\/(?:kurallar\/|el\/\d+\/))$/;
 
+// Straight to the network, never waking the worker (a poll every few seconds, on the phone's
+// battery): every POST and script's request (Static Routing API; elsewhere the handler passes).
+const STRAIGHT_TO_THE_NETWORK = [
+  { condition: { requestMethod: "POST" }, source: "network" },
+  { condition: { requestMode: "cors" }, source: "network" },
+];
+
 self.addEventListener("install", function (event) {
+  const routed = event.addRoutes
+    ? event.addRoutes(STRAIGHT_TO_THE_NETWORK).catch(function () { /* the handler lets them pass */ })
+    : Promise.resolve();
   event.waitUntil(
-    caches.open(STATIC_CACHE)
+    routed
+      .then(function () { return caches.open(STATIC_CACHE); })
       .then(function (cache) { return cache.addAll(ASSETS); })
       .then(function () { return self.skipWaiting(); })
   );
@@ -56,8 +67,6 @@ self.addEventListener("fetch", function (event) {
     event.respondWith(cacheFirst(request));
   } else if (request.mode === "navigate" && (PAGE.test(url.pathname) || READ.test(url.pathname))) {
     event.respondWith(networkFirst(request, url));
-  } else if (UNDER_LINK.test(url.pathname)) {
-    event.respondWith(watchLink(request, url));
   }
 });
 
@@ -132,26 +141,12 @@ function version(html) {
   return found ? Number(found[1]) : -1;
 }
 
-// A poll, or offline.js refreshing its copy: a changed or deleted link drops the page's copy.
-// A 286 is "changed" only from the sheet's poll: the rows' poll (satirlar/) stops with it when
-// the match is over, and the last sheet is the one to keep.
-async function watchLink(request, url) {
-  const response = await fetch(request);
-  const parts = UNDER_LINK.exec(url.pathname);
-  const page = parts[2] === "" || parts[2] === "poll/";
-  const changed = response.status === 410 || (response.status === 286 && parts[2] === "poll/");
-  if (changed || (page && response.status === 404)) {
-    await drop(url, response.status);
-  }
-  return response;
-}
-
-// A changed or deleted link (410, 286) or match (its page or poll 404) takes every copy under
-// the link with it; any other page that is gone (404: a hand deleted), its own copy.
+// A changed or deleted link (410) or match (its page 404) takes every copy under the link with
+// it; any other page that is gone (404: a hand deleted), its own copy.
 async function drop(url, status) {
   const pages = await caches.open(PAGES);
   const parts = UNDER_LINK.exec(url.pathname);
-  const whole = parts && (status !== 404 || parts[2] === "" || parts[2] === "poll/");
+  const whole = parts && (status !== 404 || parts[2] === "");
   if (!whole) return pages.delete(url.origin + url.pathname);
   const copies = await pages.keys();
   await Promise.all(copies.filter(function (copy) {

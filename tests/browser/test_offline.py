@@ -645,3 +645,26 @@ def test_a_changed_link_takes_every_page_kept_under_it(phone):
     page.goto(f"{old}gecmis/")  # "Bu bağlantı değişti"
     expect(page.get_by_role("heading", name="Bu bağlantı değişti")).to_be_visible()
     assert [path for path in cached_paths(page) if path.startswith(old)] == []
+
+
+def test_the_pages_own_requests_never_pass_the_worker(phone):
+    """The worker keeps pages and static files; a poll every few seconds, a preview or a save
+    goes straight to the network (sw.js, the Static Routing API), never waking it."""
+    page, _ = phone
+    start_match(page, NAMES, hands=5)
+    kept_for_offline(page)
+    answers = []
+    page.on("response", lambda answer: answers.append(answer))
+    page.reload()  # the worker now controls the page from its first request
+    expect(page.locator("#sheet")).to_be_visible()
+
+    enter_hand(page, NAMES, HANDS[0])  # previews and the save; the save asks for the sheet
+    expect(page.locator("table.sheet tbody tr[data-hand]")).to_have_count(1)
+    page.wait_for_timeout(500)
+
+    static = [a for a in answers if "/static/" in a.url]
+    own = [a for a in answers if a.request.resource_type in ("xhr", "fetch")]
+    assert static and all(a.from_service_worker for a in static)  # the worker's own cache
+    assert {a.request.method for a in own} == {"GET", "POST"}
+    assert any("/poll/" in a.url for a in own)
+    assert not [a.url for a in own if a.from_service_worker]
