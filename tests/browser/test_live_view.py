@@ -298,6 +298,14 @@ def test_a_save_brings_the_playing_pace_back(phone):
     assert console.errors == []
 
 
+def seat_as_can(page, match: Match) -> None:
+    """This phone opens the join link and picks Can's seat."""
+    page.goto(f"/k/{match.join_token}/")
+    page.locator(".seat-choices label", has_text="Can").click()
+    page.get_by_role("button", name="Bu benim").click()
+    expect(page.get_by_text("Bu telefon Can")).to_be_visible()
+
+
 def rows_asked_in(page, url: str, seconds: int) -> list[str]:
     """The open hand's rows' polls the page at `url` makes in `seconds` of its time."""
     stop_clock(page)
@@ -335,10 +343,7 @@ def test_until_a_row_is_in_the_rows_are_asked_at_the_pace_of_the_matchs_quiet(
     page, console = phone
     url = f"/m/{match.edit_token}/" if scorer else f"/k/{match.join_token}/"
     if not scorer:  # this phone joins, as Ayşe's does
-        page.goto(f"/k/{match.join_token}/")
-        page.locator(".seat-choices label", has_text="Can").click()
-        page.get_by_role("button", name="Bu benim").click()
-        expect(page.get_by_text("Bu telefon Can")).to_be_visible()
+        seat_as_can(page, match)
 
     asked = rows_asked_in(page, url, 120)
 
@@ -355,10 +360,7 @@ def test_once_a_row_is_in_the_rows_are_asked_at_every_tick(phone, settings):
     ayse.post(reverse("join_match", args=[match.join_token]), {"seat": "1"})
     quiet_for(match, 30)
     page, console = phone
-    page.goto(f"/k/{match.join_token}/")
-    page.locator(".seat-choices label", has_text="Can").click()
-    page.get_by_role("button", name="Bu benim").click()
-    expect(page.get_by_text("Bu telefon Can")).to_be_visible()
+    seat_as_can(page, match)
     asked = rows_asked_in(page, f"/k/{match.join_token}/", 36)
     assert len(asked) == 2, asked  # 16 s apart, the first 16 s after the page was drawn
 
