@@ -65,28 +65,43 @@ def write_offline(player, remaining: str) -> None:
     )
 
 
-def told_on_the_page_opened_again(player, console, place: str, text: str) -> None:
+def told_on_the_page_opened_again(player, console, place: str, text: str, posts: list) -> None:
     """The sentence `text` shows in `place` (the row's or the gösterge's section) of the page
-    opened again; if it does not, what the phone still keeps and shows is part of the failure.
-    (Once in a loaded make test run the row's sentence never came: this says where it went.)"""
+    opened again; if it does not, what the phone still keeps, what it posted since it opened
+    again and what it shows are part of the failure, before Playwright's long snapshot of the
+    page. (Twice in a loaded make test run the row's sentence never came: this says where it
+    went.)"""
     try:
         expect(player.locator(place).get_by_role("alert")).to_contain_text(text, timeout=LIVE)
     except AssertionError as error:
         kept = {**waiting_rows(player), **waiting_gosterge(player)}
         shown = player.locator(place).inner_html()
         raise AssertionError(
-            f"{error}\nkept on the phone: {kept}\n{place}: {shown}\nconsole: {console.errors}"
+            f"kept on the phone: {kept}\nposted since it opened again: {posts}\n"
+            f"console: {console.errors}\n{place}: {shown}\n{error}"
         ) from None
 
 
-def open_again_with_signal(player, cut: str) -> None:
+def open_again_with_signal(player, cut: str) -> list[str]:
     """The phone closes the page while the requests matching `cut` still meet no network, and
     opens it again with signal. (Signal back on the open page would let its next send go
-    first, and the page opened again would have nothing left to send.)"""
+    first, and the page opened again would have nothing left to send.) Returns the list its
+    POSTs go into from then on, each with its answer, for a failure to show."""
     url = player.url
     player.goto("about:blank")
     player.unroute(cut)
+    posts: list[str] = []
+    ends = lambda url: url.rsplit("/", 2)[-2] + "/"  # never the link itself  # noqa: E731
+    player.on(
+        "response",
+        lambda r: posts.append(f"{ends(r.url)} {r.status}") if r.request.method == "POST" else None,
+    )
+    player.on(
+        "requestfailed",
+        lambda r: posts.append(f"{ends(r.url)} {r.failure}") if r.method == "POST" else None,
+    )
     player.goto(url)
+    return posts
 
 
 def test_a_row_written_without_signal_is_sent_when_the_connection_is_back(phone, second_phone):
@@ -187,11 +202,11 @@ def test_a_row_kept_for_a_hand_saved_since_is_refused_when_the_page_opens_again(
     enter_hand(scorer, NAMES, {"finisher": 0, "players": [{"opened": "series"}] + [{}] * 3})
     wait_for_hand(scorer, 3)
 
-    open_again_with_signal(player, "**/satir/")
+    posts = open_again_with_signal(player, "**/satir/")
     row = player.locator("#my-row")
     expect(row.locator("#my-row-title")).to_have_text(f"3. el: {NAMES[3]}")
     told_on_the_page_opened_again(
-        player, console, "#my-row", "2. el siz yazarken kaydedildi; bu satır işlenmedi."
+        player, console, "#my-row", "2. el siz yazarken kaydedildi; bu satır işlenmedi.", posts
     )
     expect(player.locator("#id_row-opened_0")).to_be_checked()  # hand 3's row starts empty
     assert not match.draft_rows.exists()
@@ -427,11 +442,11 @@ def test_a_gosterge_kept_for_a_hand_saved_since_is_refused_when_the_page_opens_a
     enter_hand(scorer, NAMES, {"finisher": 0, "players": [{"opened": "series"}] + [{}] * 3})
     wait_for_hand(scorer, 3)
 
-    open_again_with_signal(player, "**/gosterge/")
+    posts = open_again_with_signal(player, "**/gosterge/")
     section = player.locator("#indicator")
     expect(section.locator("#indicator-title")).to_have_text("3. el: gösterge")
     told_on_the_page_opened_again(
-        player, console, "#indicator", "2. el kaydedildi; gösterge işlenmedi."
+        player, console, "#indicator", "2. el kaydedildi; gösterge işlenmedi.", posts
     )
     expect(section.locator('input[name="indicator"]:checked')).to_have_count(0)
     assert not OpenIndicator.objects.exists()
