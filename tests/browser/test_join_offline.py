@@ -16,6 +16,7 @@ from tests.browser.sheet import enter_hand, wait_for_hand
 from tests.browser.test_join_table import LIVE, join_as
 from tests.browser.test_offline import (
     OFFLINE_NOTE,
+    go_offline,
     kept_for_offline,
     opened_online,
     wait_until,
@@ -52,7 +53,7 @@ def waiting_gosterge(page) -> dict:
 
 
 def write_offline(player, remaining: str) -> None:
-    player.context.set_offline(True)
+    go_offline(player)
     row = player.locator("#my-row")
     row.locator(".opened-series").click()
     player.fill("#id_row-remaining", remaining)
@@ -334,7 +335,7 @@ def tap_gosterge(player, colour: str, number: str) -> None:
 
 
 def tap_gosterge_offline(player, colour: str, number: str) -> None:
-    player.context.set_offline(True)
+    go_offline(player)
     tap_gosterge(player, colour, number)
     expect(player.locator("#indicator-status")).to_have_text(GOSTERGE_KEPT)
     player.wait_for_function(

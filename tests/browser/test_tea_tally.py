@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 from cetele.models import Match
 from cetele.tea.models import Drink
 from tests.browser.test_accessibility import blocking_violations
+from tests.browser.test_offline import go_offline
 from tests.browser.test_tables import play_hand
 from tests.factories import make_match
 from tests.web.test_tables import start_at, table_with
@@ -152,7 +153,7 @@ def test_taps_without_signal_wait_on_the_phone_and_count_once_when_back(phone, s
     page.goto(f"/m/{match.edit_token}/")
     expect(cell(page, 0, 0).locator("[data-tea-count]")).to_have_text("0")
 
-    page.context.set_offline(True)
+    go_offline(page)
     add = cell(page, 0, 0).get_by_role("button", name="+ çay (Ali)", exact=True)
     add.click()
     add.click()
