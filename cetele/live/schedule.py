@@ -27,16 +27,15 @@ POLL_SCHEDULE: tuple[tuple[int | None, int], ...] = (
 # How often a page asks for the open hand's rows, the joined phones' (cetele.seats). Those polls
 # also bring the sheet's news (a new version: "cetele:poll-now"), so a page that has them asks for
 # its sheet only when they say so (sheet_context's `sheet_polls`). A row should show on the
-# scorer's form about 2 s after it is written (the median of a 4-s poll), the hand's first row
-# too: so the scorer's page asks every 4 s once a phone has joined, whatever the match's quiet
-# (a player who finished fast writes right after the save). The other pages wait for the
-# hand's first row at a viewer's pace, by how long the match has been quiet (seats.js reads the
-# page's sheet through app.js): a joined phone, whose own row is sent at once, and the scorer's
-# page no phone has joined (a seat taken, or another editor's save, is its news). Once a row is
-# in, every page of the table asks every 4 s: the hand is being written.
-ROWS_EVERY = 4  # a row of the open hand is in, or the scorer waits for the phones' first
-ROWS_SCHEDULE_WAITING = POLL_SCHEDULE  # a joined phone, or the scorer's page with none joined
-ROWS_TICK = 4  # htmx's tick while the rows wait for their first: each schedule's step divides it
+# scorer's form and on every other joined phone about 2 s after it is written (the median of a
+# 4-s poll), the hand's first row too, whenever it comes (a player who finished fast writes right
+# after the save): so once a phone has joined, every page of the table that asks for rows asks
+# every 4 s while a hand is open. The scorer's page no phone has joined waits at a viewer's pace,
+# by how long the match has been quiet (seats.js reads the page's sheet through app.js): its
+# only news is a seat taken or another editor's save.
+ROWS_EVERY = 4  # a phone has joined: the table writes its rows from the phones
+ROWS_SCHEDULE_WAITING = POLL_SCHEDULE  # the scorer's page, no phone joined
+ROWS_TICK = 4  # htmx's tick while no phone has joined: each schedule's step divides it
 
 
 @dataclass(frozen=True)
@@ -48,13 +47,12 @@ class RowsPace:
     schedule: str
 
 
-def rows_pace(table: list, scorer: bool) -> RowsPace:
+def rows_pace(table: list) -> RowsPace:
     """How often a page asks for the open hand's rows, from what every seat shows now
-    (cetele.seats.drafts.table_rows), on the scorer's page or a joined phone's."""
+    (cetele.seats.drafts.table_rows): the same on the scorer's page and a joined phone's."""
     # 1 but in the tests (settings.CETELE_ROWS_POLL_SPEEDUP): the same schedule, sooner.
     speedup = settings.CETELE_ROWS_POLL_SPEEDUP
-    writing = any(state.row for state in table)
-    if writing or (scorer and any(state.joined for state in table)):
+    if any(state.joined or state.row for state in table):
         return RowsPace(max(1, ROWS_EVERY // speedup), "")
     sooner = tuple((until, max(1, every // speedup)) for until, every in ROWS_SCHEDULE_WAITING)
     return RowsPace(max(1, ROWS_TICK // speedup), schedule_attribute(sooner))

@@ -141,7 +141,7 @@ def joined_page(
         "table": table,
         "any_joined": True,  # this phone has
         "rows_url": rows_url(match, JOIN, position),
-        "rows_pace": rows_pace(table, scorer=False),
+        "rows_pace": rows_pace(table),
         "own_seat": seat,
         **indicator_context(match, players, position),
     }
@@ -271,7 +271,7 @@ def draw_rows(pk: int, role: str) -> Rows:
         "table": table,
         "any_joined": any(state.joined or state.row for state in table),
         "rows_url": rows_url(match, role, position),
-        "rows_pace": rows_pace(table, scorer=role == EDIT),
+        "rows_pace": rows_pace(table),
         "role": role,
         # The gösterge kept for this hand: the scorer's page takes it into the hand form
         # (seats.js); a joined phone's gösterge section is drawn again when the sheet changed.

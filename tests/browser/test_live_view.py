@@ -321,28 +321,35 @@ def rows_asked_in(page, url: str, seconds: int) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("scorer", "quiet", "expected"),
+    ("page_of", "quiet", "expected"),
     [
-        (False, 300, 15),  # a joined phone while the table plays: a viewer's 8 s
-        (False, 30, 9),  # just saved: 16 s until quiet for 2 min (5), then 8 s (4)
-        # The scorer's page, a phone joined:
-        (True, 300, 30),  # every 4 s: the first row is due any moment
-        (True, 30, 30),  # just saved too: a player who finished fast writes at once
+        # A phone has joined: every page of the table asks every 4 s, the first row is due any
+        # moment (a player who finished fast writes right after the save).
+        ("joined", 300, 30),
+        ("joined", 30, 30),
+        ("scorer", 300, 30),
+        ("scorer", 30, 30),
+        # No phone joined: the scorer's page waits at a viewer's pace (a seat taken, or another
+        # editor's save, is its only news).
+        ("scorer alone", 300, 15),  # the table plays: every 8 s
+        ("scorer alone", 30, 9),  # just saved: 16 s until quiet for 2 min (5), then 8 s (4)
     ],
 )
-def test_until_a_row_is_in_the_rows_are_asked_at_the_pace_of_the_matchs_quiet(
-    phone, second_phone, settings, scorer, quiet, expected
+def test_the_rows_are_asked_every_4_s_once_a_phone_has_joined(
+    phone, second_phone, settings, page_of, quiet, expected
 ):
-    """cetele.live.schedule.rows_pace, as seats.js lets htmx's ticks through: a joined phone
-    waits for the hand's first row at a viewer's pace; the scorer's page asks every 4 s, so that
-    the first row shows on its form about 2 s after it is written, even right after a save."""
+    """cetele.live.schedule.rows_pace, as seats.js lets htmx's ticks through: once a phone has
+    joined, a row (the hand's first too) shows on the scorer's form and on every other joined
+    phone about 2 s after it is written; with none joined the scorer's page asks at the pace of
+    the match's quiet."""
     settings.CETELE_ROWS_POLL_SPEEDUP = 1  # the table's own pace
     match = Match.start(NAMES, teams=False, planned_hands=3, rules=_rules())
-    Client().post(reverse("join_match", args=[match.join_token]), {"seat": "1"})
+    if page_of != "scorer alone":
+        Client().post(reverse("join_match", args=[match.join_token]), {"seat": "1"})
     quiet_for(match, quiet)
     page, console = phone
-    url = f"/m/{match.edit_token}/" if scorer else f"/k/{match.join_token}/"
-    if not scorer:  # this phone joins, as Ayşe's does
+    url = f"/k/{match.join_token}/" if page_of == "joined" else f"/m/{match.edit_token}/"
+    if page_of == "joined":  # this phone joins, as Ayşe's does
         seat_as_can(page, match)
 
     asked = rows_asked_in(page, url, 120)
@@ -351,9 +358,9 @@ def test_until_a_row_is_in_the_rows_are_asked_at_the_pace_of_the_matchs_quiet(
     assert console.errors == []
 
 
-def test_once_a_row_is_in_the_rows_are_asked_at_every_tick(phone, settings):
-    """A joined phone, which waited at a viewer's pace, asks at every tick once another
-    player's row is in: the hand is being written."""
+def test_a_joined_phone_shows_another_players_row_within_a_poll(phone, settings):
+    """Another player's row, the hand's first, reaches a joined phone at its next 4-s tick,
+    right after a save too; the phone keeps asking at every tick while the hand is written."""
     settings.CETELE_ROWS_POLL_SPEEDUP = 1
     match = Match.start(NAMES, teams=False, planned_hands=3, rules=_rules())
     ayse = Client()
@@ -361,12 +368,12 @@ def test_once_a_row_is_in_the_rows_are_asked_at_every_tick(phone, settings):
     quiet_for(match, 30)
     page, console = phone
     seat_as_can(page, match)
-    asked = rows_asked_in(page, f"/k/{match.join_token}/", 36)
-    assert len(asked) == 2, asked  # 16 s apart, the first 16 s after the page was drawn
+    asked = rows_asked_in(page, f"/k/{match.join_token}/", 8)
+    assert len(asked) == 2, asked  # every 4 s from when the page was drawn
 
     row = {"position": "1", "row-opened": "series", "row-okeys": "0", "row-fake_okeys": "0"}
     ayse.post(reverse("join_row", args=[match.join_token]), {**row, "row-remaining": "12"})
-    ticks(page, 16)  # the next poll brings the row, and its section asks at every tick
+    ticks(page, 4)  # the next tick brings the row
     expect(page.locator("#table-rows li.written")).to_have_count(1)
     before = len(asked)
     ticks(page, 40)

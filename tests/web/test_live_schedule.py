@@ -109,17 +109,15 @@ def test_the_rows_pace_only_gets_sooner_with_the_tests_speedup(
     settings, speedup, tick, waiting, writing
 ):
     """CETELE_ROWS_POLL_SPEEDUP (1 in production, 8 in tests/settings.py) divides the rows'
-    intervals, never below a second: the browser tests follow the same schedule, sooner. Until
-    a row is in, the pace follows the match's quiet (a viewer's), but on the scorer's page with
-    phones joined, which asks every 4 s; once one is in, every page asks every 4 s."""
+    intervals, never below a second: the browser tests follow the same schedule, sooner. With
+    no phone joined the pace follows the match's quiet (a viewer's); once one has joined, or a
+    row is in, every page of the table asks every 4 s."""
     settings.CETELE_ROWS_POLL_SPEEDUP = speedup
     nobody = [SeatState(seat, f"P{seat}", False, None) for seat in range(4)]
     joined = [SeatState(0, "P0", False, None), SeatState(1, "P1", True, None)]
     row = DraftRow(seat=1, values={})
     writing_table = [SeatState(0, "P0", False, None), SeatState(1, "P1", True, row)]
 
-    assert rows_pace(nobody, scorer=True) == RowsPace(tick, waiting)
-    assert rows_pace(joined, scorer=False) == RowsPace(tick, waiting)
-    assert rows_pace(joined, scorer=True) == RowsPace(writing, "")
-    assert rows_pace(writing_table, scorer=True) == RowsPace(writing, "")
-    assert rows_pace(writing_table, scorer=False) == RowsPace(writing, "")
+    assert rows_pace(nobody) == RowsPace(tick, waiting)
+    assert rows_pace(joined) == RowsPace(writing, "")
+    assert rows_pace(writing_table) == RowsPace(writing, "")
