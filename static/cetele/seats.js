@@ -37,9 +37,9 @@
     } else if (kind) inFlight.add(kind);
   });
 
-  // Until the hand's first row is in, the rows' section names its pace (data-rows-schedule,
-  // cetele/live/schedule.py rows_pace) by how long the match has been quiet, which the page's
-  // sheet says (app.js reads it): htmx ticks, and a tick asks only when it is due.
+  // With no phone joined, the rows' section names its pace (data-rows-schedule, cetele/live/
+  // schedule.py rows_pace) by how long the match has been quiet, which the page's sheet says
+  // (app.js reads it): htmx ticks, and a tick asks only when it is due.
   const rowsAsked = new WeakMap();
   document.addEventListener("htmx:load", function (event) {
     const root = event.detail.elt;
