@@ -151,6 +151,12 @@
     forget(kind, placeOf(form));
     say(kind, form, sentence(kind, form, "refused"), true);
   }
+  // A café's Wi-Fi can hang rather than fail: unanswered in 20 s, it waits like one that failed
+  // (and the page's next send is not held behind it).
+  const HANG = 20000;
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (kindOf(event.detail.elt)) event.detail.timeout = HANG;
+  });
   document.addEventListener("htmx:sendError", notSent);
   document.addEventListener("htmx:timeout", notSent);
   document.addEventListener("htmx:responseError", notSent);
@@ -206,6 +212,7 @@
       response = await fetch(url, {
         method: "POST", body: body, credentials: "same-origin",
         headers: { "HX-Request": "true", "X-CSRFToken": csrf, "Content-Type": "application/x-www-form-urlencoded" },
+        signal: AbortSignal.timeout ? AbortSignal.timeout(HANG) : undefined,
       });
     } catch (err) { return false; } // still no signal: later
     if (response.status >= 500) return false;

@@ -203,6 +203,7 @@
             response = await fetch(box[1], {
               method: "POST", body: new URLSearchParams(item.body), credentials: "same-origin",
               headers: { "HX-Request": "true", "X-CSRFToken": csrf() },
+              signal: AbortSignal.timeout ? AbortSignal.timeout(20000) : undefined, // a hanging Wi-Fi
             });
           } catch (err) { return; } // still no signal: later
           if (response.status >= 500 || response.status === 429) return; // not now: later

@@ -187,6 +187,38 @@ def test_a_row_written_offline_while_the_scorer_saves_is_refused_and_the_player_
     assert not scorer_console.errors and not script_errors(player_console)
 
 
+def test_a_row_whose_answer_hangs_waits_and_is_sent_again(phone, second_phone):
+    """The café's Wi-Fi takes the row and carries nothing back: unanswered in 20 s, the row waits
+    on the phone as one that failed, and the next send carries it (a hanging request no longer
+    holds every later send of the page behind it)."""
+    scorer, scorer_console = phone
+    player, console = second_phone  # (the hanging request's failure is on its console)
+    match = make_match(hands=1, planned_hands=5)
+    join_as(player, match, NAMES[2])
+    scorer.goto(f"/m/{match.edit_token}/")
+    held = []
+
+    def hang_the_first(route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)  # never answered
+
+    player.route("**/satir/", hang_the_first)
+    player.locator("#my-row .opened-pairs").click()
+    status = player.locator("#my-row #row-status")
+    expect(status).to_have_text(KEPT, timeout=25_000)
+    assert list(waiting_rows(player)) == [f"cetele.row.{match.phone_key}.2"]
+
+    expect(status).to_contain_text("Satırınız gönderildi", timeout=LIVE)
+    expect(scorer.locator("#seat-2 [data-phone-note]")).to_have_text(f"{NAMES[2]} yazdı")
+    assert match.draft_rows.get().values["opened"] == "pairs"
+    assert waiting_rows(player) == {} and len(held) == 1
+    hung = "console: htmx:timeout,"  # htmx says so: the row's own request, given up
+    assert not scorer_console.errors
+    assert [error for error in script_errors(console) if not error.startswith(hung)] == []
+
+
 def test_a_row_kept_for_a_hand_saved_since_is_refused_when_the_page_opens_again(
     phone, second_phone
 ):

@@ -190,6 +190,37 @@ def test_taps_without_signal_wait_on_the_phone_and_count_once_when_back(phone, s
     assert [e for e in console.errors if not any(n in e for n in no_connection)] == []
 
 
+def test_a_kept_tap_whose_send_hangs_is_sent_again_and_counted_once(phone):
+    """Back online, the café's Wi-Fi takes the kept tap and carries nothing back: given up after
+    20 s, it still waits, and the next send (every 10 s) counts it once. (A send that hung held
+    every later one of the page behind it.)"""
+    page, console = phone
+    match = make_match(planned_hands=3)
+    page.goto(f"/m/{match.edit_token}/")
+    expect(cell(page, 0, 0).locator("[data-tea-count]")).to_have_text("0")
+    go_offline(page)
+    cell(page, 0, 0).get_by_role("button", name="+ çay (Ali)", exact=True).click()
+    assert len(kept_taps(page)) == 1
+    held = []
+
+    def hang_the_first_post(route) -> None:
+        if route.request.method == "POST" and not held:
+            held.append(route)  # never answered
+        else:
+            route.continue_()
+
+    page.route("**/cay/", hang_the_first_post)
+    page.context.set_offline(False)
+    page.wait_for_timeout(21_000)  # past the 20 s a send may hang
+    assert len(held) == 1 and not Drink.objects.filter(match=match).exists()
+    drinks_reach(match, 1, page)
+    expect(cell(page, 0, 0).locator("[data-tea-kept]")).to_have_count(0)  # answered
+    expect(cell(page, 0, 0).locator("[data-tea-count]")).to_have_text("1")
+    assert kept_taps(page) == {} and Drink.objects.filter(match=match).count() == 1
+    no_connection = ("ERR_INTERNET_DISCONNECTED", "ERR_FAILED", "htmx:sendError")
+    assert [e for e in console.errors if not any(n in e for n in no_connection)] == []
+
+
 def test_a_tap_whose_answer_was_lost_is_sent_again_and_counted_once(phone):
     page, console = phone
     table = table_with()
