@@ -158,8 +158,9 @@
   document.addEventListener("htmx:sendError", unanswered);
   document.addEventListener("htmx:timeout", unanswered);
   document.addEventListener("htmx:responseError", unanswered);
+  const HANG = 20000; // a hanging Wi-Fi: a tap unanswered this long is kept, not lost
   document.addEventListener("htmx:configRequest", function (event) {
-    if (isTap(event.detail.elt)) event.detail.timeout = 20000; // a hanging Wi-Fi: kept, not lost
+    if (isTap(event.detail.elt)) event.detail.timeout = HANG;
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     const xhr = event.detail.xhr;
@@ -203,7 +204,7 @@
             response = await fetch(box[1], {
               method: "POST", body: new URLSearchParams(item.body), credentials: "same-origin",
               headers: { "HX-Request": "true", "X-CSRFToken": csrf() },
-              signal: AbortSignal.timeout ? AbortSignal.timeout(20000) : undefined, // a hanging Wi-Fi
+              signal: AbortSignal.timeout ? AbortSignal.timeout(HANG) : undefined,
             });
           } catch (err) { return; } // still no signal: later
           if (response.status >= 500 || response.status === 429) return; // not now: later

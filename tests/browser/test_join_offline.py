@@ -17,6 +17,7 @@ from tests.browser.test_join_table import LIVE, join_as
 from tests.browser.test_offline import (
     OFFLINE_NOTE,
     go_offline,
+    hang_the_first_post,
     kept_for_offline,
     opened_online,
     wait_until,
@@ -196,15 +197,7 @@ def test_a_row_whose_answer_hangs_waits_and_is_sent_again(phone, second_phone):
     match = make_match(hands=1, planned_hands=5)
     join_as(player, match, NAMES[2])
     scorer.goto(f"/m/{match.edit_token}/")
-    held = []
-
-    def hang_the_first(route) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)  # never answered
-
-    player.route("**/satir/", hang_the_first)
+    held = hang_the_first_post(player, "**/satir/")
     player.locator("#my-row .opened-pairs").click()
     status = player.locator("#my-row #row-status")
     expect(status).to_have_text(KEPT, timeout=25_000)

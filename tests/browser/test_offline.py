@@ -59,6 +59,21 @@ def go_offline(page) -> None:
     page.wait_for_function("() => !navigator.onLine")
 
 
+def hang_the_first_post(page, pattern: str) -> list:
+    """The café's Wi-Fi takes the first POST to `pattern` and never answers it; every later
+    request passes. Returns the requests held (the first, once it is sent)."""
+    held = []
+
+    def hang(route) -> None:
+        if route.request.method == "POST" and not held:
+            held.append(route)  # never answered
+        else:
+            route.continue_()
+
+    page.route(pattern, hang)
+    return held
+
+
 def kept_for_offline(page, text: str = "") -> None:
     """Wait until the worker controls the page and its copy (holding `text`) is on the phone."""
     # The worker's first install fetches what it keeps for every page: on a busy machine that

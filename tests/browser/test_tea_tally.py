@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from cetele.models import Match
 from cetele.tea.models import Drink
 from tests.browser.test_accessibility import blocking_violations
-from tests.browser.test_offline import go_offline
+from tests.browser.test_offline import go_offline, hang_the_first_post
 from tests.browser.test_tables import play_hand
 from tests.factories import make_match
 from tests.web.test_tables import start_at, table_with
@@ -201,18 +201,14 @@ def test_a_kept_tap_whose_send_hangs_is_sent_again_and_counted_once(phone):
     go_offline(page)
     cell(page, 0, 0).get_by_role("button", name="+ çay (Ali)", exact=True).click()
     assert len(kept_taps(page)) == 1
-    held = []
-
-    def hang_the_first_post(route) -> None:
-        if route.request.method == "POST" and not held:
-            held.append(route)  # never answered
-        else:
-            route.continue_()
-
-    page.route("**/cay/", hang_the_first_post)
+    held = hang_the_first_post(page, "**/cay/")
     page.context.set_offline(False)
-    page.wait_for_timeout(21_000)  # past the 20 s a send may hang
+    for _ in range(50):  # the "online" event sends it at once
+        if held:
+            break
+        page.wait_for_timeout(100)
     assert len(held) == 1 and not Drink.objects.filter(match=match).exists()
+    page.wait_for_timeout(20_000)  # the 20 s a send may hang; the next send is due within 10 s
     drinks_reach(match, 1, page)
     expect(cell(page, 0, 0).locator("[data-tea-kept]")).to_have_count(0)  # answered
     expect(cell(page, 0, 0).locator("[data-tea-count]")).to_have_text("1")
