@@ -22,6 +22,9 @@ def join_as(page, match: Match, name: str) -> None:
     page.locator(".seat-choices label", has_text=name).click()
     page.get_by_role("button", name="Bu benim").click()
     expect(page.get_by_text(f"Bu telefon {name}")).to_be_visible()
+    # Its scripts too, as a player's first tap finds them: the heading shows before they have
+    # run, and a tap then (a loaded make test run made one) sends nothing.
+    page.wait_for_load_state("load")
 
 
 def write_row(page, *, opened="series", tiles=(), finished=False, send=True) -> int:
