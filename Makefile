@@ -64,6 +64,7 @@ loadtest:
 ## make lighthouse: Lighthouse (mobile) performance and accessibility of the home and a match page
 lighthouse:
 	@scripts/setup.sh dev
+	@scripts/system-deps.sh lighthouse
 	$(BIN)/python -m bench.lighthouse
 
 ## make messages: refresh the English catalogue from the Turkish source strings, then compile it

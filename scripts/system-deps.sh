@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need (chromium, gettext, postgresql, redis-server; nginx
-# for make loadtest) where missing. None of them is started here.
+# Installs the Debian packages the tests need (chromium's headless shell, gettext, postgresql,
+# redis-server; nginx for make loadtest) where missing; `system-deps.sh lighthouse` also the full
+# chromium, which Lighthouse drives. None of them is started here.
 # Without root it only reports what is missing; the test legs then skip loudly (never on CI).
 set -euo pipefail
 missing=()
-[ -x /usr/bin/chromium ] || missing+=(chromium fonts-liberation) # a font, or pages render no text
+# The browser tests' Chromium: Debian's build of Chromium's headless shell, what Playwright
+# itself runs headless (half the CPU of the full browser in headless mode; docs/decisions.md).
+[ -x /usr/lib/chromium/chromium-headless-shell ] ||
+  missing+=(chromium-headless-shell fonts-liberation) # a font, or pages render no text
+[ "${1:-}" != lighthouse ] || [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server) # the shared cache's tests

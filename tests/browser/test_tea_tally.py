@@ -19,6 +19,16 @@ def cell(page, seat: int, item: int):
     return page.locator(f'#tea [data-tea-cell="{seat}-{item}"]')
 
 
+def open_card(page, path: str) -> None:
+    """Open a page and wait for its tea card and the card's tea.js, which comes after the card:
+    a phone that loses its signal at the table has had them for a while. (A tap made before
+    tea.js ran was a plain htmx request that nothing kept; on a fast browser the tests' taps
+    came that early.)"""
+    page.goto(path)
+    expect(page.locator("#tea [data-tea-count]").first).to_be_visible()
+    page.wait_for_function("() => window.ceteleTea === true")
+
+
 def tap(page, seat: int, item: int, name: str, label: str, count: int) -> None:
     """Tap "+ <item>" of one player and wait for the card to show the new count."""
     cell(page, seat, item).get_by_role("button", name=f"+ {label} ({name})", exact=True).click()
@@ -150,7 +160,7 @@ def drinks_reach(match, count: int, page) -> None:
 def test_taps_without_signal_wait_on_the_phone_and_count_once_when_back(phone, second_phone):
     page, console = phone
     match = make_match(planned_hands=3)
-    page.goto(f"/m/{match.edit_token}/")
+    open_card(page, f"/m/{match.edit_token}/")
     expect(cell(page, 0, 0).locator("[data-tea-count]")).to_have_text("0")
 
     go_offline(page)
@@ -196,7 +206,7 @@ def test_a_kept_tap_whose_send_hangs_is_sent_again_and_counted_once(phone):
     every later one of the page behind it.)"""
     page, console = phone
     match = make_match(planned_hands=3)
-    page.goto(f"/m/{match.edit_token}/")
+    open_card(page, f"/m/{match.edit_token}/")
     expect(cell(page, 0, 0).locator("[data-tea-count]")).to_have_text("0")
     go_offline(page)
     cell(page, 0, 0).get_by_role("button", name="+ çay (Ali)", exact=True).click()
@@ -220,7 +230,7 @@ def test_a_kept_tap_whose_send_hangs_is_sent_again_and_counted_once(phone):
 def test_a_tap_whose_answer_was_lost_is_sent_again_and_counted_once(phone):
     page, console = phone
     table = table_with()
-    page.goto(f"/masa/{table.edit_token}/")
+    open_card(page, f"/masa/{table.edit_token}/")
     lost = []
 
     def lose_the_answer(route):
