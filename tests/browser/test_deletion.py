@@ -69,6 +69,12 @@ def test_deleting_a_house_preset_on_the_phone(phone):
         base_slug="cetele-standart",
     )
     page.goto(f"/ev/{house.edit_token}/duzenle/")  # this phone now remembers it
+    # (A PostgreSQL leg once opened the rules page before that page's note in localStorage
+    # reached it: a person reads a page before leaving it.)
+    page.wait_for_function(
+        "(value) => (localStorage.getItem('cetele.presets') || '').includes(value)",
+        arg=house.choice_value,
+    )
     page.goto("/kurallar/")
     expect(page.locator("[data-my-presets] li")).to_have_count(1)
 

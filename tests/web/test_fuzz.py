@@ -90,15 +90,30 @@ def snapshot() -> tuple:
     )
 
 
-def rows_written() -> int | None:
-    """How many rows this test's connection has inserted, updated or deleted so far, on SQLite
-    (sqlite3's `total_changes`, which also counts what a rollback took back); None elsewhere.
-    The test client serves each request on this same connection: while the count stays the
-    same, no request wrote a row, so the snapshot and the keys are what they were."""
+def rows_changed() -> int | None:
+    """On SQLite, the rows this connection has inserted, updated or deleted so far (sqlite3's
+    `total_changes`): the check that `Statements` misses no write. None elsewhere."""
     if connection.vendor != "sqlite":
         return None
-    connection.ensure_connection()
     return connection.connection.total_changes
+
+
+class Statements:
+    """Counts the statements that could have written, on this test's connection: the test
+    client serves each request on this same connection, so while the count stays the same no
+    request wrote a row, and the snapshot and the keys are what they were. Anything but a read
+    or a savepoint's bookkeeping counts (a statement counted for nothing costs one snapshot; one
+    missed would let a half-save by), on either database."""
+
+    READS = ("SELECT", "SAVEPOINT", "RELEASE", "ROLLBACK TO")
+
+    def __init__(self) -> None:
+        self.writes = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        if not sql.lstrip().upper().startswith(self.READS):
+            self.writes += 1
+        return execute(sql, params, many, context)
 
 
 def assert_everything_saved_is_whole() -> None:
@@ -209,35 +224,42 @@ def test_fuzz_every_post_endpoint_never_answers_500_and_never_half_saves():
     started = time.monotonic()
     before = snapshot()
 
-    read_at = None  # rows_written() when the keys, the numbers and `before` were last read
-    for index in range(REQUESTS):
-        if read_at is None or rows_written() != read_at:
-            if keys.refresh():  # a deleted match, preset or table was replaced
+    read_at = None  # statements.writes when the keys, the numbers and `before` were last read
+    statements = Statements()
+    with connection.execute_wrapper(statements):
+        for index in range(REQUESTS):
+            if read_at is None or statements.writes != read_at:
+                if keys.refresh():  # a deleted match, preset or table was replaced
+                    before = snapshot()
+                numbers = list(keys.match.hands.values_list("number", flat=True)) or [1]
+                read_at = statements.writes
+            route = rng.choice(routes)
+            url = fill(
+                route, keys, rng.choice(numbers) if rng.random() < 0.9 else rng.randint(0, 99)
+            )
+            body, content_type = fuzzer.body()
+
+            changed, writes = rows_changed(), statements.writes
+            response = client.generic(
+                "POST", url, body, content_type=content_type, headers=fuzzer.headers()
+            )
+
+            status = response.status_code
+            statuses[status] = statuses.get(status, 0) + 1
+            assert status < 500, (index, url, content_type, body[:300])
+            written = read_at is None or statements.writes != read_at
+            if rows_changed() != changed:  # what SQLite counts, the statements counted
+                assert statements.writes != writes, (index, url, status)
+            after = snapshot() if written else before
+            if status >= 400:
+                assert after == before, (index, url, status)
+            before = after
+            if index % 500 == 499:
+                assert_everything_saved_is_whole()
+                cache.clear()  # a lost-token 404 counts as a miss; keep the limiter out of the way
+            if written and Hand.objects.count() > 40:  # keep the sheets small: saves stay possible
+                keys = make_keys(hands=3)
                 before = snapshot()
-            numbers = list(keys.match.hands.values_list("number", flat=True)) or [1]
-            read_at = rows_written()
-        route = rng.choice(routes)
-        url = fill(route, keys, rng.choice(numbers) if rng.random() < 0.9 else rng.randint(0, 99))
-        body, content_type = fuzzer.body()
-
-        response = client.generic(
-            "POST", url, body, content_type=content_type, headers=fuzzer.headers()
-        )
-
-        status = response.status_code
-        statuses[status] = statuses.get(status, 0) + 1
-        assert status < 500, (index, url, content_type, body[:300])
-        written = read_at is None or rows_written() != read_at
-        after = snapshot() if written else before
-        if status >= 400:
-            assert after == before, (index, url, status)
-        before = after
-        if index % 500 == 499:
-            assert_everything_saved_is_whole()
-            cache.clear()  # a lost-token 404 counts as a miss; keep the limiter out of the way
-        if written and Hand.objects.count() > 40:  # keep the sheets small: saves stay possible
-            keys = make_keys(hands=3)
-            before = snapshot()
 
     assert_everything_saved_is_whole()
     elapsed = time.monotonic() - started
@@ -245,3 +267,4 @@ def test_fuzz_every_post_endpoint_never_answers_500_and_never_half_saves():
     # The fuzz must reach the views, not only the refusals in front of them.
     assert statuses.get(200, 0) + statuses.get(302, 0) > REQUESTS // 10
     assert statuses.get(400, 0) > 0
+    assert statements.writes > 0
