@@ -57,9 +57,11 @@ pytest=(.venv/bin/python -m pytest)
 leg container "the container image and compose.yaml's stack under podman (tests/container)" \
   scripts/container-test.sh
 # What a page only looks like (axe, layout: marked `looks`) is the same on either database.
+# The browser legs each have a network of their own (scripts/own-network.sh): the container
+# leg's bridges coming and going would abort the browser's requests.
 leg postgres-browser "the real-browser tests again on PostgreSQL, but for how pages look" \
-  scripts/with-postgres.sh "${pytest[@]}" tests/browser -m "database and not looks"
-leg sqlite-browser "the real-browser tests on SQLite" "${pytest[@]}" tests/browser
+  scripts/own-network.sh scripts/with-postgres.sh "${pytest[@]}" tests/browser -m "database and not looks"
+leg sqlite-browser "the real-browser tests on SQLite" scripts/own-network.sh "${pytest[@]}" tests/browser
 leg postgres "the tests of the database again on PostgreSQL (web, scoring)" \
   scripts/with-postgres.sh "${pytest[@]}" tests -m "database and not browser"
 # The tests that start real servers (gunicorn workers, Redis) and drive them are most of the

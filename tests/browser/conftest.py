@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.db import connection
 
 from tests.conftest import require_or_skip
 
@@ -65,9 +66,12 @@ class ConsoleWatcher:
             self.errors.append(f"console: {message.text}")
 
 
-def open_phone(browser, live_server, **options) -> Iterator:
+def open_phone(browser, live_server, request=None, **options) -> Iterator:
     """A fresh phone-sized browser context, nothing shared; yields (page, console watcher).
-    `options`: more of Playwright's context options."""
+    `request`: the test's, whose markers say whether the phone runs the service worker
+    (`with_worker`); `options`: more of Playwright's context options."""
+    if request is not None and not with_worker(request):
+        options.setdefault("service_workers", "block")
     context = browser.new_context(base_url=live_server.url, **PHONE, **options)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -75,26 +79,37 @@ def open_phone(browser, live_server, **options) -> Iterator:
     context.close()
 
 
-@pytest.fixture
-def phone(browser, live_server):
-    yield from open_phone(browser, live_server)
+def with_worker(request) -> bool:
+    """Whether the test's phones run the service worker: always on SQLite, where every browser
+    test runs as a phone runs it; on PostgreSQL (make test's second browser leg) only in tests
+    marked `worker`, which test what it does (offline copies, the outbox, installability).
+    Elsewhere the worker is the same script on either database and sends the server nothing a
+    page would not (the static files it keeps, the pages it keeps a copy of, as GETs), so the
+    PostgreSQL leg leaves it out, as it leaves out `looks`: a fifth of that leg's browser CPU."""
+    marked = request.node.get_closest_marker("worker") is not None
+    return marked or connection.vendor != "postgresql"
 
 
 @pytest.fixture
-def second_phone(browser, live_server):
+def phone(browser, live_server, request):
+    yield from open_phone(browser, live_server, request)
+
+
+@pytest.fixture
+def second_phone(browser, live_server, request):
     """Another phone at the table (or at home)."""
-    yield from open_phone(browser, live_server)
+    yield from open_phone(browser, live_server, request)
 
 
 @pytest.fixture
-def third_phone(browser, live_server):
+def third_phone(browser, live_server, request):
     """A third phone: the whole table joins (tests/browser/test_join_table.py)."""
-    yield from open_phone(browser, live_server)
+    yield from open_phone(browser, live_server, request)
 
 
 @pytest.fixture
-def fourth_phone(browser, live_server):
-    yield from open_phone(browser, live_server)
+def fourth_phone(browser, live_server, request):
+    yield from open_phone(browser, live_server, request)
 
 
 def pytest_collection_modifyitems(items) -> None:

@@ -29,10 +29,10 @@ RULES = {
 
 
 @pytest.fixture
-def third_phone(browser, live_server):
+def third_phone(browser, live_server, request):
     from tests.browser.conftest import open_phone
 
-    yield from open_phone(browser, live_server)
+    yield from open_phone(browser, live_server, request)
 
 
 def test_a_joined_phone_taps_the_gosterge_and_every_phone_shows_the_okey(

@@ -24,7 +24,8 @@ from tests.browser.test_offline import (
 )
 from tests.factories import NAMES, make_match
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# worker: what the service worker keeps for a phone offline (tests/browser/conftest.py).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 
 KEPT = "Bağlantı yok — satırınız bu telefonda saklı, bağlantı gelince gönderilecek."
 GOSTERGE_KEPT = "Bağlantı yok — gösterge bu telefonda saklı, bağlantı gelince gönderilecek."

@@ -18,7 +18,8 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, ConsoleWatche
 from tests.browser.sheet import enter_hand, is_a_save, start_match
 from tests.browser.test_accessibility import blocking_violations
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# worker: what the service worker keeps for a phone offline (tests/browser/conftest.py).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 
 NAMES = ["Ali", "Burak", "Can", "Deniz"]
 OFFLINE_NOTE = "Bağlantı yok — çetele en son böyleydi"

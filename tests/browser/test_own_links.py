@@ -67,6 +67,7 @@ def test_the_edit_link_just_rotated_opens_after_another_phone_guessed(phone, sec
 # --- ?silindi= is believed only from the app's own deletion answer ---------------------------
 
 
+@pytest.mark.worker  # the page kept for offline use stays kept
 def test_a_forged_forget_link_from_a_viewer_wipes_nothing_from_the_scorers_phone(
     phone, second_phone
 ):

@@ -12,7 +12,8 @@ from tests.browser.test_tables import play_hand
 from tests.factories import make_match
 from tests.web.test_tables import start_at, table_with
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# worker: what the service worker keeps for a phone offline (tests/browser/conftest.py).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 
 
 def cell(page, seat: int, item: int):
