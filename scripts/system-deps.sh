@@ -14,7 +14,7 @@ command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server) # the shared cache's tests
 [ -x /usr/sbin/nginx ] || missing+=(nginx) # make loadtest's scaled-out leg (the load balancer)
-command -v ip >/dev/null 2>&1 || missing+=(iproute2) # a loopback for the browser legs (own-network.sh)
+command -v ip >/dev/null 2>&1 || missing+=(iproute2) # the browser legs' own network (own-network.sh)
 [ ${#missing[@]} = 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "== installing Debian packages: ${missing[*]}"
