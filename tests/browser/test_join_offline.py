@@ -31,7 +31,10 @@ KEPT = "Bağlantı yok — satırınız bu telefonda saklı, bağlantı gelince 
 GOSTERGE_KEPT = "Bağlantı yok — gösterge bu telefonda saklı, bağlantı gelince gönderilecek."
 
 
-def waiting_rows(page, prefix: str = "cetele.row.") -> dict:
+ROWS_KEPT = "cetele.row."  # seats.js's localStorage keys for the rows it keeps
+
+
+def waiting_rows(page, prefix: str = ROWS_KEPT) -> dict:
     """What this phone keeps for later (the seats.js entries of localStorage)."""
     return page.evaluate(
         """(prefix) => Object.fromEntries(Object.keys(localStorage)
@@ -203,20 +206,20 @@ def test_a_row_whose_answer_hangs_waits_and_is_sent_again(phone, second_phone):
     # a moment (the next send is due as soon as a request gets through), too short for a check
     # that looks every second on a busy machine (a make test run once missed it).
     player.evaluate(
-        """() => {
+        """(prefix) => {
             window.seen = [];
             const note = () => {
                 const el = document.querySelector("#my-row #row-status");
                 const text = el ? el.textContent.trim() : "";
                 if (!seen.length || seen[seen.length - 1][0] !== text) {
-                    const rows = Object.keys(localStorage)
-                        .filter((k) => k.startsWith("cetele.row."));
+                    const rows = Object.keys(localStorage).filter((k) => k.startsWith(prefix));
                     seen.push([text, rows]);
                 }
             };
             new MutationObserver(note).observe(document.body,
                 { subtree: true, childList: true, characterData: true });
-        }"""
+        }""",
+        ROWS_KEPT,
     )
     player.locator("#my-row .opened-pairs").click()
     status = player.locator("#my-row #row-status")
