@@ -101,6 +101,7 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+SQLITE_LOCK_WAIT = 20  # seconds a write waits for SQLite's lock before it fails
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several gunicorn workers share one file: WAL lets readers run beside the writer, and
     # IMMEDIATE takes the write lock at BEGIN so that concurrent writers wait (up to `timeout`
@@ -110,7 +111,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # (Debian's SQLite does it by default; other builds do not).
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
+        "timeout": SQLITE_LOCK_WAIT,
         "init_command": (
             "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA secure_delete=ON;"
         ),
@@ -176,6 +177,12 @@ SHEETS_CACHE = {
 # hand's rows: 1, the schedule itself. Only tests/settings.py changes it, so that the browser
 # tests of joined phones wait for a row to arrive rather than for the seconds of a table's pace.
 CETELE_ROWS_POLL_SPEEDUP = 1
+
+# A café's Wi-Fi can hang rather than fail. A phone's write (a hand, a row, a tea tap) left
+# unanswered this many seconds is kept on the phone like one that failed, and sent again later
+# (its one-time token makes that safe). Longer than SQLite's wait for its lock, so that a write
+# only waiting its turn is not given up. The scripts read it from every page (_assets.html).
+CETELE_UNANSWERED_SECONDS = SQLITE_LOCK_WAIT + 5
 
 
 CACHE_URL = os.environ.get("DJANGO_CACHE_URL") or ("locmem" if DEBUG else "db")

@@ -27,6 +27,11 @@ CETELE_MISS_COUNTS = "cache"
 # tests/web/test_seats.py checks the schedule itself, at 1.
 CETELE_ROWS_POLL_SPEEDUP = 8
 
+# A write left unanswered is given up after 8 s, not 25 (offline.js, seats.js, tea.js): the
+# browser tests of a hanging Wi-Fi wait that out, on each database. Still far longer than any
+# answer a loaded test run gives.
+CETELE_UNANSWERED_SECONDS = 8
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # The test database as production has it: a file (WAL, IMMEDIATE, busy timeout), not
     # Django's default shared-cache memory database, whose table locks fail at once ("database

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from numbers import Number
 
 from django import template
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.formats import localize
 from django.utils.safestring import mark_safe
@@ -17,15 +18,17 @@ register = template.Library()
 
 @register.simple_tag
 def page_assets() -> str:
-    """The manifest, icons, style sheet and scripts every page links (templates/_assets.html):
-    the same for every request of this process (hashed static names are fixed when it starts),
-    so drawn once; they were half the time of drawing base.html."""
+    """The manifest, icons, style sheet and scripts every page links, and how long the scripts
+    wait for a write's answer (templates/_assets.html): the same for every request of this
+    process (hashed static names and settings are fixed when it starts), so drawn once; they
+    were half the time of drawing base.html."""
     return _page_assets()
 
 
 @functools.cache
 def _page_assets() -> str:
-    return mark_safe(render_to_string("_assets.html"))
+    unanswered_ms = settings.CETELE_UNANSWERED_SECONDS * 1000
+    return mark_safe(render_to_string("_assets.html", {"unanswered_ms": unanswered_ms}))
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,9 @@
   const body = document.body;
   const script = document.currentScript;
   const onCopy = body.hasAttribute("data-offline"); // sw.js served its last copy
+  // How long a write may go unanswered (settings.CETELE_UNANSWERED_SECONDS; also for seats.js, tea.js).
+  const wait = document.querySelector("meta[name=cetele-unanswered-ms]");
+  window.ceteleUnansweredMs = Number(wait && wait.content) || 25000; // an older kept copy: 25 s
 
   function setLive(live) {
     if (live) body.removeAttribute("data-offline");
@@ -172,10 +175,9 @@
       if (preview && box()) preview.textContent = box().dataset.noPreview;
     }
   });
-  // A café's Wi-Fi can hang rather than fail: a save not answered within 25 s (past the
-  // database's 20 s wait for its lock) is kept like one that failed.
+  // A café's Wi-Fi can hang rather than fail: a save unanswered in time is kept like one that failed.
   document.addEventListener("htmx:configRequest", function (event) {
-    if (isSave(event.detail)) event.detail.timeout = 25000;
+    if (isSave(event.detail)) event.detail.timeout = window.ceteleUnansweredMs;
   });
   // The request left but no answer came (the network failed on the way, or on the way back:
   // then the server may have saved it; the same token makes the retry safe).
@@ -234,7 +236,7 @@
     if (token) data.set("csrfmiddlewaretoken", token);
     let response;
     const hang = new AbortController();
-    const timer = setTimeout(function () { hang.abort(); }, 25000); // as for a tapped save
+    const timer = setTimeout(function () { hang.abort(); }, window.ceteleUnansweredMs); // as for a tapped save
     try {
       response = await fetch(item.url, {
         method: "POST", body: data, credentials: "same-origin", signal: hang.signal,

@@ -151,11 +151,10 @@
     forget(kind, placeOf(form));
     say(kind, form, sentence(kind, form, "refused"), true);
   }
-  // A café's Wi-Fi can hang rather than fail: unanswered in 20 s, it waits like one that failed
-  // (and the page's next send is not held behind it).
-  const HANG = 20000;
+  // A café's Wi-Fi can hang rather than fail: unanswered in time (offline.js), it waits like one
+  // that failed (and the page's next send is not held behind it).
   document.addEventListener("htmx:configRequest", function (event) {
-    if (kindOf(event.detail.elt)) event.detail.timeout = HANG;
+    if (kindOf(event.detail.elt)) event.detail.timeout = window.ceteleUnansweredMs;
   });
   document.addEventListener("htmx:sendError", notSent);
   document.addEventListener("htmx:timeout", notSent);
@@ -212,7 +211,7 @@
       response = await fetch(url, {
         method: "POST", body: body, credentials: "same-origin",
         headers: { "HX-Request": "true", "X-CSRFToken": csrf, "Content-Type": "application/x-www-form-urlencoded" },
-        signal: AbortSignal.timeout ? AbortSignal.timeout(HANG) : undefined,
+        signal: AbortSignal.timeout ? AbortSignal.timeout(window.ceteleUnansweredMs) : undefined,
       });
     } catch (err) { return false; } // still no signal: later
     if (response.status >= 500) return false;

@@ -158,9 +158,9 @@
   document.addEventListener("htmx:sendError", unanswered);
   document.addEventListener("htmx:timeout", unanswered);
   document.addEventListener("htmx:responseError", unanswered);
-  const HANG = 20000; // a hanging Wi-Fi: a tap unanswered this long is kept, not lost
+  // A hanging Wi-Fi: a tap unanswered in time (offline.js) is kept, not lost.
   document.addEventListener("htmx:configRequest", function (event) {
-    if (isTap(event.detail.elt)) event.detail.timeout = HANG;
+    if (isTap(event.detail.elt)) event.detail.timeout = window.ceteleUnansweredMs;
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     const xhr = event.detail.xhr;
@@ -204,7 +204,7 @@
             response = await fetch(box[1], {
               method: "POST", body: new URLSearchParams(item.body), credentials: "same-origin",
               headers: { "HX-Request": "true", "X-CSRFToken": csrf() },
-              signal: AbortSignal.timeout ? AbortSignal.timeout(HANG) : undefined,
+              signal: AbortSignal.timeout ? AbortSignal.timeout(window.ceteleUnansweredMs) : undefined,
             });
           } catch (err) { return; } // still no signal: later
           if (response.status >= 500 || response.status === 429) return; // not now: later

@@ -16,6 +16,7 @@ from tests.browser.sheet import enter_hand, wait_for_hand
 from tests.browser.test_join_table import LIVE, join_as
 from tests.browser.test_offline import (
     OFFLINE_NOTE,
+    UNANSWERED_MS,
     go_offline,
     hang_the_first_post,
     kept_for_offline,
@@ -193,7 +194,7 @@ def test_a_row_written_offline_while_the_scorer_saves_is_refused_and_the_player_
 
 
 def test_a_row_whose_answer_hangs_waits_and_is_sent_again(phone, second_phone):
-    """The café's Wi-Fi takes the row and carries nothing back: unanswered in 20 s, the row waits
+    """The café's Wi-Fi takes the row and carries nothing back: unanswered in time, the row waits
     on the phone as one that failed, and the next send carries it (a hanging request no longer
     holds every later send of the page behind it)."""
     scorer, scorer_console = phone
@@ -223,7 +224,7 @@ def test_a_row_whose_answer_hangs_waits_and_is_sent_again(phone, second_phone):
     )
     player.locator("#my-row .opened-pairs").click()
     status = player.locator("#my-row #row-status")
-    expect(status).to_contain_text("Satırınız gönderildi", timeout=25_000 + LIVE)
+    expect(status).to_contain_text("Satırınız gönderildi", timeout=UNANSWERED_MS + 5_000 + LIVE)
     seen = player.evaluate("() => window.seen")
     kept = [keys for text, keys in seen if text == KEPT]
     assert kept and kept[0] == [f"cetele.row.{match.phone_key}.2"], seen

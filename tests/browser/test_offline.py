@@ -10,6 +10,7 @@ import re
 import time
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
@@ -58,6 +59,11 @@ def go_offline(page) -> None:
     make test run once failed on it.)"""
     page.context.set_offline(True)
     page.wait_for_function("() => !navigator.onLine")
+
+
+# How long a page waits for a write's answer before it keeps the write like one that failed
+# (offline.js reads it from the page; tests/settings.py shortens it).
+UNANSWERED_MS = settings.CETELE_UNANSWERED_SECONDS * 1000
 
 
 def hang_the_first_post(page, pattern: str) -> list:
@@ -303,9 +309,11 @@ def test_a_save_left_hanging_is_kept_and_sent_again(phone):
     )
     enter_hand(page, NAMES, HANDS[0])
 
-    # After 25 s without an answer the hand is kept, the form moves on, and the hand is sent:
-    # by the page, or first by the worker's Background Sync; either way the phone's hand went.
-    expect(page.locator("#saved-note")).to_contain_text("1. el gönderildi.", timeout=45_000)
+    # Unanswered in time, the hand is kept, the form moves on, and the hand is sent: by the
+    # page, or first by the worker's Background Sync; either way the phone's hand went.
+    expect(page.locator("#saved-note")).to_contain_text(
+        "1. el gönderildi.", timeout=UNANSWERED_MS + 20_000
+    )
     assert any(WAITING in said for said in page.evaluate("window.outboxSaid"))
     expect(page.locator("#entry-title")).to_have_text("2. el")
     expect(page.locator("[data-outbox]")).to_be_hidden()

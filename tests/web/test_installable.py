@@ -71,6 +71,19 @@ def test_pages_link_the_manifest_both_theme_colours_and_the_worker(client):
     assert html.index("cetele/offline.js") < html.index("cetele/app.js")
 
 
+def test_pages_say_how_long_a_write_may_go_unanswered_longer_than_the_database_waits(client):
+    """offline.js, seats.js and tea.js give a write up (and keep it on the phone) after the
+    time every page names: in production past SQLite's wait for its lock, so that a write only
+    waiting its turn is not given up and sent again."""
+    from cetele import settings as production
+
+    html = client.get("/").content.decode()
+
+    waits = re.search(r'<meta name="cetele-unanswered-ms" content="(\d+)">', html)
+    assert waits and int(waits[1]) == settings.CETELE_UNANSWERED_SECONDS * 1000
+    assert production.CETELE_UNANSWERED_SECONDS > production.SQLITE_LOCK_WAIT
+
+
 def test_the_worker_is_served_from_the_root_with_the_files_it_keeps(client):
     views_app.worker_source.cache_clear()
     response = client.get("/sw.js")
