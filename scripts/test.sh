@@ -7,7 +7,7 @@
 # On CI (CI=true) no leg may skip.
 #
 # The legs run at once because most of their time is waiting (a browser drawing, podman and
-# apt, gunicorn starting, the 25 s of a hanging save): one leg's wait is another's CPU on these
+# apt, gunicorn starting, a hanging save given up): one leg's wait is another's CPU on these
 # two cores. Each leg writes its own log, shown whole when it ends, its time and result after it;
 # a failed leg fails the run once every leg has ended.
 set -euo pipefail
