@@ -14,9 +14,9 @@
   const body = document.body;
   const script = document.currentScript;
   const onCopy = body.hasAttribute("data-offline"); // sw.js served its last copy
-  // How long a write may go unanswered (settings.CETELE_UNANSWERED_SECONDS; also for seats.js, tea.js).
-  const wait = document.querySelector("meta[name=cetele-unanswered-ms]");
-  window.ceteleUnansweredMs = Number(wait && wait.content) || 25000; // an older kept copy: 25 s
+  // How long a write may go unanswered (settings.CETELE_UNANSWERED_SECONDS; also for seats.js,
+  // tea.js): the page names it beside this script (_assets.html), never one without the other.
+  window.ceteleUnansweredMs = Number(document.querySelector("meta[name=cetele-unanswered-ms]").content);
 
   function setLive(live) {
     if (live) body.removeAttribute("data-offline");
