@@ -14,8 +14,7 @@
   const body = document.body;
   const script = document.currentScript;
   const onCopy = body.hasAttribute("data-offline"); // sw.js served its last copy
-  // How long a write may go unanswered (settings.CETELE_UNANSWERED_SECONDS; also for seats.js,
-  // tea.js): the page names it beside this script (_assets.html), never one without the other.
+  // CETELE_UNANSWERED_SECONDS, for seats.js and tea.js too.
   window.ceteleUnansweredMs = Number(document.querySelector("meta[name=cetele-unanswered-ms]").content);
 
   function setLive(live) {
@@ -175,7 +174,7 @@
       if (preview && box()) preview.textContent = box().dataset.noPreview;
     }
   });
-  // A café's Wi-Fi can hang rather than fail: a save unanswered in time is kept like one that failed.
+  // A café's Wi-Fi can hang: a save unanswered in time is kept like one that failed.
   document.addEventListener("htmx:configRequest", function (event) {
     if (isSave(event.detail)) event.detail.timeout = window.ceteleUnansweredMs;
   });
@@ -236,7 +235,7 @@
     if (token) data.set("csrfmiddlewaretoken", token);
     let response;
     const hang = new AbortController();
-    const timer = setTimeout(function () { hang.abort(); }, window.ceteleUnansweredMs); // as for a tapped save
+    const timer = setTimeout(function () { hang.abort(); }, window.ceteleUnansweredMs);
     try {
       response = await fetch(item.url, {
         method: "POST", body: data, credentials: "same-origin", signal: hang.signal,
