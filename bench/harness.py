@@ -107,7 +107,7 @@ def copy_sqlite(source: Path, target: Path) -> None:
 
 
 class Gunicorn:
-    """`gunicorn cetele.wsgi` on 127.0.0.1 with the given workers."""
+    """`gunicorn cetele.wsgi` (or another WSGI `app`) on 127.0.0.1 with the given workers."""
 
     ready = ("/bench/minimal/", 200)  # asked until it answers so: the server is up
 
@@ -120,6 +120,7 @@ class Gunicorn:
         port: int | None = None,
         log: Path | None = None,
         extra_args: tuple[str, ...] = (),
+        app: str = "cetele.wsgi",
     ) -> None:
         self.env = env
         self.port = port or free_port()
@@ -127,7 +128,7 @@ class Gunicorn:
             sys.executable,
             "-m",
             "gunicorn",
-            "cetele.wsgi",
+            app,
             "--bind",
             f"127.0.0.1:{self.port}",
             "--workers",

@@ -1,0 +1,101 @@
+"""What serving a request costs the app server at all, by how many arrive a second.
+
+    python -m bench.floor [--rates 200,500,1000] [--seconds 8] [--worker-class gthread]
+                          [--workers 2] [--threads 4]
+
+Three kinds of request, each at fixed rates, open-loop and on a new connection each (as
+bench/loadtest.py's phones send them), against gunicorn as `make serve` runs it:
+- an application that only answers 204 (bench.floor:bare): gunicorn and the operating system;
+- the minimal Django view (/bench/minimal/): Django's whole request cycle around nothing;
+- a live poll whose match has not changed, as a phone that opened the page sends it: the fast
+  path (cetele/live/fastpoll.py), nearly every request of a live table.
+For each it prints the server's CPU (every gunicorn process, from /proc) divided by the
+requests. A request's cost falls as the rate rises: at a low rate each one wakes the server from
+idle, at a high one a wake-up serves several. docs/performance.md ("What a request costs at
+all") reads these figures: how many requests a table makes weighs more than what the app does
+in each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import tempfile
+import time
+from pathlib import Path
+
+from bench.harness import Client, Gunicorn, prepare, server_env
+from bench.loadtest import cpu_seconds, cpu_used, server_pids
+
+
+def bare(environ, start_response):
+    """The least a WSGI application can answer: the floor under every request."""
+    start_response("204 No Content", [])
+    return []
+
+
+async def send(port: int, request: bytes) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(request)
+    await reader.read()  # to the end: the request asks the server to close
+    writer.close()
+
+
+async def at_rate(port: int, request: bytes, rate: int, seconds: float) -> int:
+    """Send `rate` requests a second for `seconds`, each on its clock whatever the answers."""
+    count, started, sent = int(rate * seconds), time.monotonic(), []
+    for n in range(count):
+        await asyncio.sleep(max(0.0, started + n / rate - time.monotonic()))
+        sent.append(asyncio.create_task(send(port, request)))
+    await asyncio.gather(*sent)
+    return count
+
+
+def measure(server: Gunicorn, label: str, path: str, cookies: dict, args) -> None:
+    cookie = "; ".join(f"{name}={value}" for name, value in cookies.items())
+    request = (
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        + (f"Cookie: {cookie}\r\n" if cookie else "")
+        + "\r\n"
+    ).encode()
+    status, _, _ = Client(server.port).request("GET", path, headers={"Cookie": cookie})
+    for rate in args.rates:
+        before = cpu_seconds(server_pids(server))
+        count = asyncio.run(at_rate(server.port, request, rate, args.seconds))
+        cpu = cpu_used(before, cpu_seconds(server_pids(server)))
+        print(
+            f"{label:<34}{status:>4}{rate:>8}/s{cpu / args.seconds:>8.2f} cores"
+            f"{1000 * cpu / count:>10.3f} ms a request"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rates", default="200,500,1000")
+    parser.add_argument("--seconds", type=float, default=8)
+    parser.add_argument("--worker-class", default="gthread", choices=["sync", "gthread"])
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
+    args = parser.parse_args()
+    args.rates = [int(rate) for rate in args.rates.split(",")]
+    folder = Path(tempfile.mkdtemp(prefix="cetele-floor."))
+    env = server_env(f"sqlite:///{folder / 'db.sqlite3'}", folder / "static")
+    prepare(env)
+    config = {"workers": args.workers, "threads": args.threads, "worker_class": args.worker_class}
+    print(f"gunicorn {args.worker_class}, {args.workers} workers × {args.threads} threads")
+    print(f"{'request':<34}{'':>4}{'rate':>10}{'server':>14}{'CPU':>19}")
+    server = Gunicorn(env, app="bench.floor:bare", **config)
+    server.ready = ("/", 204)  # it has no other page
+    with server:
+        measure(server, "bare WSGI application", "/", {}, args)
+    with Gunicorn(env, **config) as server:
+        measure(server, "minimal Django view", "/bench/minimal/", {}, args)
+        phone = Client(server.port)
+        page = phone.get(phone.start_match())[2].decode()
+        poll = re.search(r'hx-get="(/m/[^"]+/poll/\?v=\d+)"', page)
+        measure(server, "live poll, nothing changed", poll.group(1), phone.cookies, args)
+
+
+if __name__ == "__main__":
+    main()
