@@ -4,7 +4,8 @@
                           [--workers 2] [--threads 4]
 
 Three kinds of request, each at fixed rates, open-loop and on a new connection each (as
-bench/loadtest.py's phones send them), against gunicorn as `make serve` runs it:
+bench/loadtest.py's phones send them), against gunicorn with the load test's defaults (2 gthread
+workers × 4 threads: `make serve` on 2 cores):
 - an application that only answers 204 (bench.floor:bare): gunicorn and the operating system;
 - the minimal Django view (/bench/minimal/): Django's whole request cycle around nothing;
 - a live poll whose match has not changed, as a phone that opened the page sends it: the fast
