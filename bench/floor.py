@@ -11,10 +11,10 @@ workers × 4 threads: `make serve` on 2 cores):
 - a live poll whose match has not changed, as a phone that opened the page sends it: the fast
   path (cetele/live/fastpoll.py), nearly every request of a live table.
 For each it prints the server's CPU (every gunicorn process, from /proc) divided by the
-requests. A request's cost falls as the rate rises: at a low rate each one wakes the server from
-idle, at a high one a wake-up serves several. docs/performance.md ("What a request costs at
-all") reads these figures: how many requests a table makes weighs more than what the app does
-in each.
+requests. Measured here, a request's cost falls as the rate rises (likely: at a low rate each
+one wakes the server from idle, at a high one a wake-up serves several). docs/performance.md
+("What a request costs at all") reads these figures: about half of a "nothing changed" poll's
+cost is paid whatever the app does.
 """
 
 from __future__ import annotations
