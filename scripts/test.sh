@@ -18,6 +18,8 @@ export DJANGO_SETTINGS_MODULE=tests.settings
 export DJANGO_ALLOW_ASYNC_UNSAFE=true # Playwright's sync API runs an event loop in the test thread
 ci=${CI:-false}
 run_started=$(date +%s)
+busy_cpu() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; } # ticks, steal not ours
+busy_at_start=$(busy_cpu)
 
 echo "== lint (ruff)"
 .venv/bin/ruff check .
@@ -32,8 +34,17 @@ env -u DJANGO_ALLOW_ASYNC_UNSAFE DJANGO_SETTINGS_MODULE=cetele.settings DJANGO_D
 logs=$(mktemp -d /tmp/cetele-test-logs.XXXXXX)
 declare -A leg_of=() started_at=()
 pids=()
+# The run is bound by CPU (docs/performance.md, "The test run"): each leg's CPU is counted in a
+# control group of its own where the kernel offers one to write (cgroup v1's cpuacct, as root),
+# every process the leg starts included (not the containers podman puts in groups of their own),
+# and printed beside its time; the run's end says how busy the machine's cores were.
+cpu_groups=""
+if [ -w /sys/fs/cgroup/cpuacct ] && mkdir "/sys/fs/cgroup/cpuacct/cetele-test-$$" 2>/dev/null; then
+  cpu_groups=/sys/fs/cgroup/cpuacct/cetele-test-$$
+fi
 stop_legs() { for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done; }
-trap 'stop_legs; rm -rf "$logs"' EXIT
+remove_groups() { [ -z "$cpu_groups" ] || rmdir "$cpu_groups"/*/ "$cpu_groups" 2>/dev/null || true; }
+trap 'stop_legs; remove_groups; rm -rf "$logs"' EXIT
 trap 'exit 130' INT TERM
 
 # leg NAME DESCRIPTION COMMAND...: COMMAND in the background, in a session of its own (so that
@@ -44,6 +55,10 @@ leg() {
   shift 2
   echo "== $name: $description (started)"
   echo "== $name: $description" >"$logs/$name.log"
+  if [ -n "$cpu_groups" ]; then
+    mkdir "$cpu_groups/$name"
+    set -- sh -c 'echo $$ >"$0/tasks" && exec "$@"' "$cpu_groups/$name" "$@"
+  fi
   PYTEST_ADDOPTS="--basetemp=$logs/$name.tmp --durations=20" setsid "$@" >>"$logs/$name.log" 2>&1 &
   leg_of[$!]=$name
   started_at[$name]=$(date +%s)
@@ -80,6 +95,8 @@ for _ in "${pids[@]}"; do
   wait -n -p pid || status=$?
   name=${leg_of[$pid]}
   took=$(($(date +%s) - ${started_at[$name]}))
+  cpu=""
+  [ -z "$cpu_groups" ] || cpu=", $(($(cat "$cpu_groups/$name/cpuacct.usage") / 1000000000)) s of CPU"
   echo
   cat "$logs/$name.log"
   if [ "$status" = 77 ]; then # only scripts/with-postgres.sh and container-test.sh exit so
@@ -91,16 +108,18 @@ for _ in "${pids[@]}"; do
       skipped+=("$name")
     fi
   elif [ "$status" != 0 ]; then
-    echo "!! the $name leg FAILED (exit $status) after $took s; its log is above"
+    echo "!! the $name leg FAILED (exit $status) after $took s$cpu; its log is above"
     failed+=("$name")
   else
-    echo "== $name: passed in $took s"
+    echo "== $name: passed in $took s$cpu"
   fi
 done
 pids=()
 
 echo
-echo "== make test took $(($(date +%s) - run_started)) s"
+took=$(($(date +%s) - run_started))
+busy=$((($(busy_cpu) - busy_at_start) / $(getconf CLK_TCK)))
+echo "== make test took $took s; the machine's cores were busy $busy s of the $((took * $(nproc))) they had"
 [ ${#skipped[@]} = 0 ] || echo "!! skipped: ${skipped[*]}" >&2
 if [ ${#failed[@]} != 0 ]; then
   echo "!! FAILED: ${failed[*]}" >&2
