@@ -38,9 +38,15 @@ pids=()
 # control group of its own where the kernel offers one to write (cgroup v1's cpuacct, as root),
 # every process the leg starts included (not the containers podman puts in groups of their own),
 # and printed beside its time; the run's end says how busy the machine's cores were.
+# Tried first with a shell that only moves itself there: where a process cannot be moved, the
+# legs run as before, uncounted.
 cpu_groups=""
 if [ -w /sys/fs/cgroup/cpuacct ] && mkdir "/sys/fs/cgroup/cpuacct/cetele-test-$$" 2>/dev/null; then
-  cpu_groups=/sys/fs/cgroup/cpuacct/cetele-test-$$
+  if sh -c 'echo $$ >"$0/tasks"' "/sys/fs/cgroup/cpuacct/cetele-test-$$" 2>/dev/null; then
+    cpu_groups=/sys/fs/cgroup/cpuacct/cetele-test-$$
+  else
+    rmdir "/sys/fs/cgroup/cpuacct/cetele-test-$$" 2>/dev/null || true
+  fi
 fi
 stop_legs() { for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done; }
 remove_groups() { [ -z "$cpu_groups" ] || rmdir "$cpu_groups"/*/ "$cpu_groups" 2>/dev/null || true; }
@@ -57,7 +63,7 @@ leg() {
   echo "== $name: $description" >"$logs/$name.log"
   if [ -n "$cpu_groups" ]; then
     mkdir "$cpu_groups/$name"
-    set -- sh -c 'echo $$ >"$0/tasks" && exec "$@"' "$cpu_groups/$name" "$@"
+    set -- sh -c 'echo $$ >"$0/tasks"; exec "$@"' "$cpu_groups/$name" "$@"
   fi
   PYTEST_ADDOPTS="--basetemp=$logs/$name.tmp --durations=20" setsid "$@" >>"$logs/$name.log" 2>&1 &
   leg_of[$!]=$name
