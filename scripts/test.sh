@@ -6,10 +6,11 @@
 # CPU here (an eighth of the run's) for no kind of request the 1,000 do not send.
 # On CI (CI=true) no leg may skip.
 #
-# The legs run at once because most of their time is waiting (a browser drawing, podman and
-# apt, gunicorn starting, a hanging save given up): one leg's wait is another's CPU on these
-# two cores. Each leg writes its own log, shown whole when it ends, its time and result after it;
-# a failed leg fails the run once every leg has ended.
+# The legs run at once so that one leg's waits (a browser drawing, podman and apt, gunicorn
+# starting, a hanging save given up) are another's CPU: side by side they keep the two cores
+# busy nearly all the run, which the run's last line says. Each leg writes its own log, shown
+# whole when it ends, its time (and its CPU, where it can be counted) and result after it; a
+# failed leg fails the run once every leg has ended.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh dev
@@ -40,13 +41,12 @@ pids=()
 # and printed beside its time; the run's end says how busy the machine's cores were.
 # Tried first with a shell that only moves itself there: where a process cannot be moved, the
 # legs run as before, uncounted.
-cpu_groups=""
-if [ -w /sys/fs/cgroup/cpuacct ] && mkdir "/sys/fs/cgroup/cpuacct/cetele-test-$$" 2>/dev/null; then
-  if sh -c 'echo $$ >"$0/tasks"' "/sys/fs/cgroup/cpuacct/cetele-test-$$" 2>/dev/null; then
-    cpu_groups=/sys/fs/cgroup/cpuacct/cetele-test-$$
-  else
-    rmdir "/sys/fs/cgroup/cpuacct/cetele-test-$$" 2>/dev/null || true
-  fi
+cpu_groups=/sys/fs/cgroup/cpuacct/cetele-test-$$
+if ! { [ -w "${cpu_groups%/*}" ] && mkdir "$cpu_groups" 2>/dev/null; }; then
+  cpu_groups=""
+elif ! sh -c 'echo $$ >"$0/tasks"' "$cpu_groups" 2>/dev/null; then
+  rmdir "$cpu_groups"
+  cpu_groups=""
 fi
 stop_legs() { for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done; }
 remove_groups() { [ -z "$cpu_groups" ] || rmdir "$cpu_groups"/*/ "$cpu_groups" 2>/dev/null || true; }
