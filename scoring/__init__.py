@@ -75,7 +75,8 @@ Where RULES.md is ambiguous or silent — what this package decided
     hand (null for "kimse bitmedi"): a forgotten finisher would silently change every score.
 10. okey_number is required only when a score needs it: a fake okey left in a counted hand, a real
     okey left in a counted hand when okeys count their face (always on a cezasız table), or an
-    okey discard_used event without a tile. When given it must be 1–13 even if unused.
+    okey discard_used event without a tile. A hand is not counted on a row with `opened_flat`:
+    that amount is an opened loser's whole base, whatever they hold. When given it must be 1–13 even if unused.
 11. islek_discard is allowed when the amount that applies is set: taken + islek_taken_factor →
     tile × factor (tile required), otherwise penalties.islek_discard. A tile given otherwise is
     range-checked and not used.
@@ -136,9 +137,9 @@ from scoring.contract import (
     score_hand_json,
     score_json,
 )
-from scoring.engine import finish_kind, score_hand
+from scoring.engine import score_hand
 from scoring.errors import InvalidHand, InvalidRuleset
-from scoring.hands import parse_hand, validate_hand
+from scoring.hands import finish_kind, parse_hand, validate_hand
 from scoring.labels import describe_step, finish_name, format_breakdown
 from scoring.model import (
     FinishKind,

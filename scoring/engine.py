@@ -31,7 +31,7 @@ Breakdown steps, in order, per seat (their points add up to the seat's score):
 
 from __future__ import annotations
 
-from scoring.hands import islek_by_tile, partner_writes_zero, validate_hand
+from scoring.hands import finish_kind, islek_by_tile, partner_writes_zero, validate_hand
 from scoring.model import (
     Colours,
     FinishKind,
@@ -61,22 +61,6 @@ def score_hand(hand: Hand, rules: Ruleset) -> HandResult:
     scores = tuple(sum(step.points for step in steps) for steps in breakdown)
     team_scores = (scores[0] + scores[2], scores[1] + scores[3]) if hand.teams else None
     return HandResult(kind, scores, team_scores, breakdown)
-
-
-def finish_kind(hand: Hand, rules: Ruleset | None = None) -> FinishKind:
-    """RULES.md, "The finish kind": from the finisher's opening and the two flags (and, for
-    elden + çift + okey, whether the ruleset has that row)."""
-    if hand.finisher is None:
-        return FinishKind.NONE
-    if hand.players[hand.finisher].opened is Opened.PAIRS:
-        if hand.kafa:  # a pairs kafa, okey or not, unless the ruleset has the okey row
-            if hand.okey_finish and rules and FinishKind.PAIRS_OKEY_KAFA in rules.finishes:
-                return FinishKind.PAIRS_OKEY_KAFA
-            return FinishKind.PAIRS_KAFA
-        return FinishKind.PAIRS_OKEY if hand.okey_finish else FinishKind.PAIRS
-    if hand.okey_finish:
-        return FinishKind.OKEY_KAFA if hand.kafa else FinishKind.OKEY
-    return FinishKind.KAFA if hand.kafa else FinishKind.NORMAL
 
 
 # --- House-rule multipliers -------------------------------------------------------------------

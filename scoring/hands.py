@@ -308,11 +308,30 @@ def _validate_okey_totals(hand: Hand) -> None:
 
 
 def tiles_counted(hand: Hand, rules: Ruleset, index: int) -> bool:
-    """Whether this seat's tiles are scored: an opened loser, not the partner who writes 0."""
+    """Whether this seat's tiles are scored: an opened loser, not the partner who writes 0, on
+    a row without a flat amount for losers who opened (that amount is their whole base)."""
     seat = hand.players[index]
     if seat.opened is Opened.NO or index == hand.finisher:
         return False
+    if rules.finishes[finish_kind(hand, rules)].opened_flat is not None:
+        return False
     return not partner_writes_zero(hand, rules, index)
+
+
+def finish_kind(hand: Hand, rules: Ruleset | None = None) -> FinishKind:
+    """RULES.md, "The finish kind": from the finisher's opening and the two flags (and, for
+    elden + çift + okey, whether the ruleset has that row)."""
+    if hand.finisher is None:
+        return FinishKind.NONE
+    if hand.players[hand.finisher].opened is Opened.PAIRS:
+        if hand.kafa:  # a pairs kafa, okey or not, unless the ruleset has the okey row
+            if hand.okey_finish and rules and FinishKind.PAIRS_OKEY_KAFA in rules.finishes:
+                return FinishKind.PAIRS_OKEY_KAFA
+            return FinishKind.PAIRS_KAFA
+        return FinishKind.PAIRS_OKEY if hand.okey_finish else FinishKind.PAIRS
+    if hand.okey_finish:
+        return FinishKind.OKEY_KAFA if hand.kafa else FinishKind.OKEY
+    return FinishKind.KAFA if hand.kafa else FinishKind.NORMAL
 
 
 def partner_writes_zero(hand: Hand, rules: Ruleset, index: int) -> bool:

@@ -250,6 +250,30 @@ def test_okey_number_is_not_needed_when_no_count_uses_it(rules, seat, score):
     assert result["scores"][1] == score
 
 
+@pytest.mark.parametrize(
+    ("seat", "kafa", "okey_finish"),
+    [
+        ({"opened": "series", "remaining": 30, "fake_okeys": 1}, True, False),
+        ({"opened": "pairs", "remaining": 120, "okeys": 1}, True, False),
+        ({"opened": "series", "okeys": 2, "fake_okeys": 1}, False, True),
+    ],
+)
+def test_okey_number_is_not_needed_on_a_row_with_a_flat_amount_for_openers(seat, kafa, okey_finish):
+    """On an opened_flat row an opened loser's okeys are never counted: nothing asks the okey."""
+    flat = {"finishes": {"kafa": {"opened_flat": 800}, "okey": {"opened_flat": 300}}}
+    rules = {"preset": "cetele-standart", "override": flat}
+    request = hand_request(four(seat), rules=rules, kafa=kafa, okey_finish=okey_finish)
+
+    assert score_json(request)["scores"][1] == (800 if kafa else 300)
+
+
+def test_okey_number_is_still_needed_on_the_other_rows_of_an_opened_flat_ruleset():
+    rules = {"preset": "cetele-standart", "override": {"finishes": {"kafa": {"opened_flat": 800}}}}
+    players = four({"opened": "series", "remaining": 30, "fake_okeys": 1})
+
+    assert_rejected(hand_request(players, rules=rules), "okey_number_required", "hand.okey_number")
+
+
 def test_okey_number_is_not_needed_for_the_zero_partner():
     players = four({"opened": "no"}, {"opened": "series", "remaining": 9, "fake_okeys": 1})
 
