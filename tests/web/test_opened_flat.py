@@ -7,7 +7,7 @@ from django.urls import reverse
 
 import scoring
 from cetele.models import Match
-from tests.factories import add_hand
+from tests.factories import add_hand, form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -48,6 +48,27 @@ def test_the_rules_page_and_the_hand_show_the_flat_amount(client):
 
     assert "Açana sabit" in rules and "808" in rules
     assert "808 (açtı, sabit, kafa)" in hand_page.content.decode()
+
+
+def test_a_flat_kafa_saves_without_the_gosterge_though_an_opener_kept_a_fake_okey(client):
+    """The fake okey of a loser on the flat amount is never counted, so the form does not ask
+    for the gösterge (the okey's number) before saving."""
+    match = flat_kafa_match()
+    inputs = {
+        "finisher": 0,
+        "kafa": True,
+        "players": [
+            {"opened": "series"},
+            {"opened": "series", "remaining": 30, "fake_okeys": 1},
+            {"opened": "no"},
+            {"opened": "no"},
+        ],
+    }
+
+    response = client.post(reverse("hand_create", args=[match.edit_token]), form_data(inputs))
+
+    assert response.status_code == 302
+    assert match.hands.get().scores == [-202, 808, 404, 404]
 
 
 def test_a_stored_ruleset_without_the_key_scores_as_before():
