@@ -76,7 +76,8 @@ Where RULES.md is ambiguous or silent — what this package decided
 10. okey_number is required only when a score needs it: a fake okey left in a counted hand, a real
     okey left in a counted hand when okeys count their face (always on a cezasız table), or an
     okey discard_used event without a tile. A hand is not counted on a row with `opened_flat`:
-    that amount is an opened loser's whole base, whatever they hold. When given it must be 1–13 even if unused.
+    that amount is an opened loser's whole base, whatever they hold. When given it must be 1–13
+    even if unused.
 11. islek_discard is allowed when the amount that applies is set: taken + islek_taken_factor →
     tile × factor (tile required), otherwise penalties.islek_discard. A tile given otherwise is
     range-checked and not used.
