@@ -13,8 +13,8 @@ workers × 4 threads: `make serve` on 2 cores):
 For each it prints the server's CPU (every gunicorn process, from /proc) divided by the
 requests. Measured here, a request's cost falls as the rate rises (likely: at a low rate each
 one wakes the server from idle, at a high one a wake-up serves several). docs/performance.md
-("What a request costs at all") reads these figures: about half of a "nothing changed" poll's
-cost is paid whatever the app does.
+("Where the time goes") reads these figures: about half of a "nothing changed" poll's cost is
+paid whatever the app does.
 """
 
 from __future__ import annotations
