@@ -255,7 +255,7 @@ def test_okey_number_is_not_needed_when_no_count_uses_it(rules, seat, score):
     [
         ({"opened": "series", "remaining": 30, "fake_okeys": 1}, True, False),
         ({"opened": "pairs", "remaining": 120, "okeys": 1}, True, False),
-        ({"opened": "series", "okeys": 2, "fake_okeys": 1}, False, True),
+        ({"opened": "series", "okeys": 1, "fake_okeys": 1}, False, True),
     ],
 )
 def test_okey_number_is_not_needed_on_a_row_with_a_flat_amount_for_openers(seat, kafa, okey_finish):
