@@ -1262,6 +1262,20 @@ def seed_tables(count: int, hands: int, joined_share: float = 0.0) -> list[Table
     return tables
 
 
+def seeded(args) -> list[Table]:
+    """The tables a stack's steps play (and its tournament's first, when it has one)."""
+    started = time.perf_counter()
+    tables = seed_tables(max(args.step_list), args.hands, args.joined)
+    args.tournament_view = ""
+    if args.tournament:  # its tables are the first to play, in every step
+        args.tournament_view, cup = seed_tournament(
+            args.tournament, args.tournament_tables, args.hands
+        )
+        tables = cup + tables[: max(args.step_list) - len(cup)]
+    print(f"seeded {len(tables)} tables in {time.perf_counter() - started:.1f} s")
+    return tables
+
+
 def seed_tournament(teams: int, tables: int, hands: int) -> tuple[str, list[Table]]:
     """A café tournament (issue 32) through the organiser's own code: `teams` eşli teams in
     groups of four, best of three, 11-hand games on `tables` tables, drawn; the first game at
@@ -1698,11 +1712,15 @@ def check_across_servers(stack: Stack, table: Table, load: Load) -> list[str]:
         statuses.append(status)
         answered_by.add(headers.get("x-upstream", "direct"))
     then = guesser.get(f"/m/{secrets.token_urlsafe(32)}/")[0]
-    real = guesser.get(f"/v/{table.view_token}/")[0]
-    other = Client(stack.port).get(f"/v/{table.view_token}/")[0]
+    # A link a phone of the table opened: a viewer's, or at a joined table a player's join link
+    # (that phone's cookie knows its own link only).
+    phone = table.phones[-1]
+    link = f"/{phone.role}/{phone.token}/"
+    real = guesser.get(link)[0]
+    other = Client(stack.port).get(link)[0]
     # A phone at the same address that had opened the link keeps it (its cookie says so).
-    guesser.cookies.update(table.phones[-1].cookies)
-    kept = guesser.get(f"/v/{table.view_token}/")[0]
+    guesser.cookies.update(phone.cookies)
+    kept = guesser.get(link)[0]
     if set(statuses) != {404} or then != 429 or real != 429 or other != 200 or kept != 200:
         failures.append(
             f"limiter: {statuses} then {then}, a real link {real}, others {other}, kept {kept}"
@@ -1940,16 +1958,10 @@ def main(argv: list[str] | None = None) -> int:
             env = server_env(database_url, Path(tmp) / "static", **extra)
             prepare(env)
             os.environ.update(env)
-            started = time.perf_counter()
-            tables = seed_tables(max(args.step_list), args.hands, args.joined)
-            args.tournament_view = ""
-            if args.tournament:  # its tables are the first to play, in every step
-                args.tournament_view, cup = seed_tournament(
-                    args.tournament, args.tournament_tables, args.hands
-                )
-                tables = cup + tables[: max(args.step_list) - len(cup)]
-            print(f"seeded {len(tables)} tables in {time.perf_counter() - started:.1f} s")
-            results = [run_stack(args, env, tables, n, Path(tmp)) for n in stacks]
+            # Each stack plays tables of its own: a joined phone's seat stays taken after its
+            # stack ends, so the next stack's phones, asking for the same seats, would be told
+            # "this name is taken" (409) at every joined table.
+            results = [run_stack(args, env, seeded(args), n, Path(tmp)) for n in stacks]
         finally:
             if redis:
                 redis.stop()
