@@ -127,7 +127,7 @@ class MatchForm(forms.Form):
     first_dealer = forms.TypedChoiceField(
         label=_("İlk eli dağıtan"),
         coerce=int,
-        choices=[(seat, _("%(seat)s. oyuncu") % {"seat": seat + 1}) for seat in range(4)],
+        choices=[(seat, seat + 1) for seat in range(4)],  # named in the page's language below
         initial=0,
         empty_value=0,
         required=False,
@@ -136,6 +136,11 @@ class MatchForm(forms.Form):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.choice = offer_presets(self)
+        # Formatted per request: "%" on a lazy string formats it at once, and at import time
+        # that was in Turkish for every language.
+        self.fields["first_dealer"].choices = [
+            (seat, _("%(seat)s. oyuncu") % {"seat": seat + 1}) for seat in range(4)
+        ]
 
     def chosen(self) -> dict:
         """What "Maçı başlat" will start with, in words beside the button: the rules' name, cezalı

@@ -640,3 +640,21 @@ def test_the_english_statistics_columns_say_what_they_count(client):
     heads = re.findall(r'<th scope="col">([^<]*)</th>', html)
     assert heads.count("Played") == 2 and "Hands" in heads
     assert "Match" not in heads and "Hand" not in heads
+
+
+@pytest.mark.django_db
+def test_the_first_dealer_choices_are_in_the_pages_language(client):
+    """They were formatted once, at import, in Turkish: "1. oyuncu" on the English page."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    english = client.get(reverse("match_create")).content.decode()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "tr"
+    turkish = client.get(reverse("match_create")).content.decode()
+
+    dealer = re.compile(r'<select name="first_dealer"[^>]*>(.*?)</select>', re.DOTALL)
+    assert re.findall(r">([^<]+)</option>", dealer.search(english)[1]) == [
+        "Place 1",
+        "Place 2",
+        "Place 3",
+        "Place 4",
+    ]
+    assert "1. oyuncu</option>" in dealer.search(turkish)[1]
