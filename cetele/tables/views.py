@@ -135,17 +135,18 @@ def table_match(request: HttpRequest, token: str) -> HttpResponse:
     """Start a match at the table: its players by seat, the rules as for any match."""
     table = table_by_token(EDIT, token)
     players = list(table.players.all())
+    last = table.matches.order_by("-created_at", "-pk").first()
     if request.method == "POST":
         form = TableMatchForm(request.POST, table=table, players=players)
     else:
-        last = table.matches.order_by("-created_at", "-pk").first()
         places = list(last.players.values_list("table_place", flat=True)) if last else None
         initial = TableMatchForm.initial_for_table(players, places, last)
         form = TableMatchForm(initial=initial, table=table, players=players)
     if request.method == "POST" and form.is_valid():
         match = form.start(table=table, places=form.places())
         return hand_over(request, redirect("match_detail", match.edit_token), match.edit_token)
-    context = {"table": table, "form": form}
+    # The places are suggested moved round by one from the table's last match, when it has one.
+    context = {"table": table, "form": form, "seats_moved": last is not None}
     return TemplateResponse(request, "cetele/table_match.html", context)
 
 

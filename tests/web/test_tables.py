@@ -173,6 +173,19 @@ def test_the_next_match_at_a_table_starts_from_the_last_one_moved_on_by_one_seat
     assert form.initial["planned_hands"] == 7 and form.initial["preset"] == "cetele-standart"
 
 
+def test_only_a_table_that_played_says_its_places_moved_on_from_the_last_match(client):
+    table = table_with()
+    url = reverse("table_match", args=[table.edit_token])
+    moved = "Masanın son maçına göre herkes bir yer kaydırıldı."
+
+    first = client.get(url).content.decode()
+    start_at(table, [0, 1, 2, 3], planned_hands=7)
+    next_one = client.get(url).content.decode()
+
+    assert moved not in first and "Boş bıraktığınız yer oyuna katılmaz." in first
+    assert moved in next_one
+
+
 # --- Rematch ----------------------------------------------------------------------------------
 
 
