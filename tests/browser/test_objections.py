@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+import scoring
 from cetele.models import Match
 from tests.browser.test_accessibility import blocking_violations
 from tests.browser.test_live_view import LIVE, install_clock, ticks
@@ -144,3 +145,36 @@ def test_no_serious_accessibility_violation_on_the_objection_and_hidden_totals_p
     ):
         assert scorer.goto(url).status == 200
         assert blocking_violations(scorer) == [], url
+
+
+def test_a_long_unbroken_word_in_a_note_or_a_name_never_widens_a_phone_s_page(phone, second_phone):
+    """Players type the names and the notes: one run of letters as long as a field allows
+    wraps inside its card; no page of the match grows wider than the phone."""
+    scorer, _scorer_console = phone
+    player, console = second_phone
+    long_name = "W" * 30
+    match = Match.start(
+        [long_name, "Ayşegül Gülşen Çağlayangil", "Can", "Deniz"],
+        teams=True,
+        planned_hands=5,
+        rules=scoring.resolve_rules("cetele-standart"),
+    )
+    add_hand(match, sample_inputs(finisher=0, remaining=40))
+    join_as(player, match, "Can")
+    object_to(player, 1, "Puan yanlış", "x" * 140)
+    pages = {
+        player: [f"/k/{match.join_token}/", f"/k/{match.join_token}/el/1/"],
+        scorer: [
+            f"/m/{match.edit_token}/",
+            f"/m/{match.edit_token}/el/1/",
+            f"/m/{match.edit_token}/gecmis/",
+            f"/m/{match.edit_token}/paylas/",
+            f"/v/{match.view_token}/",
+        ],
+    }
+    for page, paths in pages.items():
+        for path in paths:
+            page.goto(path)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, (path, width)
+    assert console.errors == []
