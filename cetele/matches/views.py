@@ -459,7 +459,7 @@ def render_hand_form(request: HttpRequest, match: Match, entry: HandEntry) -> Te
     if entry.is_correction:
         context = hand_context(match, entry.hand, entry.players, entry)
         context["open_objections"] = scorer_objections(match, entry.hand.number)
-        template = "cetele/hand.html#hand_form" if request.htmx else "cetele/hand.html"
+        template = "cetele/hand.html#form_answer" if request.htmx else "cetele/hand.html"
         return TemplateResponse(request, template, context)
     if request.htmx:
         context = {

@@ -368,6 +368,33 @@ def test_a_later_save_never_silently_overwrites_an_earlier_one(client):
     assert hand.inputs["players"][1]["remaining"] == 30
 
 
+def test_a_phone_told_of_another_correction_sees_that_correction_in_the_scores_too(client):
+    """On the hand's page the form and the scores above it must agree: the button's answer
+    (htmx) brings the scores of the version it puts in the form, out of band."""
+    match = make_match()
+    hand = add_hand(match, sample_inputs(remaining=20))
+    stale_version = hand.version
+    client.post(
+        url("hand_edit", match, hand.number),
+        form_data(sample_inputs(remaining=30), version=stale_version),
+    )
+
+    response = client.post(
+        url("hand_edit", match, hand.number),
+        form_data(sample_inputs(remaining=40), version=stale_version),
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="hand-form",
+    )
+
+    html = response.content.decode()
+    assert "başka bir telefondan değiştirildi" in html
+    assert '<div id="breakdown" hx-swap-oob="true">' in html
+    breakdown = html.split('<div id="breakdown"', 1)[1].split("</div>", 1)[0]
+    hand.refresh_from_db()
+    name = match.players.get(seat=1).name
+    assert f"{name}: {hand.scores[1]}</strong>" in breakdown and hand.scores[1] == 30
+
+
 def test_deleting_asks_first_then_deletes_and_undo_brings_it_back(client):
     match = make_match()
     hand = add_hand(match, sample_inputs(remaining=20))
