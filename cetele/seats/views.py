@@ -246,7 +246,14 @@ def rows_poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
         return HttpResponse(status=204)
     rows = rows_for(state, role, token, lambda: draw_rows(state.pk, role))
     if rows.position is None:
-        response = HttpResponse(status=286)  # no hand to write: htmx stops asking
+        # No hand to write: 286 stops htmx asking. A joined phone's own row and gösterge go,
+        # the match's end in their place, as its page drawn now says.
+        if role == JOIN:
+            context = {"oob": True}
+            response = TemplateResponse(request, "cetele/seats/joined.html#match_over", context)
+        else:
+            response = HttpResponse()
+        response.status_code = 286
         response["HX-Trigger"] = "cetele:poll-now"  # the last hand's sheet, which asks on its own
         return response
     context = {"rows": rows.html}

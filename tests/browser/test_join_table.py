@@ -265,3 +265,29 @@ def test_with_teams_the_finishers_partner_keeps_no_sum_a_phone_wrote(
     saved = match.hands.get().inputs["players"]
     assert saved[1]["remaining"] == 26 and saved[2].get("remaining") is None
     assert not scorer_console.errors
+
+
+def test_a_joined_phone_shows_the_match_s_end_in_place_of_its_row(phone, second_phone):
+    """The last hand saved, a joined phone stops offering its row (and the gösterge): a row
+    sent then could only be told it came too late."""
+    scorer, _scorer_console = phone
+    player, console = second_phone
+    match = Match.start(
+        NAMES,
+        teams=False,
+        planned_hands=1,
+        rules=scoring.resolve_rules({"preset": "cetele-standart"}),
+    )
+    join_as(player, match, "Ayşe")
+    write_row(player, tiles=(10, 12))
+    scorer.goto(f"/m/{match.edit_token}/")
+    expect(scorer.locator("#id_p1-remaining")).to_have_value("22", timeout=LIVE)
+    scorer.locator("#seat-0 .finish").click()
+    scorer.get_by_role("button", name="Eli kaydet").click()
+    expect(scorer.locator("#entry-title")).to_have_text("Maç bitti")
+
+    expect(player.locator("#my-row")).to_have_text("Maçın bütün elleri oynandı.", timeout=LIVE)
+    expect(player.get_by_role("button", name="Gönder")).to_have_count(0)
+    expect(player.locator("#indicator")).to_have_count(0)
+    assert match.hands.get().inputs["players"][1]["remaining"] == 22
+    assert console.errors == []

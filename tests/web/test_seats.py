@@ -582,6 +582,11 @@ def test_the_last_hand_s_rows_poll_stops_and_brings_the_sheet_that_polls_again(c
     add_hand(match, sample_inputs(finisher=2, remaining=9))  # the last hand
     response = phone.get(url, headers=HTMX)
     assert response.status_code == 286 and response["HX-Trigger"] == "cetele:poll-now"
+    # The phone's own row and its gösterge go: no hand is open to write for.
+    answer = response.content.decode()
+    assert '<section id="my-row" class="card" hx-swap-oob="true">' in answer
+    assert "Maçın bütün elleri oynandı." in answer
+    assert '<section id="indicator" hx-swap-oob="delete">' in answer
     sheet = phone.get(f"{join('join_poll', match)}?v=0", headers=HTMX).content.decode()
     assert sheet_trigger(sheet) == "every 4s, visible-again"  # corrections still come
     scorer_page = client.get(edit("match_detail", match)).content.decode()
