@@ -250,7 +250,7 @@ def rows_poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
         # the match's end in their place, as its page drawn now says.
         if role == JOIN:
             context = {"oob": True}
-            response = TemplateResponse(request, "cetele/seats/joined.html#match_over", context)
+            response = TemplateResponse(request, "cetele/seats/joined.html#all_played", context)
         else:
             response = HttpResponse()
         response.status_code = 286

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("Ayşe", "Burak", "Can", "Deniz")
 GETTEXT = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext", "pgettext_lazy"}
 TURKISH_LETTERS = re.compile(r"[çğıöşüÇĞİÖŞÜ]")
-IDENTIFIER = re.compile(r"^[A-Za-z0-9_.\[\]\-/:%{}()*+?^$\\|]*$")  # codes, paths, patterns
+IDENTIFIER = re.compile(r"^[A-Za-z0-9_.\[\]\-/:%{}()*+?^$\\|#]*$")  # codes, paths (a.html#partial)
 
 # --- Collecting the strings -----------------------------------------------------------------
 
