@@ -346,7 +346,9 @@ def test_correcting_a_hand_recomputes_and_keeps_the_old_scores_in_the_history(cl
     assert "El düzeltildi" in history and "<td>20</td>" in history and "<td>35</td>" in history
 
 
-def test_a_later_save_never_silently_overwrites_an_earlier_one(client):
+def correct_after_another_phone(client, **headers):
+    """Another phone corrects hand 1 (its sum 20 → 30); this phone, still on the version it
+    opened, then sends its own correction (40). Returns (match, hand, this phone's answer)."""
     match = make_match()
     hand = add_hand(match, sample_inputs(remaining=20))
     stale_version = hand.version
@@ -354,11 +356,16 @@ def test_a_later_save_never_silently_overwrites_an_earlier_one(client):
         url("hand_edit", match, hand.number),
         form_data(sample_inputs(remaining=30), version=stale_version),
     )
-
     response = client.post(
         url("hand_edit", match, hand.number),
         form_data(sample_inputs(remaining=40), version=stale_version),
+        **headers,
     )
+    return match, hand, response
+
+
+def test_a_later_save_never_silently_overwrites_an_earlier_one(client):
+    match, hand, response = correct_after_another_phone(client)
 
     hand.refresh_from_db()
     html = response.content.decode()
@@ -371,19 +378,8 @@ def test_a_later_save_never_silently_overwrites_an_earlier_one(client):
 def test_a_phone_told_of_another_correction_sees_that_correction_in_the_scores_too(client):
     """On the hand's page the form and the scores above it must agree: the button's answer
     (htmx) brings the scores of the version it puts in the form, out of band."""
-    match = make_match()
-    hand = add_hand(match, sample_inputs(remaining=20))
-    stale_version = hand.version
-    client.post(
-        url("hand_edit", match, hand.number),
-        form_data(sample_inputs(remaining=30), version=stale_version),
-    )
-
-    response = client.post(
-        url("hand_edit", match, hand.number),
-        form_data(sample_inputs(remaining=40), version=stale_version),
-        HTTP_HX_REQUEST="true",
-        HTTP_HX_TARGET="hand-form",
+    match, hand, response = correct_after_another_phone(
+        client, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="hand-form"
     )
 
     html = response.content.decode()
