@@ -161,8 +161,11 @@ class HandLevelForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
     position = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
 
-    def __init__(self, *args, players, ruleset: Ruleset, **kwargs) -> None:
+    def __init__(self, *args, players, ruleset: Ruleset, typing: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        # While the scorer types (or a phone's row fills the form in), no finisher chosen yet
+        # is the form not being ready, not a mistake: HandEntry.is_valid waits for it.
+        self.fields["finisher"].required = not typing
         for name, fact in HOUSE_FACTS.items():
             if not fact.asked(ruleset):
                 del self.fields[name]
@@ -365,8 +368,11 @@ class HandEntry:
         action="",
         request_token="",
         indicator=None,
+        typing=False,
     ):
         self.match = match
+        self.typing = typing  # a preview asked while typing: see HandLevelForm
+        self.awaits_finisher = False  # see is_valid
         self.players = list(players)
         self.ruleset = match.ruleset()
         self.hand = hand
@@ -404,6 +410,7 @@ class HandEntry:
             self.data,
             players=self.players,
             ruleset=self.ruleset,
+            typing=self.typing,
             initial=self.hand_initial,
             label_suffix=self.label_suffix,
         )
@@ -548,6 +555,13 @@ class HandEntry:
             if self.has_penalty_rows(seat):
                 checks.append(seat.penalties.is_valid())
         forms_valid = all(checks)
+        # Typed so far without a mistake, but nobody chosen as the finisher yet: nothing to
+        # score, nothing to scold; the preview keeps asking who finished.
+        self.awaits_finisher = (
+            forms_valid and self.typing and self.hand_form.cleaned_data["finisher"] == ""
+        )
+        if self.awaits_finisher:
+            return False
         if not forms_valid or not self._sums_as_typed():
             return False
         inputs = self.to_inputs()

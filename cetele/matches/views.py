@@ -277,7 +277,15 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
             action = "save" if action == "save-next" else action
     else:
         position = hand_position(match, hand)
-    entry = HandEntry(match, players, request.POST, position=position, hand=hand, action=action)
+    entry = HandEntry(
+        match,
+        players,
+        request.POST,
+        position=position,
+        hand=hand,
+        action=action,
+        typing=typing(request),
+    )
     valid = entry.is_valid()  # fills the preview, or the errors to show
     if action == "indicator" and hand is None:
         show_indicator(request, match, entry)
@@ -343,9 +351,14 @@ def hand_action(request: HttpRequest) -> str:
     preview of the keystroke just before "Eli kaydet" came as action=save, saved the hand and
     drew the next form inside the preview, the old form around it, until the save's answer came."""
     action = request.POST.get("action", "preview")
-    if request.htmx and request.htmx.target == "hand-preview" and action not in PREVIEW_ACTIONS:
+    if typing(request) and action not in PREVIEW_ACTIONS:
         return "preview"
     return action
+
+
+def typing(request: HttpRequest) -> bool:
+    """Whether the form asks for its preview alone, as it does at every keystroke and tap."""
+    return bool(request.htmx) and request.htmx.target == "hand-preview"
 
 
 def show_indicator(request: HttpRequest, match: Match, entry: HandEntry) -> None:
@@ -453,7 +466,7 @@ def hand_position(match: Match, hand: Hand) -> int:
 
 def render_hand_form(request: HttpRequest, match: Match, entry: HandEntry) -> TemplateResponse:
     """The form alone for HTMX (the preview alone while typing), else its whole page."""
-    if request.htmx and request.htmx.target == "hand-preview":
+    if typing(request):
         context = {"entry": entry, "oob_errors": True}
         return TemplateResponse(request, "cetele/_hand_fields.html#hand_preview", context)
     if entry.is_correction:

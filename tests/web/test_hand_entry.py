@@ -642,3 +642,27 @@ def test_a_request_for_the_preview_alone_never_saves_whatever_button_it_carries(
 
     assert match.hands.count() == 1
     assert "1. el kaydedildi." in saved.content.decode()
+
+
+def test_a_typed_row_before_the_finisher_waits_for_the_finisher_without_an_error(client):
+    """A phone's row or the scorer's first sum comes before anyone chose who finished: the
+    preview keeps asking who finished, in its quiet words, and no field turns red. A mistake
+    typed is still shown at once, and a save without the finisher is still refused."""
+    match = make_match()
+    data = form_data(sample_inputs(finisher=0, remaining=35), position=1)
+    del data["finisher"]
+    typing = HTMX | {"HX-Target": "hand-preview"}
+
+    html = client.post(url("hand_create", match), data, headers=typing).content.decode()
+
+    assert "Kimin bitirdiğini ve elde kalanları girin" in html
+    assert "errorlist" not in html and "Kimin bitirdiğini seçin" not in html
+
+    wrong = client.post(url("hand_create", match), data | {"p1-remaining": "yirmi"}, headers=typing)
+
+    assert "Ayşe: bir tam sayı yazın." in wrong.content.decode()
+
+    saved = client.post(url("hand_create", match), data | {"action": "save"}, headers=HTMX)
+
+    assert "Kimin bitirdiğini seçin" in saved.content.decode()
+    assert match.hands.count() == 0
