@@ -142,7 +142,7 @@
     field(form, "position").value = String(item.position + 1);
     form.querySelectorAll("details.more[open]").forEach(function (d) { d.open = false; });
     const preview = form.querySelector("#hand-preview");
-    if (preview) preview.textContent = "";
+    if (preview) preview.textContent = b.dataset.noPreview; // not an empty box: why none comes
     placeForm();
     render();
     // The note in view was about the hand before (and its "Geri al"): now it is about this one.

@@ -25,6 +25,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 NAMES = ["Ali", "Burak", "Can", "Deniz"]
 OFFLINE_NOTE = "Bağlantı yok — çetele en son böyleydi"
 WAITING = "Bağlantı bekleniyor — el telefonda saklı"
+NO_PREVIEW = "Bağlantı yok: puanlar bağlantı gelince hesaplanır. “Eli kaydet” eli telefonda saklar."
 
 
 def hand(finisher: int, sums: list) -> dict:
@@ -150,6 +151,8 @@ def test_a_hand_entered_offline_is_saved_once_when_the_connection_returns_even_a
     outbox = page.locator("[data-outbox]")
     expect(outbox).to_contain_text(f"2. el · Burak bitirdi — {WAITING}")
     expect(page.locator("#entry-title")).to_have_text("3. el")
+    # The next hand's preview says why it has no scores, rather than showing an empty box.
+    expect(page.locator("#hand-preview")).to_have_text(NO_PREVIEW)
 
     # Reload without a connection: the worker's copy, marked not live, and the hand still waiting.
     page.reload()
