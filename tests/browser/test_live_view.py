@@ -108,7 +108,7 @@ def test_the_viewer_opens_a_hands_breakdown_read_only(phone):
     add_hand(match, sample_inputs(finisher=1, remaining=20))
 
     page.goto(f"/v/{match.view_token}/")
-    page.locator("table.sheet tbody a.score-link").first.click()
+    page.locator("table.sheet tbody a").first.click()
 
     page.wait_for_url(re.compile(r"/v/[^/]+/el/\d+/"))
     assert page.locator("#score-0").is_visible()
