@@ -110,6 +110,34 @@
     if (title && title.firstChild) title.firstChild.nodeValue = title.firstChild.nodeValue.replace(/\d+/, place);
   }
 
+  // What is typed for the next hand outlives a reload (a pull to refresh at the table): kept
+  // for this tab by page and place until the hand is saved or kept for sending. Not the
+  // gösterge: the server keeps it for every phone (cetele.deal), and a kept one could undo
+  // another phone's newer one.
+  function draftKey(place) { return "cetele.draft:" + location.pathname + place; }
+  function keepDraft(event) {
+    const form = handForm();
+    if (!form || !form.contains(event.target)) return;
+    const data = new URLSearchParams(new FormData(form));
+    ["csrfmiddlewaretoken", "request_token", "position", "version", "indicator", "colour", "riziko",
+      "okey_number"].forEach(function (n) { data.delete(n); });
+    try { sessionStorage.setItem(draftKey(field(form, "position").value), data); } catch (err) { /* */ }
+  }
+  document.addEventListener("input", keepDraft);
+  document.addEventListener("change", keepDraft);
+  function restoreDraft(form) {
+    const changed = [];
+    new URLSearchParams(sessionStorage.getItem(draftKey(field(form, "position").value)) || "").forEach(function (value, name) {
+      form.querySelectorAll('[name="' + name + '"]:not([type=hidden])').forEach(function (el) {
+        if (!/radio|checkbox/.test(el.type)) {
+          if (el.value !== value) { el.value = value; changed.push(el); }
+        } else if (el.value === value && !el.checked) { el.checked = true; changed.push(el); }
+      });
+    });
+    changed.sort(function (a, b) { return (b.name === "finisher") - (a.name === "finisher"); });
+    changed.forEach(function (el) { el.dispatchEvent(new Event("change", { bubbles: true })); });
+  }
+
   // A save of the next hand: its button, in the new-hand form.
   function isSave(detail) {
     const elt = detail.elt;
@@ -137,6 +165,7 @@
     };
     const kept = known ? list.map(function (i) { return i === known ? item : i; }) : list.concat([item]);
     try { store(kept); } catch (err) { return false; } // full: keep the form as typed
+    sessionStorage.removeItem(draftKey(item.position));
     form.reset();
     field(form, "request_token").value = newToken();
     field(form, "position").value = String(item.position + 1);
@@ -200,6 +229,10 @@
   });
   // A hand saved (by a tap, or by the outbox): drop it from the outbox if it was there.
   document.addEventListener("cetele:hand-saved", function (event) {
+    const form = handForm();
+    if (form && field(form, "request_token").value === event.detail.token) {
+      sessionStorage.removeItem(draftKey(field(form, "position").value));
+    }
     const saved = load().find(function (item) { return item.token === event.detail.token; });
     if (saved) done(saved, event.detail);
     keepCopy();
@@ -465,6 +498,8 @@
       try { store(load().filter(function (i) { return keys.indexOf(i.key) < 0; })); } catch (err) { /* */ }
     }
     render();
+    // Once htmx has taken the page in: the restored fields ask for their preview.
+    if (form && key) document.addEventListener("htmx:load", function () { restoreDraft(form); }, { once: true });
     sendSoon();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

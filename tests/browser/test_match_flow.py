@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 import scoring
 from cetele.models import Hand, Match
@@ -153,4 +154,33 @@ def test_typing_shows_the_engines_message_beside_the_field_and_clears_it(phone):
     assert page.locator("#hand-form .field-errors .errorlist").count() == 0
     assert page.input_value("#id_p1-remaining") == "30"
     assert Hand.objects.count() == 0
+    assert console.errors == []
+
+
+def test_a_hand_typed_but_not_saved_outlives_a_reload_until_it_is_saved(phone):
+    """A pull to refresh at the table must not cost the scorer the hand being typed: what was
+    tapped and typed comes back, with its preview; once saved, the next form starts empty."""
+    page, console = phone
+    start_match(page, NAMES, hands=3)
+    page.locator("#seat-0 .finish").click()
+    page.fill("#id_p2-remaining", "27")
+    page.locator("#seat-2 .opened-pairs").click()
+    page.wait_for_selector("#hand-preview details")
+
+    page.reload()
+
+    expect(page.locator("#hand-form input[name=finisher][value='0']")).to_be_checked()
+    expect(page.locator("#hand-form input[name=p2-opened][value=pairs]")).to_be_checked()
+    expect(page.locator("#id_p2-remaining")).to_have_value("27")
+    expect(page.locator("#hand-preview details")).to_contain_text("Can")
+    page.get_by_role("button", name="Eli kaydet").click()
+    wait_for_hand(page, 2)
+    can = Hand.objects.get().inputs["players"][2]
+    assert (can["opened"], can["remaining"]) == ("pairs", 27)
+
+    page.reload()
+
+    expect(page.locator("#entry-title")).to_contain_text("2. el")
+    expect(page.locator("#id_p2-remaining")).to_have_value("")
+    expect(page.locator("#hand-form input[name=finisher]:checked")).to_have_count(0)
     assert console.errors == []
