@@ -115,19 +115,26 @@
   // gösterge: the server keeps it for every phone (cetele.deal), and a kept one could undo
   // another phone's newer one.
   function draftKey(place) { return "cetele.draft:" + location.pathname + place; }
+  function draft(place, data) { // read (data undefined), keep, or drop (null); never throws
+    try {
+      if (data === undefined) return sessionStorage.getItem(draftKey(place)) || "";
+      if (data === null) sessionStorage.removeItem(draftKey(place));
+      else sessionStorage.setItem(draftKey(place), data);
+    } catch (err) { return ""; }
+  }
   function keepDraft(event) {
     const form = handForm();
     if (!form || !form.contains(event.target)) return;
     const data = new URLSearchParams(new FormData(form));
     ["csrfmiddlewaretoken", "request_token", "position", "version", "indicator", "colour", "riziko",
       "okey_number"].forEach(function (n) { data.delete(n); });
-    try { sessionStorage.setItem(draftKey(field(form, "position").value), data); } catch (err) { /* */ }
+    draft(field(form, "position").value, data);
   }
   document.addEventListener("input", keepDraft);
   document.addEventListener("change", keepDraft);
   function restoreDraft(form) {
     const changed = [];
-    new URLSearchParams(sessionStorage.getItem(draftKey(field(form, "position").value)) || "").forEach(function (value, name) {
+    new URLSearchParams(draft(field(form, "position").value)).forEach(function (value, name) {
       form.querySelectorAll('[name="' + name + '"]:not([type=hidden])').forEach(function (el) {
         if (!/radio|checkbox/.test(el.type)) {
           if (el.value !== value) { el.value = value; changed.push(el); }
@@ -165,7 +172,7 @@
     };
     const kept = known ? list.map(function (i) { return i === known ? item : i; }) : list.concat([item]);
     try { store(kept); } catch (err) { return false; } // full: keep the form as typed
-    sessionStorage.removeItem(draftKey(item.position));
+    draft(item.position, null);
     form.reset();
     field(form, "request_token").value = newToken();
     field(form, "position").value = String(item.position + 1);
@@ -231,7 +238,7 @@
   document.addEventListener("cetele:hand-saved", function (event) {
     const form = handForm();
     if (form && field(form, "request_token").value === event.detail.token) {
-      sessionStorage.removeItem(draftKey(field(form, "position").value));
+      draft(field(form, "position").value, null);
     }
     const saved = load().find(function (item) { return item.token === event.detail.token; });
     if (saved) done(saved, event.detail);
