@@ -58,11 +58,6 @@ def breakdown(steps) -> str:
 
 
 @register.filter
-def step_text(step) -> str:
-    return labels.describe_step(step, engine_lang())
-
-
-@register.filter
 def finish_name(kind: str) -> str:
     return labels.finish_name(kind, engine_lang())
 

@@ -324,6 +324,9 @@ def test_a_hand_page_shows_how_every_score_was_made(client):
     assert "1. el" in html
     assert "107 × 2 (çift açtı) × 2 (okeyle bitiş) + 101 (100&#x27;ü geçti) = 529" in html
     assert 'value="107"' in html  # the correction form is filled with the stored inputs
+    # Said once: not again as a list of the sentence's own parts under it.
+    breakdown = html.split('id="breakdown"')[1].split('id="entry-title"')[0]
+    assert breakdown.count("101 (100&#x27;ü geçti)") == 1
 
 
 def test_correcting_a_hand_recomputes_and_keeps_the_old_scores_in_the_history(client):
