@@ -577,13 +577,35 @@ def reverse_change(request: HttpRequest, match: Match, *, redo: bool) -> HttpRes
         response.status_code = 503  # the sheet as it is, its button there to tap again
         return response
     else:
-        if redo:
-            what = change.undoes.undoes.get_action_display()
-            messages.success(request, _("Yinelendi: %(what)s.") % {"what": what})
-        else:
-            what = change.undoes.get_action_display()
-            messages.success(request, _("Geri alındı: %(what)s.") % {"what": what})
+        messages.success(request, reversed_sentence(match, change, redo=redo))
     return redirect(match_url(match))
+
+
+def reversed_sentence(match: Match, change: Change, *, redo: bool) -> str:
+    """What a "Geri al" or a "Yinele" just did, naming the hand by its place on the sheet:
+    "2. elin düzeltmesi geri alındı.", "5. el yeniden eklendi."."""
+    reversed_change = change.undoes.undoes if redo else change.undoes
+    place = {"number": change_place(match, reversed_change)}
+    if redo:
+        sentences = {
+            Change.Action.CREATE: _("%(number)s. el yeniden eklendi."),
+            Change.Action.EDIT: _("%(number)s. elin düzeltmesi yinelendi."),
+            Change.Action.DELETE: _("%(number)s. el yeniden silindi."),
+            Change.Action.RENAME: _("Oyuncu adlarının değişmesi yinelendi."),
+        }
+        other = _("Yinelendi: %(what)s.")
+    else:
+        sentences = {
+            Change.Action.CREATE: _("%(number)s. elin eklenmesi geri alındı."),
+            Change.Action.EDIT: _("%(number)s. elin düzeltmesi geri alındı."),
+            Change.Action.DELETE: _("%(number)s. elin silinmesi geri alındı."),
+            Change.Action.RENAME: _("Oyuncu adlarının değişmesi geri alındı."),
+        }
+        other = _("Geri alındı: %(what)s.")
+    sentence = sentences.get(reversed_change.action)
+    if sentence is None:
+        return other % {"what": reversed_change.get_action_display()}
+    return sentence % place  # the names' sentences have no place: a mapping lets it be
 
 
 def change_came_between(match: Match, latest: Change | None) -> str:

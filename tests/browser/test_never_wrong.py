@@ -34,10 +34,10 @@ def test_geri_al_on_a_phone_that_missed_another_phones_hand_removes_nothing(phon
 
     # The page now names the latest change: its Geri al undoes hand 2, then Yinele brings it back.
     page.get_by_role("button", name="Geri al: El eklendi").click()
-    expect(page.locator(".messages")).to_contain_text("Geri alındı: El eklendi.")
+    expect(page.locator(".messages")).to_contain_text("2. elin eklenmesi geri alındı.")
     assert Hand.objects.count() == 1
     page.get_by_role("button", name="Yinele").click()
-    expect(page.locator(".messages")).to_contain_text("Yinelendi: El eklendi.")
+    expect(page.locator(".messages")).to_contain_text("2. el yeniden eklendi.")
     assert Match.objects.get().hands.count() == 2
     assert console.errors == [] and other_console.errors == []
 

@@ -194,7 +194,7 @@ def test_a_corrections_geri_al_sits_in_its_own_note_and_undoes_it(phone):
     assert hand.inputs != before
     note.get_by_role("button", name="Geri al").click()
 
-    expect(page.locator(".messages")).to_contain_text("Geri alındı: El düzeltildi.")
+    expect(page.locator(".messages")).to_contain_text("2. elin düzeltmesi geri alındı.")
     hand.refresh_from_db()
     assert hand.inputs == before
     assert console.errors == []

@@ -359,12 +359,13 @@ def test_a_flash_message_is_shown_once_and_only_to_its_phone(client):
     url = page_url(match, "edit")
     client.get(url)  # the sheet at this version is kept
 
-    client.post(reverse("match_undo", args=[match.edit_token]), undo_form(match))  # "Geri alındı"
+    client.post(reverse("match_undo", args=[match.edit_token]), undo_form(match))
     shown = client.get(url).content.decode()
     again = client.get(url).content.decode()
 
-    assert "Geri alındı" in shown
-    assert "Geri alındı" not in again and "Geri alındı" not in Client().get(url).content.decode()
+    note = "3. elin eklenmesi geri alındı."
+    assert note in shown
+    assert note not in again and note not in Client().get(url).content.decode()
 
 
 def test_the_quiet_time_on_a_page_is_counted_at_each_request(client):

@@ -6,6 +6,7 @@ import re
 import threading
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
@@ -70,7 +71,7 @@ def test_geri_al_on_the_latest_note_undoes_that_hand():
     )
 
     assert list(match.hands.values_list("inputs__finisher", flat=True)) == [0]
-    assert "Geri alındı: El eklendi." in messages_of(response)
+    assert "2. elin eklenmesi geri alındı." in messages_of(response)
 
 
 def test_a_double_tap_on_geri_al_undoes_one_change_not_two(client):
@@ -81,7 +82,7 @@ def test_a_double_tap_on_geri_al_undoes_one_change_not_two(client):
     second = client.post(url("match_undo", match), form, follow=True)
 
     assert match.hands.count() == 2
-    assert "Geri alındı" in messages_of(first)
+    assert "3. elin eklenmesi geri alındı." in messages_of(first)
     assert "Bu zaten geri alındı: El eklendi." in messages_of(second)
     assert match.changes.filter(action=Change.Action.UNDO).count() == 1
 
@@ -131,7 +132,7 @@ def test_geri_al_beside_the_sheet_names_its_change_and_yinele_redoes_it(client):
     assert url("match_redo", match) in page and f'name="change" value="{undone.pk}"' in page
 
     response = client.post(url("match_redo", match), {"change": undone.pk}, follow=True)
-    assert "Yinelendi: El eklendi." in messages_of(response)
+    assert "2. el yeniden eklendi." in messages_of(response)
     assert match.hands.count() == 2
     # The redo is itself undoable, and a second tap on the same Yinele does nothing more.
     again = client.post(url("match_redo", match), {"change": undone.pk}, follow=True)
@@ -335,3 +336,29 @@ def test_corrections_and_deletions_racing_an_undo_never_fail():
     assert len(statuses) == 20
     assert set(statuses) <= {200, 302}, statuses
     assert Hand.objects.filter(match=match).count() <= 10
+
+
+@pytest.mark.parametrize(
+    ("language", "undone", "redone"),
+    [
+        ("tr", "3. elin silinmesi geri alındı.", "3. el yeniden silindi."),
+        ("en", "Undid deleting hand 3.", "Hand 3 deleted again."),
+    ],
+)
+def test_geri_al_and_yinele_say_what_they_did_to_which_hand(client, language, undone, redone):
+    """A deletion undone, then redone: each sentence names the hand by its place on the sheet,
+    in the page's language."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    match = make_match(hands=4)
+    client.post(url("hand_delete", match, 3))
+
+    response = client.post(url("match_undo", match), undo_form(match), follow=True)
+
+    assert undone in messages_of(response)
+    assert match.hands.count() == 4
+    undo = match.changes.get(action=Change.Action.UNDO)
+
+    response = client.post(url("match_redo", match), {"change": undo.pk}, follow=True)
+
+    assert redone in messages_of(response)
+    assert match.hands.count() == 3
