@@ -585,27 +585,35 @@ def reversed_sentence(match: Match, change: Change, *, redo: bool) -> str:
     """What a "Geri al" or a "Yinele" just did, naming the hand by its place on the sheet:
     "2. elin düzeltmesi geri alındı.", "5. el yeniden eklendi."."""
     reversed_change = change.undoes.undoes if redo else change.undoes
-    place = {"number": change_place(match, reversed_change)}
-    if redo:
-        sentences = {
-            Change.Action.CREATE: _("%(number)s. el yeniden eklendi."),
-            Change.Action.EDIT: _("%(number)s. elin düzeltmesi yinelendi."),
-            Change.Action.DELETE: _("%(number)s. el yeniden silindi."),
-            Change.Action.RENAME: _("Oyuncu adlarının değişmesi yinelendi."),
-        }
-        other = _("Yinelendi: %(what)s.")
-    else:
-        sentences = {
-            Change.Action.CREATE: _("%(number)s. elin eklenmesi geri alındı."),
-            Change.Action.EDIT: _("%(number)s. elin düzeltmesi geri alındı."),
-            Change.Action.DELETE: _("%(number)s. elin silinmesi geri alındı."),
-            Change.Action.RENAME: _("Oyuncu adlarının değişmesi geri alındı."),
-        }
-        other = _("Geri alındı: %(what)s.")
-    sentence = sentences.get(reversed_change.action)
-    if sentence is None:
-        return other % {"what": reversed_change.get_action_display()}
-    return sentence % place  # the names' sentences have no place: a mapping lets it be
+    undone, redone = REVERSED_SENTENCES.get(
+        reversed_change.action, (_("Geri alındı: %(what)s."), _("Yinelendi: %(what)s."))
+    )
+    values = {
+        "number": change_place(match, reversed_change),
+        "what": reversed_change.get_action_display(),
+    }
+    return (redone if redo else undone) % values  # a sentence takes the values it names
+
+
+# (undone, redone) by the kind of change reversed; any other kind is named by its label.
+REVERSED_SENTENCES = {
+    Change.Action.CREATE: (
+        _lazy("%(number)s. elin eklenmesi geri alındı."),
+        _lazy("%(number)s. el yeniden eklendi."),
+    ),
+    Change.Action.EDIT: (
+        _lazy("%(number)s. elin düzeltmesi geri alındı."),
+        _lazy("%(number)s. elin düzeltmesi yinelendi."),
+    ),
+    Change.Action.DELETE: (
+        _lazy("%(number)s. elin silinmesi geri alındı."),
+        _lazy("%(number)s. el yeniden silindi."),
+    ),
+    Change.Action.RENAME: (
+        _lazy("Oyuncu adlarının değişmesi geri alındı."),
+        _lazy("Oyuncu adlarının değişmesi yinelendi."),
+    ),
+}
 
 
 def change_came_between(match: Match, latest: Change | None) -> str:
