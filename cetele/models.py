@@ -10,6 +10,7 @@ breakdown) is stored beside them because the match's ruleset is frozen, so it ne
 import hashlib
 import logging
 import secrets
+from bisect import bisect_left
 from datetime import timedelta
 
 from django.db import DatabaseError, IntegrityError, models, transaction
@@ -729,6 +730,28 @@ class Change(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.hand_number or ''}"
+
+    def named(self, place: int | None) -> str:
+        """What "Geri al" names this change by: its hand by `place`, where the hand is (or was)
+        on the sheet ("5. el eklendi"); a change of no hand, or with no place, by its label."""
+        sentence = HAND_CHANGE_NAMES.get(self.action)
+        if sentence is None or place is None:
+            return str(self.get_action_display())
+        return sentence % {"number": place}
+
+
+# A change to one hand as "Geri al" names it: the hand by its place, as the sheet shows it.
+HAND_CHANGE_NAMES = {
+    Change.Action.CREATE: _("%(number)s. el eklendi"),
+    Change.Action.EDIT: _("%(number)s. el düzeltildi"),
+    Change.Action.DELETE: _("%(number)s. el silindi"),
+}
+
+
+def place_among(numbers: list[int], hand_number: int) -> int:
+    """The place on the sheet ("5. el") of the hand `hand_number`, among the hands of these
+    `numbers` (in order): where it is, or, deleted, where it was."""
+    return bisect_left(numbers, hand_number) + 1
 
 
 # A match form (and Match.preset_slug) names a house preset "house:<view token>".

@@ -40,7 +40,7 @@ from django.utils.translation import get_language
 
 from cetele.deal.dealer import dealer_of
 from cetele.deal.indicator import Indicator, open_indicator
-from cetele.models import Change, Match, Player
+from cetele.models import Change, Match, Player, place_among
 from cetele.sharing.links import EDIT
 from cetele.tables.season import played_hand
 from cetele.tea.tally import bill_text, tally_of
@@ -232,28 +232,31 @@ def draw(match: Match, links: dict) -> Board:
         played=len(hands),
         finished=finished,
         indicator=indicator,
-        **undo_buttons(match, links["role"]),
+        **undo_buttons(match, links["role"], numbers),
         open_objections=tuple(objections),
     )
 
 
-def undo_buttons(match: Match, role: str) -> dict:
-    """What "Geri al" and "Yinele" beside the sheet name, on the edit link only."""
+def undo_buttons(match: Match, role: str, numbers: list[int]) -> dict:
+    """What "Geri al" and "Yinele" beside the sheet name, on the edit link only; `numbers` are
+    the match's hands' (in order), by which "Geri al" names a hand by its place."""
     last = match.last_undoable_change() if role == EDIT else None
     redo = match.redoable_change() if role == EDIT else None
-    return buttons(last, redo)
+    place = place_among(numbers, last.hand_number) if last and last.hand_number else None
+    return buttons(last, redo, place)
 
 
-def buttons_after(change: Change) -> dict:
-    """What undo_buttons gives right after a person's change `change` (a hand added): "Geri al"
-    names it, and nothing is left for "Yinele" (a change after an undo ends what it could
-    redo). Known without asking the database: a save's answer draws the bar from it."""
-    return buttons(change, None)
+def buttons_after(change: Change, position: int) -> dict:
+    """What undo_buttons gives right after a person's change `change` (a hand added at
+    `position`): "Geri al" names it, and nothing is left for "Yinele" (a change after an undo
+    ends what it could redo). Known without asking the database: a save's answer draws the bar
+    from it."""
+    return buttons(change, None, position)
 
 
-def buttons(last: Change | None, redo: Change | None) -> dict:
+def buttons(last: Change | None, redo: Change | None, place: int | None) -> dict:
     return {
-        "last_change": str(last.get_action_display()) if last else "",
+        "last_change": last.named(place) if last else "",
         "last_change_id": last.pk if last else None,
         "redo_id": redo.pk if redo else None,
     }

@@ -420,7 +420,11 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
     }
     # The page's bar (its "Geri al", its "Yinele") named the latest change before this save:
     # sent again, as the sheet draws it after this save.
-    context["actions"] = buttons_after(change) if saved else undo_buttons(match, EDIT)
+    if saved is not None:
+        context["actions"] = buttons_after(change, saved.position)
+    else:
+        numbers = list(match.hands.values_list("number", flat=True))
+        context["actions"] = undo_buttons(match, EDIT, numbers)
     if not context["finished"]:
         # The save cleared the gösterge: the next hand has none yet (one a phone sets from now
         # on comes to this page with the rows' poll, static/cetele/seats.js).
@@ -566,7 +570,7 @@ def reverse_change(request: HttpRequest, match: Match, *, redo: bool) -> HttpRes
         if redo:
             messages.info(request, _("Bu geri alma zaten yinelendi."))
         else:
-            what = done.change.get_action_display()
+            what = done.change.named(change_place(match, done.change))
             messages.info(request, _("Bu zaten geri alındı: %(what)s.") % {"what": what})
     except UndoRefused as refused:
         messages.warning(request, change_came_between(match, refused.latest))
@@ -588,10 +592,8 @@ def reversed_sentence(match: Match, change: Change, *, redo: bool) -> str:
     undone, redone = REVERSED_SENTENCES.get(
         reversed_change.action, (_("Geri alındı: %(what)s."), _("Yinelendi: %(what)s."))
     )
-    values = {
-        "number": change_place(match, reversed_change),
-        "what": reversed_change.get_action_display(),
-    }
+    place = change_place(match, reversed_change)
+    values = {"number": place, "what": reversed_change.named(place)}
     return (redone if redo else undone) % values  # a sentence takes the values it names
 
 
@@ -633,10 +635,12 @@ def change_came_between(match: Match, latest: Change | None) -> str:
     return _("%(what)s; hiçbir şey geri alınmadı.") % {"what": what}
 
 
-def change_place(match: Match, change: Change) -> int:
+def change_place(match: Match, change: Change) -> int | None:
     """The place on the sheet ("5. el") of the hand a change is about: where it is, or, for a
-    deleted hand, where it was."""
-    return match.hands.filter(number__lt=change.hand_number or 0).count() + 1
+    deleted hand, where it was; None for a change of no hand (the players' names)."""
+    if not change.hand_number:
+        return None
+    return match.hands.filter(number__lt=change.hand_number).count() + 1
 
 
 @require_safe

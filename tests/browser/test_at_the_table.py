@@ -139,7 +139,7 @@ def test_the_pages_own_geri_al_names_the_hand_this_phone_has_just_saved(phone):
     enter_hand(page, NAMES, TYPICAL_HANDS["normal"])
     wait_for_hand(page, 3)
 
-    page.locator("nav.actions").get_by_role("button", name="Geri al: El eklendi").click()
+    page.locator("nav.actions").get_by_role("button", name="Geri al: 2. el eklendi").click()
 
     expect(page.get_by_text("başka bir telefondan")).to_have_count(0)
     wait_for_hand(page, 2)

@@ -33,7 +33,7 @@ def test_geri_al_on_a_phone_that_missed_another_phones_hand_removes_nothing(phon
     expect(page.locator("table.sheet tbody tr")).to_have_count(2)
 
     # The page now names the latest change: its Geri al undoes hand 2, then Yinele brings it back.
-    page.get_by_role("button", name="Geri al: El eklendi").click()
+    page.get_by_role("button", name="Geri al: 2. el eklendi").click()
     expect(page.locator(".messages")).to_contain_text("2. elin eklenmesi geri alındı.")
     assert Hand.objects.count() == 1
     page.get_by_role("button", name="Yinele").click()

@@ -83,7 +83,7 @@ def test_a_double_tap_on_geri_al_undoes_one_change_not_two(client):
 
     assert match.hands.count() == 2
     assert "3. elin eklenmesi geri alındı." in messages_of(first)
-    assert "Bu zaten geri alındı: El eklendi." in messages_of(second)
+    assert "Bu zaten geri alındı: 3. el eklendi." in messages_of(second)
     assert match.changes.filter(action=Change.Action.UNDO).count() == 1
 
 
@@ -362,3 +362,38 @@ def test_geri_al_and_yinele_say_what_they_did_to_which_hand(client, language, un
 
     assert redone in messages_of(response)
     assert match.hands.count() == 3
+
+
+def bar_label(client: Client, match: Match) -> str:
+    """What the "Geri al" beside the sheet says, as the scorer's page draws it."""
+    page = client.get(url("match_detail", match)).content.decode()
+    bar = page.split('id="match-actions"')[1].split("</nav>")[0]
+    return re.search(r"↶ (.*?)</button>", bar).group(1)
+
+
+def test_geri_al_beside_the_sheet_names_the_hand_by_its_place(client):
+    """The bar names what a tap would undo by the hand's place on the sheet, as the sheet shows
+    it: after a deletion the hands below move up, and so does the name."""
+    match = make_match(hands=3)
+    assert bar_label(client, match) == "Geri al: 3. el eklendi"
+
+    client.post(url("hand_delete", match, 1))
+    assert bar_label(client, match) == "Geri al: 1. el silindi"
+
+    third = match.hands.last()  # hand number 3, now the sheet's 2nd
+    match.edit_hand(third.number, sample_inputs(finisher=2), third.version)
+    assert bar_label(client, match) == "Geri al: 2. el düzeltildi"
+
+    match.rename_players(["Ali", "Ayşe", "Cem", "Deniz"])
+    assert bar_label(client, match) == "Geri al: Oyuncu adları değişti"
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    client.post(url("match_undo", match), undo_form(match))
+    assert bar_label(client, match) == "Undo: hand 2 corrected"
+
+
+def test_a_saves_answer_names_the_hand_it_saved_in_the_bar(client):
+    match = make_match(hands=4)
+    html = save_on(client, match, sample_inputs(finisher=1), position=5)
+    bar = html.split('id="match-actions"')[1].split("</nav>")[0]
+    assert "↶ Geri al: 5. el eklendi</button>" in bar
