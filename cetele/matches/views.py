@@ -182,7 +182,9 @@ def corrected_url(match: Match, change: Change) -> str:
 def corrected_note(request: HttpRequest, match: Match) -> dict:
     """The note and "Geri al" of the correction ?duzeltildi= names, while it is the match's
     latest change (a reload after the next save or an undo shows none: it would be stale).
-    Anything else in the parameter shows nothing: it can only ever name a true statement."""
+    Anything else in the parameter shows nothing: it can only ever name a true statement. The
+    page opens at its top, where the note is said, above the sheet with the hand's row marked:
+    under the sheet, beside the next hand's form, it was out of sight."""
     value = request.GET.get(CORRECTED_PARAM, "")
     if not value.isdigit():
         return {}
@@ -190,7 +192,11 @@ def corrected_note(request: HttpRequest, match: Match) -> dict:
     if latest is None or str(latest.pk) != value or latest.action != Change.Action.EDIT:
         return {}
     place = {"number": change_place(match, latest)}
-    return {"saved_note": _("%(number)s. el düzeltildi.") % place, "saved_change": latest.pk}
+    return {
+        "correction_note": _("%(number)s. el düzeltildi.") % place,
+        "correction_change": latest.pk,
+        "corrected_hand": latest.hand_number,  # its row on the sheet, marked (app.js)
+    }
 
 
 def sheet_page(

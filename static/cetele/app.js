@@ -189,8 +189,10 @@
   });
   // A hand saved from this page: the answer (cetele/matches/views.py hand_saved) has the note and the
   // next hand's form but not the sheet, which every phone of the match is given from one
-  // drawing. Ask for it now, and mark the saved hand's row when it comes.
-  let justSaved = null;
+  // drawing. Ask for it now, and mark the saved hand's row when it comes. A correction's page
+  // names its hand (data-just-saved): its row is marked as the page opens.
+  const corrected = document.querySelector("[data-just-saved]");
+  let justSaved = corrected && corrected.dataset.justSaved;
   document.addEventListener("cetele:hand-saved", function (event) {
     justSaved = event.detail && event.detail.number;
     // The flash messages above ("Rövanş başladı", "Geri alındı: …") were about what came

@@ -78,7 +78,7 @@ def test_a_match_played_through_on_a_phone(phone):
     page.wait_for_selector("#hand-preview:has-text('Ali 43')")
     page.get_by_role("button", name="Eli kaydet").click()
     page.wait_for_url(re.compile(r"/m/[^/]+/\?duzeltildi=\d+$"))  # the sheet, naming the change
-    assert page.locator("#saved-note").get_by_text("El düzeltildi.").is_visible()
+    expect(page.locator("#correction-note")).to_contain_text("2. el düzeltildi.")
     assert totals(page) == [signed(total) for total in engine_totals(match)]
 
     # Delete the third hand after the confirmation, then undo the deletion.

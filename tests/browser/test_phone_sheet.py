@@ -2,6 +2,8 @@
 row in view however far the sheet scrolls, no row cut in half by it, a team sheet without a
 sideways swipe, the indicator's colours on their chips."""
 
+import re
+
 import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
@@ -179,8 +181,9 @@ def test_the_two_phones_form_keeps_its_tasları_say_buttons(phone, second_phone)
 
 
 def test_a_corrections_geri_al_sits_in_its_own_note_and_undoes_it(phone):
+    """The note opens the page, in view over a long sheet; its "Geri al" undoes the correction."""
     page, console = phone
-    match = make_match(hands=3)
+    match = make_match(hands=12, planned_hands=13)
     hand = match.hands.order_by("number")[1]
     before = hand.inputs
     page.goto(reverse("hand_detail", args=[match.edit_token, hand.number]))
@@ -188,8 +191,12 @@ def test_a_corrections_geri_al_sits_in_its_own_note_and_undoes_it(phone):
     page.get_by_role("button", name="Eli kaydet").click()
     page.wait_for_url(f"**{reverse('match_detail', args=[match.edit_token])}*")
 
-    note = page.locator("#saved-note")
+    note = page.locator("#correction-note")
     expect(note).to_contain_text("2. el düzeltildi.")
+    expect(note).to_be_in_viewport()  # said where the page opens, not under the sheet
+    expect(page.locator(f'table.sheet tr[data-hand="{hand.number}"]')).to_have_class(
+        re.compile("just-saved")
+    )
     hand.refresh_from_db()
     assert hand.inputs != before
     note.get_by_role("button", name="Geri al").click()

@@ -21,10 +21,9 @@ def url(name: str, match: Match, *args) -> str:
     return reverse(name, args=[match.edit_token, *args])
 
 
-def saved_note(html: str) -> str:
-    found = re.search(
-        r'<div id="saved-note".*?</form>|<div id="saved-note"[^>]*>\s*</div>', html, re.S
-    )
+def correction_note(html: str) -> str:
+    """The note a saved correction's sheet opens with, above the sheet."""
+    found = re.search(r'<div id="correction-note".*?</form>', html, re.S)
     return found.group(0) if found else ""
 
 
@@ -48,10 +47,12 @@ def test_a_saved_correction_sends_the_phone_to_the_sheet_with_its_own_geri_al(cl
     target = response["HX-Redirect"] if headers else response["Location"]
     assert target == f"{url('match_detail', match)}?duzeltildi={change.pk}"
     page = client.get(target).content.decode()
-    note = saved_note(page)
+    note = correction_note(page)
     assert "2. el düzeltildi." in note
     assert f'name="change" value="{change.pk}"' in note and "Geri al" in note
-    assert "messages" not in page.split('id="saved-note"')[0].split("<main")[1]  # said once
+    assert page.count("2. el düzeltildi.") == 1  # said once, where the page opens:
+    assert page.index('id="correction-note"') < page.index('id="sheet"')  # above the sheet
+    assert f'data-just-saved="{hand.number}"' in note  # whose row app.js marks
 
     client.post(url("match_undo", match), {"change": str(change.pk)})
     hand.refresh_from_db()
@@ -70,11 +71,11 @@ def test_the_correction_note_shows_only_while_it_is_the_latest_change(client):
     creation = match.changes.get(action=Change.Action.CREATE)
 
     add_hand(match, sample_inputs(remaining=5))  # a later change: the note would be stale
-    assert "düzeltildi" not in saved_note(client.get(corrected).content.decode())
+    assert "düzeltildi" not in client.get(corrected).content.decode()
     for value in (str(creation.pk), "abc", "-1", str(edit.pk) + "0", ""):
         response = client.get(f"{url('match_detail', match)}?duzeltildi={value}")
         assert response.status_code == 200
-        assert "Geri al" not in saved_note(response.content.decode())
+        assert 'id="correction-note"' not in response.content.decode()
 
 
 # --- The history of a team match ----------------------------------------------------------------
