@@ -393,3 +393,36 @@ def test_a_match_with_riziko_and_colours_scores_as_the_engine_does(phone):
     page.goto(f"/m/{match.edit_token}/el/3/")
     assert "−101 (normal bitiş) × 2 (riziko) × 3 (siyah) × 10 (son el) = −6060" in page.content()
     assert console.errors == []
+
+
+@pytest.mark.looks
+def test_a_field_the_phone_moves_to_is_never_behind_the_example_panel(browser, live_server):
+    """The editor's examples stay at the bottom of a 320×640 screen while the rules are typed; a
+    field the keyboard's "next" (Tab) moves to is scrolled above them, not left behind them."""
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": 320, "height": 640}, is_mobile=True
+    )
+    page = context.new_page()
+    try:
+        page.goto("/kurallar/yeni/")
+        page.locator("form input[type=number]").first.focus()
+        seen = 0
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            boxes = page.evaluate(
+                """() => {
+                  const field = document.activeElement;
+                  if (!field.matches("input:not([type=hidden]), select")) return null;
+                  const panel = document.querySelector(".example-panel");
+                  return [field.name, field.getBoundingClientRect().bottom,
+                          panel.getBoundingClientRect().top];
+                }"""
+            )
+            if boxes is None:
+                continue
+            name, bottom, panel_top = boxes
+            assert bottom <= panel_top, f"{name} is behind the example panel"
+            seen += 1
+        assert seen >= 30
+    finally:
+        context.close()
