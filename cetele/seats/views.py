@@ -102,11 +102,8 @@ def pick_seat(request: HttpRequest, match: Match, claim) -> HttpResponse:
             "tutan kişiden yerinizi boşaltmasını isteyin."
         ) % {"name": players[seat].name}
         return pick_page(request, match, form, status=409)
-    messages.success(
-        request,
-        _("Hoş geldiniz, %(name)s: bu telefondan kendi satırınızı yazarsınız.")
-        % {"name": players[seat].name},
-    )
+    # What the phone is for is said under it, on the page itself (cetele/seats/joined.html).
+    messages.success(request, _("Hoş geldiniz, %(name)s.") % {"name": players[seat].name})
     response = redirect("join_match", match.join_token)
     remember_claim(request, response, claim)
     return response

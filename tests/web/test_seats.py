@@ -145,7 +145,8 @@ def test_a_phone_picks_its_name_and_is_that_players_phone_after_a_reload(match):
     response = phone.post(join("join_match", match), {"seat": "1"}, follow=True)
 
     page = response.content.decode()
-    assert "Bu telefon Ayşe" in page and "3. el: Ayşe" in page
+    assert "Hoş geldiniz, Ayşe." in page and "3. el: Ayşe" in page
+    assert page.count("kendi satırınızı yazarsınız") == 1  # said once, under the greeting
     again = phone.get(join("join_match", match)).content.decode()
     assert "3. el: Ayşe" in again
     claim = SeatClaim.objects.get(match=match)
