@@ -75,6 +75,9 @@ def open_phone(browser, live_server, request=None, **options) -> Iterator:
     context = browser.new_context(base_url=live_server.url, **PHONE, **options)
     page = context.new_page()
     page.set_default_timeout(10_000)
+    # A whole page load (a link followed, a form's redirect) is given longer: on a run whose six
+    # legs share two slow cores, one took over 10 s (the PostgreSQL leg, 2026-12-04).
+    page.set_default_navigation_timeout(20_000)
     yield page, ConsoleWatcher(page)
     context.close()
 
