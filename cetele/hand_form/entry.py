@@ -656,9 +656,14 @@ class HandEntry:
     def _shown_indicator(self) -> tuple:
         """(colour, indicator number, fake) as the form shows them: posted, or its initial
         values; anything that is not one of the choices counts as none."""
-        form = self.hand_form
-        colour, number = form["colour"].value(), form["indicator"].value()
-        fake = "riziko" in form.fields and form["riziko"].value()
+        if self.is_bound:
+            form = self.hand_form
+            colour, number = form["colour"].value(), form["indicator"].value()
+            fake = self.has_riziko and form["riziko"].value()
+        else:  # read without making the form: the next hand's, drawn after every save
+            initial = self.hand_initial
+            colour, number = initial.get("colour"), initial.get("indicator")
+            fake = self.has_riziko and initial.get("riziko")
         number = int(number) if str(number).isdigit() and int(number) in NUMBERS else None
         return (colour if colour in dict(COLOUR_CHOICES) else None), number, bool(fake)
 
@@ -676,8 +681,12 @@ class HandEntry:
         from cetele.deal.forms import chips  # that module builds on this one's fields
 
         colour, number, fake = self._shown_indicator()
-        riziko = "riziko" in self.hand_form.fields
-        return chips(colour, number, fake, riziko=riziko, id_prefix=id_prefix)
+        return chips(colour, number, fake, riziko=self.has_riziko, id_prefix=id_prefix)
+
+    @property
+    def has_riziko(self) -> bool:
+        """Whether the hand form asks for "sahte okey" (riziko): the rules say so."""
+        return HOUSE_FACTS["riziko"].asked(self.ruleset)
 
     def _seat_inputs(self, form, finisher) -> dict:
         seat = form.cleaned_data

@@ -30,6 +30,7 @@ from cetele.live.board import (
     board_for,
     buttons_after,
     empty_hand_fields,
+    empty_indicator_chips,
     players_of,
     undo_buttons,
 )
@@ -218,6 +219,8 @@ def next_hand(match: Match, players: list, position: int, indicator) -> dict:
     (cetele.live.board.empty_hand_fields). Until its first hand is saved, "Dağıtan" too."""
     entry = HandEntry(match, players, position=position, indicator=indicator)
     context = {"entry": entry, "empty_fields": empty_hand_fields(match, entry)}
+    if indicator is None:  # nobody has set this hand's gösterge: its chips as kept
+        context["empty_chips"] = empty_indicator_chips(entry)
     if position == 1:
         context["dealer_form"] = DealerForm(
             initial={"first_dealer": match.first_dealer}, players=players

@@ -271,6 +271,51 @@ def test_the_empty_form_follows_the_language(client):
     assert "Save hand" in html and "Eli kaydet" not in html
 
 
+def chips_of(html: str) -> str:
+    """The gösterge's chips on the scorer's form."""
+    start = html.index('<div class="indicator-chips">')
+    return html[start : html.index("data-without-js", start)]  # "Herkese göster", after them
+
+
+def test_the_kept_empty_chips_never_hide_a_gosterge_a_phone_set(client):
+    """The chips with none chosen are drawn once and kept; a page whose hand has a gösterge
+    shows it checked, the next hand's form none again, and each language and each kind of rules
+    ("sahte okey" or not) its own chips."""
+    plain = make_match(hands=2)
+    riziko = Match.start(
+        ["Ali", "Ayşe", "Can", "Deniz"],
+        teams=False,
+        planned_hands=5,
+        rules=scoring.resolve_rules(
+            {"preset": "cetele-standart", "override": {"riziko": {"multiplier": 2}}}
+        ),
+    )
+    assert "checked" not in chips_of(edit(client, plain))
+    assert 'name="riziko"' not in chips_of(edit(client, plain))
+    assert 'name="riziko"' in chips_of(edit(client, riziko))  # kept apart by the rules
+    # with the containers a preview's errors are sent to (out of band, by their ids)
+    for field in ("colour", "indicator"):
+        assert f'<div id="id_{field}-errors" class="field-errors">' in chips_of(edit(client, plain))
+    assert 'id="id_riziko-errors"' in chips_of(edit(client, riziko))
+
+    client.post(
+        reverse("hand_create", args=[plain.edit_token]),
+        {"action": "indicator", "position": "3", "colour": "blue", "indicator": "7"},
+    )
+    shown = chips_of(edit(client, plain))
+    assert 'value="blue" id="id_colour_1" checked' in shown
+    assert 'value="7" id="id_indicator_6" checked' in shown
+
+    client.post(
+        reverse("hand_create", args=[plain.edit_token]), form_data(sample_inputs(), position=3)
+    )
+    assert "checked" not in chips_of(edit(client, plain))  # the next hand's gösterge is not set
+
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    english = chips_of(edit(client, plain))
+    assert "Blue" in english and "Mavi" not in english
+
+
 def test_a_database_restored_under_a_running_server_never_shows_the_kept_sheet_of_another_past(
     client,
 ):
