@@ -299,8 +299,9 @@ def empty_indicator_chips(entry) -> SafeString:
     chip checked, any error, is drawn as it is.
 
     Why it is kept: its 17 chips and the hand's own form made to draw the containers were most
-    of drawing the next hand's form around the kept fields: with them kept, a save's answer
-    took 8.3 times the minimal view through gunicorn instead of 9.3 (make bench, 2026-12-04).
+    of drawing the next hand's form around the kept fields: with them kept, a save took 8.72
+    times the minimal view through gunicorn instead of 10.00 (make bench, the two alternated
+    three times, 2026-12-04; docs/performance.md).
     Nothing in it varies with the match, the request or the hand: no name, no link, no token."""
     key = f"chips:{get_language()}:{entry.has_riziko}"
     cache = caches[SHEETS]

@@ -46,8 +46,13 @@ def waiting_rows(page, prefix: str = ROWS_KEPT) -> dict:
 
 # A request that met no network, on a phone whose connection comes back: the worker now answers
 # the join page's requests, and Chromium gives it the connection back a moment after the page,
-# so the sheet's first poll may fail (offline.js asks again). Anything else is a fault.
-NO_NETWORK = ("console: htmx:sendError,", "console: Failed to load resource: net::ERR_FAILED")
+# so the sheet's first poll may fail (offline.js asks again): as ERR_FAILED, or, still offline
+# in Chromium's eyes, ERR_INTERNET_DISCONNECTED (a slow run, 2026-12-04). Anything else is a fault.
+NO_NETWORK = (
+    "console: htmx:sendError,",
+    "console: Failed to load resource: net::ERR_FAILED",
+    "console: Failed to load resource: net::ERR_INTERNET_DISCONNECTED",
+)
 
 
 def script_errors(console) -> list[str]:
