@@ -62,11 +62,8 @@ def test_each_seat_row_fits_one_line_on_every_phone_width(browser, live_server, 
             for seat in range(4):
                 middles = _tops(page, seat)
                 line = middles["no"]
-                assert all(abs(middle - line) < 4 for middle in middles.values()), (
-                    width,
-                    seat,
-                    middles,
-                )
+                on_one_line = all(abs(middle - line) < 4 for middle in middles.values())
+                assert on_one_line, f"{width} px, seat {seat}: {middles}"
                 right = page.locator(f"#seat-{seat} details.more > summary").bounding_box()
                 assert right["x"] + right["width"] <= width
             assert page.evaluate("document.documentElement.scrollWidth") <= width
