@@ -733,11 +733,25 @@ class Change(models.Model):
 
     def named(self, place: int | None) -> str:
         """What "Geri al" names this change by: its hand by `place`, where the hand is (or was)
-        on the sheet ("5. el eklendi"); a change of no hand, or with no place, by its label."""
-        sentence = HAND_CHANGE_NAMES.get(self.action)
+        on the sheet ("5. el eklendi"); a change of no hand, or with no place, by its label. A
+        redo is named by what it did again ("Yinele" brought hand 5 back: "5. el eklendi")."""
+        action = self.redone_action() if self.action == Change.Action.REDO else self.action
+        sentence = HAND_CHANGE_NAMES.get(action)
         if sentence is None or place is None:
-            return str(self.get_action_display())
+            return str(Change.Action(action).label)
         return sentence % {"number": place}
+
+    def redone_action(self) -> str:
+        """The kind of change a redo made again, read from its own states, which are those of
+        the change its undo reversed: a hand added, corrected or deleted, or the names changed."""
+        before, after = self.before or {}, self.after or {}
+        if "names" in before or "names" in after:
+            return Change.Action.RENAME
+        if not before:
+            return Change.Action.CREATE
+        if not after:
+            return Change.Action.DELETE
+        return Change.Action.EDIT
 
 
 # A change to one hand as "Geri al" names it: the hand by its place, as the sheet shows it.

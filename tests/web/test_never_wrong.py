@@ -397,3 +397,16 @@ def test_a_saves_answer_names_the_hand_it_saved_in_the_bar(client):
     html = save_on(client, match, sample_inputs(finisher=1), position=5)
     bar = html.split('id="match-actions"')[1].split("</nav>")[0]
     assert "↶ Geri al: 5. el eklendi</button>" in bar
+
+
+def test_after_yinele_geri_al_names_what_was_done_again(client):
+    match = make_match(hands=3)
+    client.post(url("hand_delete", match, 2))
+    client.post(url("match_undo", match), undo_form(match))  # hand 2 is back
+    undone = match.changes.get(action=Change.Action.UNDO)
+
+    client.post(url("match_redo", match), {"change": undone.pk})  # and deleted again
+
+    assert bar_label(client, match) == "Geri al: 2. el silindi"
+    client.post(url("match_undo", match), undo_form(match))
+    assert match.hands.count() == 3
