@@ -646,7 +646,8 @@ def change_came_between(match: Match, latest: Change | None) -> str:
 
 def change_place(match: Match, change: Change) -> int | None:
     """The place on the sheet ("5. el") of the hand a change is about: where it is, or, for a
-    deleted hand, where it was; None for a change of no hand (the players' names)."""
+    deleted hand, where it was; None for a change of no hand (the players' names). Counted in
+    the database; a drawing that has the hands' numbers already uses cetele.models.place_among."""
     if not change.hand_number:
         return None
     return match.hands.filter(number__lt=change.hand_number).count() + 1
