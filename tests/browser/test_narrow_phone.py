@@ -11,7 +11,7 @@ from django.urls import reverse
 import scoring
 from cetele.models import Match
 from tests.browser.sheet import start_match
-from tests.factories import add_hand
+from tests.factories import add_hand, sample_inputs
 
 # looks: how the page lays out at 320 px, the same on either database (tests/browser/conftest.py).
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.looks]
@@ -106,5 +106,44 @@ def test_a_four_player_sheet_fits_320_px_with_its_last_column_whole(browser, liv
         assert sizes[0] <= sizes[1], sizes  # no sideways scrolling inside the sheet
         assert last["x"] + last["width"] <= box["x"] + box["width"]
         assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    finally:
+        context.close()
+
+
+# Every cell of the sheet whose content is wider than the cell: a number cut short ("−10" for
+# "−101") is a wrong number on the phone.
+CUT_CELLS = """wrap => [...wrap.querySelectorAll('th, td')]
+  .filter(cell => cell.scrollWidth > cell.clientWidth)
+  .map(cell => cell.textContent.trim())"""
+
+
+@pytest.mark.parametrize("teams", [False, True], ids=["singles", "teams"])
+def test_no_number_of_the_sheet_is_cut_on_any_phone_width(browser, live_server, teams):
+    """Four-figure scores (the widest a column holds) are whole at every width; where the
+    columns cannot all fit, the sheet scrolls sideways in its frame and the page does not. With
+    three-figure scores, the common case, every width from 360 px shows the whole sheet."""
+    rules = scoring.resolve_rules("cetele-standart")
+    common = Match.start(
+        ["Ayşegül", "Burak", "Canan", "Dilek"], teams=teams, planned_hands=13, rules=rules
+    )
+    big = Match.start(NAMES, teams=teams, planned_hands=5, rules=rules)
+    for number in range(12):
+        add_hand(common, sample_inputs(finisher=number % 4, remaining=number * 9 % 100))
+    for number in range(4):
+        add_hand(big, _big_hand(number % 4))
+    context, page = _narrow_page(browser, live_server)
+    try:
+        for match in (common, big):
+            page.goto(reverse("match_detail", args=[match.edit_token]))
+            wrap = page.locator(".sheet-wrap")
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": 640})
+                assert wrap.evaluate(CUT_CELLS) == [], f"{width} px"
+                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                if match is common and width >= 360:
+                    sizes = wrap.evaluate("e => [e.scrollWidth, e.clientWidth]")
+                    assert sizes[0] <= sizes[1], f"{width} px: {sizes}"
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            wrap.screenshot(path=SHOTS / f"sheet-{'teams' if teams else 'singles'}-{match.pk}.png")
     finally:
         context.close()
