@@ -41,6 +41,15 @@ COLOUR_CHOICES = [
     ("black", _("Siyah")),
     ("yellow", _("Sarı (yeşil)")),
 ]
+
+
+def fixed(choices: list) -> Callable[[], list]:
+    """A fixed list of choices in the form Django also takes them: a callable. Each request
+    makes its forms afresh, and making a form copies its fields: a list of choices is copied
+    pair by pair (its translated labels too), a callable as it is."""
+    return lambda: choices
+
+
 # Which fields a penalty event of each kind carries (RULES.md, "Penalties").
 PENALTY_FIELDS = {
     "islek_discard": ("taken", "tile"),
@@ -128,7 +137,7 @@ class HandLevelForm(forms.Form):
     # (13 makes 1), a fake okey is riziko (cetele.deal.tiles).
     indicator = forms.TypedChoiceField(
         label=_("Gösterge"),
-        choices=[(n, str(n)) for n in NUMBERS],
+        choices=fixed([(n, str(n)) for n in NUMBERS]),
         coerce=int,
         empty_value=None,
         required=False,
@@ -138,7 +147,7 @@ class HandLevelForm(forms.Form):
     # The okey's number itself, no longer drawn: a hand a phone kept while offline before the
     # gösterge was asked still carries it (static/cetele/offline.js), and still saves.
     okey_number = forms.TypedChoiceField(
-        choices=TILE_CHOICES,
+        choices=fixed(TILE_CHOICES),
         coerce=int,
         empty_value=None,
         required=False,
@@ -150,7 +159,7 @@ class HandLevelForm(forms.Form):
     )
     colour = forms.ChoiceField(
         label=_("Göstergenin rengi"),
-        choices=COLOUR_CHOICES,
+        choices=fixed(COLOUR_CHOICES),
         widget=forms.RadioSelect,
         required=False,
         error_messages={"required": _("Göstergenin rengini seçin.")},
@@ -183,7 +192,7 @@ class SeatForm(forms.Form):
     devam" fields are there where the rules have them."""
 
     opened = forms.ChoiceField(
-        label=_("Açılış"), choices=OPENED_CHOICES, initial="no", widget=forms.RadioSelect
+        label=_("Açılış"), choices=fixed(OPENED_CHOICES), initial="no", widget=forms.RadioSelect
     )
     remaining = forms.IntegerField(
         label=_("Eldeki taşlar"),
@@ -193,14 +202,14 @@ class SeatForm(forms.Form):
     )
     okeys = forms.TypedChoiceField(
         label=_("Elde kalan okey"),
-        choices=COUNT_CHOICES,
+        choices=fixed(COUNT_CHOICES),
         coerce=int,
         initial=0,
         widget=forms.RadioSelect,
     )
     fake_okeys = forms.TypedChoiceField(
         label=_("Elde kalan sahte okey"),
-        choices=COUNT_CHOICES,
+        choices=fixed(COUNT_CHOICES),
         coerce=int,
         initial=0,
         widget=forms.RadioSelect,
@@ -249,12 +258,12 @@ class PenaltyForm(forms.Form):
     kind = forms.ChoiceField(label=_("Ceza"))
     taken = forms.BooleanField(label=_("Sonraki oyuncu aldı"), required=False)
     tile = forms.TypedChoiceField(
-        label=_("Taş"), choices=TILE_CHOICES, coerce=int, empty_value=None, required=False
+        label=_("Taş"), choices=fixed(TILE_CHOICES), coerce=int, empty_value=None, required=False
     )
     by = forms.TypedChoiceField(label=_("Kim aldı?"), coerce=int, empty_value=None, required=False)
     used_for = forms.ChoiceField(
         label=_("Nerede kullanıldı?"),
-        choices=[("series", _("Seride")), ("pairs", _("Çiftte"))],
+        choices=fixed([("series", _("Seride")), ("pairs", _("Çiftte"))]),
         initial="series",
         required=False,
     )

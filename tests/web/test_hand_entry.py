@@ -476,7 +476,7 @@ def test_a_penalty_row_changing_its_fields_in_place_changes_no_other_row():
     two = PenaltyForm(kinds=kinds, others=[ali, *others], player=ayse)
 
     one.fields["kind"].choices.append(("odd", "odd"))
-    one.fields["tile"].widget.choices.append(("odd", "odd"))
+    one.fields["by"].widget.choices.append(("odd", "odd"))
     one.fields["points"].widget.attrs["data-odd"] = "1"
     one.fields["points"].error_messages["invalid"] = "odd"
     one.fields["points"].validators.append(lambda value: None)
@@ -484,7 +484,7 @@ def test_a_penalty_row_changing_its_fields_in_place_changes_no_other_row():
     for form in (two, PenaltyForm):
         fields = form.base_fields if form is PenaltyForm else form.fields
         assert ("odd", "odd") not in fields["kind"].choices
-        assert ("odd", "odd") not in fields["tile"].widget.choices
+        assert ("odd", "odd") not in fields["by"].widget.choices
         assert "data-odd" not in fields["points"].widget.attrs
         assert fields["points"].error_messages["invalid"] != "odd"
         assert len(fields["points"].validators) == len(PenaltyForm.base_fields["points"].validators)
