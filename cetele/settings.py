@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "cetele.shell.middleware.FormOnlyAddressMiddleware",
     "cetele.shell.middleware.DatabaseRefusedMiddleware",
     # Last, so its refusals carry every header above; still before the CSRF check reads the body.
     "cetele.shell.middleware.RequestBodyGuardMiddleware",

@@ -173,6 +173,37 @@ class KeyedUrlHeadersMiddleware:
         return response
 
 
+class FormOnlyAddressMiddleware:
+    """An address that only takes a form (a hand's save, a deletion, "Geri al"), opened as a
+    page: a browser without JavaScript shows such an address after sending a form there, and a
+    phone may open it again later from its history or a copied link. Django's `require_POST`
+    answers that with an empty 405, a blank screen; this gives our page saying what happened and
+    the way back (still 405, with its Allow header). Django has logged its line (keys redacted:
+    cetele.shell.logs)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or response.content or request.method not in ("GET", "HEAD"):
+            return response
+        page = refusal(
+            request,
+            405,
+            "form only",
+            title=_("Bu adres bir sayfa değil"),
+            message=_(
+                "Bu adrese yalnızca bir form gönderilir; açılacak bir sayfası yok. Maçınıza "
+                "geri dönmek için tarayıcının geri tuşuna dokunun ya da ana sayfadaki "
+                "“Maçlarım” listesinden açın."
+            ),
+            log=False,
+        )
+        page["Allow"] = response["Allow"]
+        return page
+
+
 class DatabaseRefusedMiddleware:
     """A database that refuses a write outside the views that re-show their form (which answer
     it themselves: a hand, a renaming, a new match, an undo) is answered with our page and 503

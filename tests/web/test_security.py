@@ -32,7 +32,8 @@ from cetele.models import (
 from cetele.sharing import links as sharing
 from cetele.your_data.deletion import delete_match
 from tests.factories import add_hand, form_data, make_match, new_match_data, sample_inputs
-from tests.web.endpoints import make_keys
+from tests.web.endpoints import fill as fill_route
+from tests.web.endpoints import make_keys, routes
 
 pytestmark = pytest.mark.django_db
 
@@ -180,6 +181,39 @@ def test_opening_any_match_url_changes_nothing(client, match):
         client.head(url)
 
     assert snapshot() == before
+
+
+def test_an_address_that_only_takes_a_form_opened_as_a_page_says_so():
+    """Every address that only takes a form (a save, a deletion, "Geri al", a tea tap), opened as
+    a page, as a browser without JavaScript shows it after a save and a phone's history opens it
+    again: our page saying so and the way back, in the phone's language, not Django's blank 405;
+    still 405 with its Allow header, out of search engines where it holds a key; nothing
+    changed."""
+    keys = make_keys(hands=2)
+    before = snapshot()
+    client = Client()
+    form_only = []
+    for route in routes():
+        url = fill_route(route, keys)
+        response = client.get(url)
+        if response.status_code != 405:
+            continue
+        form_only.append(route)
+        page = response.content.decode()
+        assert "Bu adres bir sayfa değil" in page, url
+        assert 'name="viewport"' in page and "Maçlarım" in page, url
+        assert "POST" in response["Allow"], url
+        if "<token:token>" in route:
+            assert response["X-Robots-Tag"] == "noindex, nofollow", url
+        assert client.head(url).status_code == 405
+    assert "m/<token:token>/el/" in form_only and "m/<token:token>/geri-al/" in form_only
+    assert snapshot() == before
+
+    english = Client()
+    english.cookies["django_language"] = "en"
+    response = english.get(fill_route("m/<token:token>/el/", keys))
+    assert response.status_code == 405
+    assert "This address is not a page" in response.content.decode()
 
 
 def test_every_write_without_the_csrf_token_is_refused(match):
