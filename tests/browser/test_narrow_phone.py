@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import expect
 
 import scoring
 from cetele.models import Match
@@ -115,6 +116,18 @@ def test_a_four_player_sheet_fits_320_px_with_its_last_column_whole(browser, liv
 CUT_CELLS = """wrap => [...wrap.querySelectorAll('th, td')]
   .filter(cell => cell.scrollWidth > cell.clientWidth)
   .map(cell => cell.textContent.trim())"""
+# Every score on the page whose text is drawn on more than one line ("−1" over "01").
+BROKEN_NUMBERS = """() => [...document.querySelectorAll('td')].filter(cell => {
+  const text = cell.textContent.trim();
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  const tops = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const box of range.getClientRects()) if (box.width > 0) tops.push(box.top);
+  }
+  return /^[−-]?[0-9]+$/.test(text) && Math.max(...tops) - Math.min(...tops) > 4;
+}).map(cell => cell.textContent.trim())"""
 
 
 @pytest.mark.parametrize("teams", [False, True], ids=["singles", "teams"])
@@ -139,11 +152,36 @@ def test_no_number_of_the_sheet_is_cut_on_any_phone_width(browser, live_server, 
             for width in WIDTHS:
                 page.set_viewport_size({"width": width, "height": 640})
                 assert wrap.evaluate(CUT_CELLS) == [], f"{width} px"
+                assert page.evaluate(BROKEN_NUMBERS) == [], f"{width} px"
                 assert page.evaluate("document.documentElement.scrollWidth") <= width
                 if match is common and width >= 360:
                     sizes = wrap.evaluate("e => [e.scrollWidth, e.clientWidth]")
                     assert sizes[0] <= sizes[1], f"{width} px: {sizes}"
             SHOTS.mkdir(parents=True, exist_ok=True)
             wrap.screenshot(path=SHOTS / f"sheet-{'teams' if teams else 'singles'}-{match.pk}.png")
+    finally:
+        context.close()
+
+
+def test_no_score_of_the_history_breaks_over_two_lines(browser, live_server):
+    """The history's before and after of each change ("Önce", "Sonra"), a team match's six
+    columns of four-figure scores: every score on one line, at every phone width (a name may
+    take two lines); the page never wider than the phone."""
+    big = Match.start(
+        NAMES, teams=True, planned_hands=5, rules=scoring.resolve_rules("cetele-standart")
+    )
+    for number in range(3):
+        add_hand(big, _big_hand(number % 4))
+    big.edit_hand(2, _big_hand(3), big.hands.get(number=2).version)
+    context, page = _narrow_page(browser, live_server)
+    try:
+        page.goto(reverse("match_history", args=[big.edit_token]))
+        expect(page.locator(".history li")).to_have_count(4)
+        for width in WIDTHS:
+            page.set_viewport_size({"width": width, "height": 640})
+            assert page.evaluate(BROKEN_NUMBERS) == [], f"{width} px"
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SHOTS / "history-412.png")
     finally:
         context.close()
