@@ -116,6 +116,9 @@ def test_a_four_player_sheet_fits_320_px_with_its_last_column_whole(browser, liv
 CUT_CELLS = """wrap => [...wrap.querySelectorAll('th, td')]
   .filter(cell => cell.scrollWidth > cell.clientWidth)
   .map(cell => cell.textContent.trim())"""
+# How far the names' row reaches over the first hand's row (px).
+NAMES_OVER_ROWS = """wrap => wrap.querySelector('thead').getBoundingClientRect().bottom
+  - wrap.querySelector('tbody tr').getBoundingClientRect().top"""
 # Every score on the page whose text is drawn on more than one line ("−1" over "01").
 BROKEN_NUMBERS = """() => [...document.querySelectorAll('td')].filter(cell => {
   const text = cell.textContent.trim();
@@ -137,7 +140,10 @@ def test_no_number_of_the_sheet_is_cut_on_any_phone_width(browser, live_server, 
     three-figure scores, the common case, every width from 360 px shows the whole sheet."""
     rules = scoring.resolve_rules("cetele-standart")
     common = Match.start(
-        ["Ayşegül", "Burak", "Canan", "Dilek"], teams=teams, planned_hands=13, rules=rules
+        ["Ayşegül", "Mehmet Ali", "Cengizhan", "Dilek Nur"],
+        teams=teams,
+        planned_hands=13,
+        rules=rules,
     )
     big = Match.start(NAMES, teams=teams, planned_hands=5, rules=rules)
     for number in range(12):
@@ -153,6 +159,8 @@ def test_no_number_of_the_sheet_is_cut_on_any_phone_width(browser, live_server, 
                 page.set_viewport_size({"width": width, "height": 640})
                 assert wrap.evaluate(CUT_CELLS) == [], f"{width} px"
                 assert page.evaluate(BROKEN_NUMBERS) == [], f"{width} px"
+                # The names' row is as tall as drawn for: it covers no hand's row.
+                assert wrap.evaluate(NAMES_OVER_ROWS) <= 1, f"{width} px"
                 assert page.evaluate("document.documentElement.scrollWidth") <= width
                 if match is common and width >= 360:
                     sizes = wrap.evaluate("e => [e.scrollWidth, e.clientWidth]")
