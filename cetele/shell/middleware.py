@@ -194,9 +194,9 @@ class FormOnlyAddressMiddleware:
             "form only",
             title=_("Bu adres bir sayfa değil"),
             message=_(
-                "Bu adrese yalnızca bir form gönderilir; açılacak bir sayfası yok. Maçınıza "
-                "geri dönmek için tarayıcının geri tuşuna dokunun ya da ana sayfadaki "
-                "“Maçlarım” listesinden açın."
+                "Bu adrese yalnızca bir form gönderilir; açılacak bir sayfası yok. Geri dönmek "
+                "için tarayıcının geri tuşuna dokunun ya da sayfayı ana sayfadaki “Maçlarım” "
+                "listesinden açın."
             ),
             log=False,
         )
