@@ -704,3 +704,38 @@ def test_the_pages_own_requests_never_pass_the_worker(phone):
     assert {a.request.method for a in own} == {"GET", "POST"}
     assert any("/poll/" in a.url for a in own)
     assert not [a.url for a in own if a.from_service_worker]
+
+
+def test_the_next_hand_typed_behind_a_waiting_one_outlives_reloads_and_its_sending(phone):
+    """Offline, a hand kept for sending and the next one half typed: a reload (the worker's
+    copy) brings the typed part back at its place; the connection returning sends the kept hand
+    and leaves the typed one as it was, and a reload then brings it back again."""
+    page, console = phone
+    match = a_match_kept_for_offline(page)
+    enter_hand(page, NAMES, HANDS[0])
+    expect(page.locator("#saved-note")).to_contain_text("1. el kaydedildi.")
+    kept_for_offline(page, "1 / 5 el oynandı")
+
+    go_offline(page)
+    enter_hand(page, NAMES, HANDS[1])
+    expect(page.locator("#entry-title")).to_have_text("3. el")
+    page.locator("#seat-3 .finish").click()
+    page.fill("#id_p1-remaining", "19")
+
+    def typed_is_back() -> None:
+        expect(page.locator("#entry-title")).to_have_text("3. el")
+        expect(page.locator("#hand-form input[name=finisher][value='3']")).to_be_checked()
+        expect(page.locator("#id_p1-remaining")).to_have_value("19")
+
+    page.reload()
+    expect(page.get_by_text(OFFLINE_NOTE)).to_be_visible()
+    typed_is_back()
+
+    page.context.set_offline(False)
+    expect(page.locator("[data-outbox]")).to_be_hidden(timeout=15_000)
+    expect(page.locator("table.sheet tbody tr[data-hand]")).to_have_count(2)
+    typed_is_back()
+    page.reload()
+    typed_is_back()
+    assert saved_sums(match) == [sums(h) for h in HANDS[:2]]
+    assert console.errors == []
