@@ -241,6 +241,8 @@
       draft(field(form, "position").value, null);
     }
     const saved = load().find(function (item) { return item.token === event.detail.token; });
+    bringBack = saved ? typedAt : null;
+    typedAt = null;
     if (saved) done(saved, event.detail);
     keepCopy();
     sendSoon();
@@ -320,9 +322,14 @@
     const fresh = doc.querySelector('#hand-form input[name="position"]');
     placeForm(fresh ? Number(fresh.value) : saved.position + 1);
   }
+  // A next hand half typed when a question takes its form comes back after the answer.
+  let typedAt = null, bringBack = null;
   function ask(html) {
     const form = parse(html).getElementById("hand-form");
-    if (!form || !handForm()) return;
+    const now = handForm();
+    if (!form || !now) return;
+    const token = field(now, "request_token").value;
+    if (!pristine() && !load().some(function (i) { return i.token === token; })) typedAt = field(now, "position").value;
     put(form);
     handForm().scrollIntoView({ block: "start" });
   }
@@ -449,6 +456,14 @@
       tbody.insertBefore(tr, item.position ? saved[item.position - 1] || null : null);
     });
   }
+  document.addEventListener("htmx:load", function (event) {
+    const form = handForm();
+    if (!bringBack || !form || !event.detail.elt.contains(form)) return;
+    const to = field(form, "position").value, kept = draft(bringBack);
+    if (kept && to !== bringBack && !draft(to)) { draft(to, kept); draft(bringBack, null); }
+    bringBack = null;
+    restoreDraft(form);
+  });
   // A new drawing of the sheet (the poll) has none of this phone's rows.
   document.addEventListener("htmx:load", function (event) {
     if (event.detail.elt && event.detail.elt.id === "sheet") drawPending();

@@ -739,3 +739,40 @@ def test_the_next_hand_typed_behind_a_waiting_one_outlives_reloads_and_its_sendi
     typed_is_back()
     assert saved_sums(match) == [sums(h) for h in HANDS[:2]]
     assert console.errors == []
+
+
+def test_the_next_hand_typed_while_a_waiting_one_is_asked_about_comes_back_after_the_answer(
+    phone, second_phone
+):
+    """A hand waits on the phone, the next one is half typed, and another phone has saved the
+    waiting hand's place meanwhile: the player opens the question ("Göster") and answers it.
+    What was typed for the next hand comes back in the form that follows, and after a reload."""
+    page, console = phone
+    other, _ = second_phone
+    match = a_match_kept_for_offline(page)
+    other.goto(page.url)
+    go_offline(page)
+    enter_hand(page, NAMES, HANDS[0])  # this phone's hand 1, waiting
+    page.locator("#seat-3 .finish").click()  # and its next hand, half typed
+    page.fill("#id_p1-remaining", "19")
+    enter_hand(other, NAMES, HANDS[2])  # another phone saves hand 1
+    expect(other.locator("#saved-note")).to_contain_text("1. el kaydedildi.")
+
+    page.context.set_offline(False)
+    outbox = page.locator("[data-outbox]")
+    expect(outbox).to_contain_text("kararınız gerekiyor", timeout=15_000)
+    outbox.get_by_role("button", name="Göster").click()
+    expect(page.locator("#hand-form")).to_contain_text("başka bir telefondan kaydedildi")
+    page.get_by_role("button", name="Benimkini 2. el olarak ekle").click()
+    expect(page.locator("table.sheet tbody tr[data-hand]")).to_have_count(2, timeout=15_000)
+
+    def typed_is_back() -> None:
+        expect(page.locator("#entry-title")).to_have_text("3. el")
+        expect(page.locator("#hand-form input[name=finisher][value='3']")).to_be_checked()
+        expect(page.locator("#id_p1-remaining")).to_have_value("19")
+
+    typed_is_back()
+    page.reload()
+    typed_is_back()
+    assert saved_sums(match) == [sums(HANDS[2]), sums(HANDS[0])]
+    assert console.errors == []
