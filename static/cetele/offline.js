@@ -122,6 +122,8 @@
       else sessionStorage.setItem(draftKey(place), data);
     } catch (err) { return ""; }
   }
+  // A next hand half typed when a question takes its form comes back after the answer.
+  let typedAt = null, bringBack = null;
   function keepDraft(event) {
     const form = handForm();
     if (!form || !form.contains(event.target)) return;
@@ -322,8 +324,6 @@
     const fresh = doc.querySelector('#hand-form input[name="position"]');
     placeForm(fresh ? Number(fresh.value) : saved.position + 1);
   }
-  // A next hand half typed when a question takes its form comes back after the answer.
-  let typedAt = null, bringBack = null;
   function ask(html) {
     const form = parse(html).getElementById("hand-form");
     const now = handForm();
