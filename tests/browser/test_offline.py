@@ -706,6 +706,19 @@ def test_the_pages_own_requests_never_pass_the_worker(phone):
     assert not [a.url for a in own if a.from_service_worker]
 
 
+def type_part_of_the_next_hand(page) -> None:
+    """Tap who finished and type one sum of the next hand, not saved."""
+    page.locator("#seat-3 .finish").click()
+    page.fill("#id_p1-remaining", "19")
+
+
+def typed_hand_is_back_as_the_third(page) -> None:
+    """The form is the third hand's, holding what type_part_of_the_next_hand typed."""
+    expect(page.locator("#entry-title")).to_have_text("3. el")
+    expect(page.locator("#hand-form input[name=finisher][value='3']")).to_be_checked()
+    expect(page.locator("#id_p1-remaining")).to_have_value("19")
+
+
 def test_the_next_hand_typed_behind_a_waiting_one_outlives_reloads_and_its_sending(phone):
     """Offline, a hand kept for sending and the next one half typed: a reload (the worker's
     copy) brings the typed part back at its place; the connection returning sends the kept hand
@@ -719,24 +732,18 @@ def test_the_next_hand_typed_behind_a_waiting_one_outlives_reloads_and_its_sendi
     go_offline(page)
     enter_hand(page, NAMES, HANDS[1])
     expect(page.locator("#entry-title")).to_have_text("3. el")
-    page.locator("#seat-3 .finish").click()
-    page.fill("#id_p1-remaining", "19")
-
-    def typed_is_back() -> None:
-        expect(page.locator("#entry-title")).to_have_text("3. el")
-        expect(page.locator("#hand-form input[name=finisher][value='3']")).to_be_checked()
-        expect(page.locator("#id_p1-remaining")).to_have_value("19")
+    type_part_of_the_next_hand(page)
 
     page.reload()
     expect(page.get_by_text(OFFLINE_NOTE)).to_be_visible()
-    typed_is_back()
+    typed_hand_is_back_as_the_third(page)
 
     page.context.set_offline(False)
     expect(page.locator("[data-outbox]")).to_be_hidden(timeout=15_000)
     expect(page.locator("table.sheet tbody tr[data-hand]")).to_have_count(2)
-    typed_is_back()
+    typed_hand_is_back_as_the_third(page)
     page.reload()
-    typed_is_back()
+    typed_hand_is_back_as_the_third(page)
     assert saved_sums(match) == [sums(h) for h in HANDS[:2]]
     assert console.errors == []
 
@@ -753,8 +760,7 @@ def test_the_next_hand_typed_while_a_waiting_one_is_asked_about_comes_back_after
     other.goto(page.url)
     go_offline(page)
     enter_hand(page, NAMES, HANDS[0])  # this phone's hand 1, waiting
-    page.locator("#seat-3 .finish").click()  # and its next hand, half typed
-    page.fill("#id_p1-remaining", "19")
+    type_part_of_the_next_hand(page)  # and its next hand, half typed
     enter_hand(other, NAMES, HANDS[2])  # another phone saves hand 1
     expect(other.locator("#saved-note")).to_contain_text("1. el kaydedildi.")
 
@@ -766,13 +772,8 @@ def test_the_next_hand_typed_while_a_waiting_one_is_asked_about_comes_back_after
     page.get_by_role("button", name="Benimkini 2. el olarak ekle").click()
     expect(page.locator("table.sheet tbody tr[data-hand]")).to_have_count(2, timeout=15_000)
 
-    def typed_is_back() -> None:
-        expect(page.locator("#entry-title")).to_have_text("3. el")
-        expect(page.locator("#hand-form input[name=finisher][value='3']")).to_be_checked()
-        expect(page.locator("#id_p1-remaining")).to_have_value("19")
-
-    typed_is_back()
+    typed_hand_is_back_as_the_third(page)
     page.reload()
-    typed_is_back()
+    typed_hand_is_back_as_the_third(page)
     assert saved_sums(match) == [sums(HANDS[2]), sums(HANDS[0])]
     assert console.errors == []
