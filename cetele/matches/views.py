@@ -18,7 +18,7 @@ from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from cetele.deal.dealer import dealer_of
@@ -65,12 +65,12 @@ from scoring.sheet import team_split
 logger = logging.getLogger(__name__)
 # A write the database would not take (locked past its timeout, a full disk), for a form that
 # is shown again as it was.
-NOT_WRITTEN = _lazy(
+NOT_WRITTEN = gettext_lazy(
     "Kaydedilemedi: sunucu şu an veritabanına yazamıyor. Girdikleriniz duruyor; biraz sonra "
     "yeniden dokunun."
 )
 # The hand a phone was correcting or deleting is not there any more.
-HAND_GONE = _lazy("Bu el az önce başka bir telefondan silindi ya da geri alındı.")
+HAND_GONE = gettext_lazy("Bu el az önce başka bir telefondan silindi ya da geri alındı.")
 MAX_POSITION = 10_000  # far past any match; a bigger "place" is not one
 
 
@@ -609,20 +609,20 @@ def reversed_sentence(match: Match, change: Change, *, redo: bool) -> str:
 # (undone, redone) by the kind of change reversed; any other kind is named by its label.
 REVERSED_SENTENCES = {
     Change.Action.CREATE: (
-        _lazy("%(number)s. elin eklenmesi geri alındı."),
-        _lazy("%(number)s. el yeniden eklendi."),
+        gettext_lazy("%(number)s. elin eklenmesi geri alındı."),
+        gettext_lazy("%(number)s. el yeniden eklendi."),
     ),
     Change.Action.EDIT: (
-        _lazy("%(number)s. elin düzeltmesi geri alındı."),
-        _lazy("%(number)s. elin düzeltmesi yinelendi."),
+        gettext_lazy("%(number)s. elin düzeltmesi geri alındı."),
+        gettext_lazy("%(number)s. elin düzeltmesi yinelendi."),
     ),
     Change.Action.DELETE: (
-        _lazy("%(number)s. elin silinmesi geri alındı."),
-        _lazy("%(number)s. el yeniden silindi."),
+        gettext_lazy("%(number)s. elin silinmesi geri alındı."),
+        gettext_lazy("%(number)s. el yeniden silindi."),
     ),
     Change.Action.RENAME: (
-        _lazy("Oyuncu adlarının değişmesi geri alındı."),
-        _lazy("Oyuncu adlarının değişmesi yinelendi."),
+        gettext_lazy("Oyuncu adlarının değişmesi geri alındı."),
+        gettext_lazy("Oyuncu adlarının değişmesi yinelendi."),
     ),
 }
 

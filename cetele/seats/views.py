@@ -22,7 +22,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from cetele.deal.indicator import indicator_json, open_indicator
@@ -398,8 +398,10 @@ def join_objection(request: HttpRequest, token: str, number: int) -> HttpRespons
     return redirect("join_hand", match.join_token, number)
 
 
-NO_SEAT = _lazy("Bu telefon bu maçta bir yer almamış: itiraz için önce adınızı seçin.")
-OBJECTION_HAND_GONE = _lazy("Bu el az önce silindi ya da geri alındı; itirazınız kaydedilmedi.")
+NO_SEAT = gettext_lazy("Bu telefon bu maçta bir yer almamış: itiraz için önce adınızı seçin.")
+OBJECTION_HAND_GONE = gettext_lazy(
+    "Bu el az önce silindi ya da geri alındı; itirazınız kaydedilmedi."
+)
 
 
 def objection_answer(request, match, hand, form, claim, said: str = "") -> TemplateResponse:

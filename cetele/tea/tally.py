@@ -34,13 +34,13 @@ from django.db.models import Count, F
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from cetele.models import Match, SheetError, Table
 from cetele.tea.models import Drink, TeaItem, TeaRule
 from scoring.sheet import TEAM_SEATS
 
-DEFAULT_ITEMS = (_lazy("çay"), _lazy("kahve"), _lazy("su"))
+DEFAULT_ITEMS = (gettext_lazy("çay"), gettext_lazy("kahve"), gettext_lazy("su"))
 MAX_ITEMS = 8  # a table's list, retired items included
 MAX_PRICE = 100_000_00  # kuruş: far past any drink, a typo beyond it is refused
 

@@ -18,7 +18,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cetele.live.board import players_of
@@ -50,7 +50,7 @@ from cetele.tea.tally import (
 )
 
 logger = logging.getLogger(__name__)
-NOT_WRITTEN = _lazy(
+NOT_WRITTEN = gettext_lazy(
     "Kaydedilemedi: sunucu şu an veritabanına yazamıyor. Biraz sonra yeniden dokunun."
 )
 

@@ -11,7 +11,11 @@ pass by reading nothing.
 import ast
 import functools
 import html
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,6 +30,7 @@ from scoring.errors import InvalidHand
 from scoring.messages import ERRORS, human_field
 from scoring.turkish import lower
 from scoring.vocabulary import CONTRACT_WORDS, RETIRED, SEAT_NUMBER, retired_in
+from tests.conftest import require_or_skip
 from tests.factories import add_hand, form_data, make_match, sample_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -336,6 +341,41 @@ def test_every_turkish_string_has_its_english():
 
     assert [msgid for msgid, msgstr in catalogue_entries(text) if not msgstr] == []
     assert "#, fuzzy" not in text.split("\n\n", 1)[1]
+
+
+def test_refreshing_the_catalogue_keeps_every_english_string(tmp_path):
+    """`make messages` on a copy of the checkout (xgettext reads the code): every string the
+    code marks has its English already, and no English is lost. A string marked through a name
+    xgettext does not know (`_lazy = gettext_lazy`) is missed by it, and the refresh drops its
+    English: that page would then speak Turkish in English."""
+    require_or_skip(shutil.which("xgettext") is not None, "xgettext (gettext)")
+    copy = tmp_path / "checkout"
+    shutil.copytree(
+        ROOT,
+        copy,
+        ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__", "staticfiles", "*.sqlite3*"),
+    )
+    # A string only this copy marks: the refresh must find it (it reads the code), without English.
+    planted = "Yalnızca bu testin kopyasında yazılı"
+    (copy / "cetele/planted.py").write_text(
+        "from django.utils.translation import gettext_lazy\n\n"
+        f"PLANTED = gettext_lazy({planted!r})\n"
+    )
+    po = "locale/en/LC_MESSAGES/django.po"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "cetele.settings", "DJANGO_SECRET_KEY": "x"}
+
+    subprocess.run(
+        ["make", "-s", "messages", f"BIN={Path(sys.executable).parent}"],
+        cwd=copy,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+
+    refreshed = catalogue_entries((copy / po).read_text())
+    assert (planted, "") in refreshed
+    refreshed.remove((planted, ""))
+    assert sorted(refreshed) == sorted(catalogue_entries((ROOT / po).read_text()))
 
 
 def test_english_agrees_in_number():
