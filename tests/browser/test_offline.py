@@ -132,6 +132,18 @@ def a_match_kept_for_offline(page) -> Match:
     return match
 
 
+def the_second_hand_kept_offline(page) -> Match:
+    """The first hand saved online and the page kept with it; then, without a connection, the
+    second hand entered (kept on the phone to be sent)."""
+    match = a_match_kept_for_offline(page)
+    enter_hand(page, NAMES, HANDS[0])
+    expect(page.locator("#saved-note")).to_contain_text("1. el kaydedildi.")
+    kept_for_offline(page, "1 / 5 el oynandı")
+    go_offline(page)
+    enter_hand(page, NAMES, HANDS[1])
+    return match
+
+
 def saved_sums(match: Match) -> list[list]:
     return [[s or 0 for s in row] for row in remaining(match)]
 
@@ -140,14 +152,7 @@ def test_a_hand_entered_offline_is_saved_once_when_the_connection_returns_even_a
     phone,
 ):
     page, _ = phone
-    start_match(page, NAMES, hands=5)
-    match = Match.objects.get()
-    enter_hand(page, NAMES, HANDS[0])
-    expect(page.locator("#saved-note")).to_contain_text("1. el kaydedildi.")
-    kept_for_offline(page, "1 / 5 el oynandı")
-
-    go_offline(page)
-    enter_hand(page, NAMES, HANDS[1])
+    match = the_second_hand_kept_offline(page)
     outbox = page.locator("[data-outbox]")
     expect(outbox).to_contain_text(f"2. el · Burak bitirdi — {WAITING}")
     expect(page.locator("#entry-title")).to_have_text("3. el")
@@ -509,14 +514,8 @@ def pending_rows(page):
 
 def test_a_hand_saved_offline_waits_in_the_sheet_where_it_will_land_and_the_note_says_so(phone):
     page, console = phone
-    match = a_match_kept_for_offline(page)
-    enter_hand(page, NAMES, HANDS[0])
+    match = the_second_hand_kept_offline(page)
     note = page.locator("#saved-note")
-    expect(note).to_contain_text("1. el kaydedildi.")
-    kept_for_offline(page, "1 / 5 el oynandı")
-
-    go_offline(page)
-    enter_hand(page, NAMES, HANDS[1])
     # The sheet: hand 1 as saved, then hand 2 in its place, marked as waiting.
     rows = page.locator("#sheet table.sheet tbody tr")
     expect(rows).to_have_count(2)
@@ -559,13 +558,7 @@ def test_a_first_hand_saved_offline_waits_in_a_sheet_of_its_own(phone):
 
 def test_on_reconnect_the_phone_says_its_hand_was_sent_and_the_real_row_takes_its_place(phone):
     page, console = phone
-    match = a_match_kept_for_offline(page)
-    enter_hand(page, NAMES, HANDS[0])
-    expect(page.locator("#saved-note")).to_contain_text("1. el kaydedildi.")
-    kept_for_offline(page, "1 / 5 el oynandı")
-
-    go_offline(page)
-    enter_hand(page, NAMES, HANDS[1])
+    match = the_second_hand_kept_offline(page)
     expect(pending_rows(page)).to_have_count(1)
     page.context.set_offline(False)
 
@@ -724,13 +717,7 @@ def test_the_next_hand_typed_behind_a_waiting_one_outlives_reloads_and_its_sendi
     copy) brings the typed part back at its place; the connection returning sends the kept hand
     and leaves the typed one as it was, and a reload then brings it back again."""
     page, console = phone
-    match = a_match_kept_for_offline(page)
-    enter_hand(page, NAMES, HANDS[0])
-    expect(page.locator("#saved-note")).to_contain_text("1. el kaydedildi.")
-    kept_for_offline(page, "1 / 5 el oynandı")
-
-    go_offline(page)
-    enter_hand(page, NAMES, HANDS[1])
+    match = the_second_hand_kept_offline(page)
     expect(page.locator("#entry-title")).to_have_text("3. el")
     type_part_of_the_next_hand(page)
 
