@@ -309,6 +309,17 @@ class Match(Forgettable):
             outcome=outcome, ended_at=change.at, ended_by=change
         )
 
+    def _reopen_objections(self, correction: "Change") -> None:
+        """The objections `correction` ended are open again (its undo). One a seat raised again
+        since stays the open one (one open objection per seat and hand): the older stays ended."""
+        raised_since = Objection.objects.filter(
+            match_id=self.pk, hand_number=correction.hand_number, outcome=""
+        ).values("seat")
+        ended = Objection.objects.filter(
+            match_id=self.pk, ended_by=correction, outcome=Objection.Outcome.CORRECTED
+        )
+        ended.exclude(seat__in=raised_since).update(outcome="", ended_at=None, ended_by=None)
+
     def _check_fresh_request(self, request_token: str | None) -> None:
         if request_token and self.changes.filter(request_token=request_token).exists():
             raise AlreadySaved()
@@ -611,6 +622,12 @@ class Match(Forgettable):
         )
         if state is None:  # the hand is gone (its addition undone, or its deletion redone)
             self._end_objections(number, Objection.Outcome.HAND_GONE, reversal)
+        elif action == Change.Action.UNDO and change.corrects_a_hand():
+            # The hand is back as it was objected to: what the correction answered is open again.
+            self._reopen_objections(change)
+        elif reversal.corrects_a_hand():
+            # A correction redone answers the hand's objections again, as the correction did.
+            self._end_objections(number, Objection.Outcome.CORRECTED, reversal)
         self._settle_last_hand(reversal)
         return reversal
 
@@ -740,6 +757,12 @@ class Change(models.Model):
         if sentence is None or place is None:
             return str(Change.Action(action).label)
         return sentence % {"number": place}
+
+    def corrects_a_hand(self) -> bool:
+        """A correction, or the redo of one: what answers the hand's objections."""
+        if self.action == Change.Action.REDO:
+            return self.redone_action() == Change.Action.EDIT
+        return self.action == Change.Action.EDIT
 
     def redone_action(self) -> str:
         """The kind of change a redo made again, read from its own states, which are those of

@@ -219,6 +219,62 @@ def test_a_correction_of_the_hand_answers_it(client, match):
     assert "Ayşe</strong>: Puan yanlış" in history and "El düzeltildi" in history
 
 
+def correct(client, match: Match, number: int) -> None:
+    hand = match.hands.get(number=number)
+    client.post(
+        edit("hand_edit", match, number),
+        form_data(sample_inputs(remaining=40), version=hand.version),
+    )
+
+
+def tap(client, match: Match, name: str, change: Change):
+    """ "Geri al" or "Yinele" on the scorer's page, for `change`."""
+    return client.post(edit(name, match), {"change": change.pk})
+
+
+def test_undoing_a_correction_reopens_what_it_answered_and_a_redo_answers_it_again(client, match):
+    number = second_hand(match)
+    object_to(joined_phone(match, 1), match, number, reason="score")
+    correct(client, match, number)
+    correction = match.changes.get(action=Change.Action.EDIT)
+
+    tap(client, match, "match_undo", correction)
+
+    assert objections(match) == [(number, 1, "score", "", "")]
+    page = client.get(edit("match_detail", match)).content.decode()
+    assert 'class="objected"' in row_of(page, number) and "Doğru, kapat" in page
+    hand_page = client.get(edit("hand_detail", match, number)).content.decode()
+    assert "El düzeltildi" not in hand_page and "Açık" in hand_page
+
+    tap(client, match, "match_redo", match.changes.get(action=Change.Action.UNDO))
+
+    redo = match.changes.get(action=Change.Action.REDO)
+    assert [(o.outcome, o.ended_by) for o in Objection.objects.all()] == [("corrected", redo)]
+    page = client.get(edit("match_detail", match)).content.decode()
+    assert 'class="objected"' not in row_of(page, number) and "Doğru, kapat" not in page
+    hand_page = client.get(edit("hand_detail", match, number)).content.decode()
+    assert "El düzeltildi" in hand_page
+
+    tap(client, match, "match_undo", redo)  # the redo undone: open once more
+    assert objections(match) == [(number, 1, "score", "", "")]
+
+
+def test_an_undone_correction_leaves_ended_the_objection_a_seat_has_raised_again(client, match):
+    number = second_hand(match)
+    phone = joined_phone(match, 1)
+    object_to(phone, match, number, reason="score")
+    correct(client, match, number)
+    object_to(phone, match, number, reason="penalty")  # the correction was wrong too
+
+    undone = tap(client, match, "match_undo", match.changes.get(action=Change.Action.EDIT))
+
+    assert undone.status_code == 302 and match.changes.filter(action=Change.Action.UNDO).exists()
+    assert objections(match) == [
+        (number, 1, "score", "", "corrected"),
+        (number, 1, "penalty", "", ""),
+    ]
+
+
 def test_the_scorer_closes_it_as_right_and_a_second_tap_is_told(client, match):
     number, other = second_hand(match), make_match(hands=1)
     object_to(joined_phone(match, 1), match, number, reason="finish")
