@@ -84,8 +84,9 @@ class Objection(models.Model):
     """ "İtiraz": a joined phone's player says a saved hand is wrong, and why. It stays open
     until the scorer corrects that hand ("düzeltildi", by that correction), closes it as right
     ("Doğru, kapat"), or the hand is deleted (its addition undone included); the history keeps
-    it with how it ended. Undoing the correction opens it again, redoing it ends it again. A hand is named by its number, its stable identity within the match
-    (its place moves when an earlier hand is deleted)."""
+    it with how it ended. Undoing the correction opens it again, redoing it ends it again. A
+    hand is named by its number, its stable identity within the match (its place moves when an
+    earlier hand is deleted)."""
 
     class Reason(models.TextChoices):
         SCORE = "score", _("Puan yanlış")
