@@ -121,9 +121,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = None
 
 # --- Cache ----------------------------------------------------------------------------------
-# What every worker and every app server must share: the link-guessing limiter's counts
-# (cetele.sharing.links). Kept in one process's memory, two workers would let twice the guesses
-# through. DJANGO_CACHE_URL chooses where they live:
+# What every worker and every app server must share: the admin login's counts of wrong passwords
+# (cetele.sharing.links.record_bad_link; links are never counted). Kept in one process's memory,
+# two workers would let twice the guesses through. DJANGO_CACHE_URL chooses where they live:
 #   redis://host:port/db (also rediss://, unix://)  Django's RedisCache: for several app servers;
 #   db       a table of their own in the database (cetele.models.MissCount): shared by every
 #            process using it, counted up by one UPDATE (Django's database cache was used

@@ -27,9 +27,9 @@ def require_or_skip(available: bool, what: str) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
-    """Bad match links may be counted in the cache (cetele.sharing.links; in the database they go
-    with the test's transaction): no test inherits another's misses, or a test that opens
-    unknown links would make a later one see 429."""
+    """Wrong admin passwords may be counted in the cache (cetele.sharing.links; in the database
+    they go with the test's transaction): no test inherits another's, or a later test's admin
+    login would see 429."""
     from django.core.cache import cache
 
     cache.clear()
@@ -37,9 +37,10 @@ def _fresh_cache() -> None:
 
 @pytest.fixture(autouse=True)
 def _one_counting_window(monkeypatch) -> None:
-    """Misses are counted per fixed 10-minute window (cetele.sharing.links.current_window): a
-    test whose misses straddle two windows sees its count start again, which is the limiter's
-    real behaviour but not what any test in this process is about. Each test is held in the
+    """Wrong admin passwords are counted per fixed 10-minute window
+    (cetele.sharing.links.current_window): a test whose misses straddle two windows sees its
+    count start again, which is the limiter's real behaviour but not what any test in this
+    process is about. Each test is held in the
     window it starts in, however long a loaded machine makes it take: three make test runs saw
     an address's count start again between its 20th and 21st miss (404 where 429 was due),
     although each test began with a minute to spare. Servers of their own (gunicorn) keep the

@@ -12,7 +12,7 @@ from cetele.settings import STORAGES  # noqa: E402
 STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
-# One test process: its own memory is the shared cache, where the limiter counts (as with
+# One test process: its own memory is the shared cache, where the admin login counts (as with
 # DJANGO_CACHE_URL=locmem; tests/web/test_shared_cache.py and test_miss_counts.py start real
 # servers counting in the database, the default, and on Redis).
 CACHES = {

@@ -11,9 +11,9 @@ is answered here; anything else goes to Django untouched, which then answers as 
 - with only the cookies a phone's poll carries, and a CSRF cookie that Django's CSRF middleware,
   asked, keeps as it is (it replaces a malformed one; a message or a session cookie may bring
   other cookies too);
-- from a browser whose signed `cetele_links` cookie holds this link's mark (it opened the page),
-  so that the link-guessing limiter would let it through whatever its address did
-  (cetele.sharing.links.over_the_limit): no cache is asked;
+- from a browser whose signed `cetele_links` cookie holds this link's mark (it opened the page):
+  Django's answer to any other browser adds the mark to that cookie
+  (cetele.sharing.links.remember_link), which the headers kept here would not;
 - and the match is found at exactly version <n> (and, for the rows, rows' version <m>): one
   indexed query.
 

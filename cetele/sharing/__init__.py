@@ -1,2 +1,2 @@
 """Links and sharing: links are the keys (edit, view), the share page, rotating a link, the
-read-only pages, slowing down link guessing."""
+read-only pages."""

@@ -1,11 +1,13 @@
-"""Links are the keys: looking a match up by its edit or view token, slowing down link guessing,
-the headers every match page carries, and the standings as a short message.
+"""Links are the keys: looking a match up by its edit or view token, the headers every match
+page carries, the admin's wrong-password counter, and the standings as a short message.
 
 There are no accounts. Whoever holds the edit link (`/m/<edit_token>/`) may change the match;
 whoever holds the view link (`/v/<view_token>/`) may only read it. An unknown or malformed token
-gets the same 404, and an address that keeps missing is answered 429 for a while, so that links
-cannot be found by brute force (they are 256-bit random anyway). A link that worked once and was
-rotated or deleted is no guess: it is answered "this link changed" and not counted.
+gets the same 404, whoever asks and however often: a link is 256 bits from `secrets`, which no
+number of guesses finds, so refusing those who miss would stop no guesser and only lock out the
+honest phones sharing their address (a café's Wi-Fi, a carrier's NAT). A valid link always opens
+(docs/decisions.md, "Missed links are not counted"). A link that worked once and was rotated or
+deleted is answered "this link changed".
 """
 
 import ipaddress
@@ -49,16 +51,15 @@ URL_NAMES = {
 
 MAX_TOKEN_LENGTH = 64
 
-# Misses (requests for a match link that does not exist) allowed per client address and window.
+# Wrong admin passwords allowed per client address and window (a password, unlike a link, can
+# be guessed). Links are never counted: see the module's docstring.
 BAD_LINK_LIMIT = 20
 BAD_LINK_WINDOW = 600  # seconds
-# What the limiter counts, each on its own: unknown links, and wrong admin passwords (so that an
-# operator mistyping cannot lock a café out of its matches, nor a guesser the operator out).
-LINKS, ADMIN = "links", "admin"
+ADMIN = "admin"  # the counter's name (its rows: "admin:<address>")
 
 
 class BadLink(Http404):
-    """No match has this token (unknown, rotated or malformed): counted against the address."""
+    """No match has this token (unknown, rotated or malformed): the same 404 as any other."""
 
 
 def match_by_token(role: str, token: str) -> Match:
@@ -84,7 +85,7 @@ def link_context(match: Match, role: str) -> dict:
     }
 
 
-# --- Slowing down link guessing -------------------------------------------------------------
+# --- Slowing down password guessing (the admin's login, cetele.shell.admin_site) ------------
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -128,10 +129,11 @@ def in_database() -> bool:
     return settings.CETELE_MISS_COUNTS == "database"
 
 
-def record_bad_link(request: HttpRequest, counter: str = LINKS) -> int | None:
-    """Count one miss from this address. Returns the seconds to wait when this very miss is
-    past the limit (answer it 429, not 404), else None: the count and the answer are one step,
-    so that however many guessers run at once, exactly BAD_LINK_LIMIT misses are answered."""
+def record_bad_link(request: HttpRequest, counter: str) -> int | None:
+    """Count one miss (a wrong password) from this address. Returns the seconds to wait when
+    this very miss is past the limit (answer it 429), else None: the count and the answer are
+    one step, so that however many guessers run at once, exactly BAD_LINK_LIMIT misses are
+    answered."""
     window, left = current_window()
     name = counter_name(request, counter)
     if in_database():
@@ -170,7 +172,7 @@ def count_in_database(name: str, window: int) -> int:
         return rows.values_list("count", flat=True).get()
 
 
-def misses_counted(request: HttpRequest, counter: str = LINKS) -> int:
+def misses_counted(request: HttpRequest, counter: str) -> int:
     """How many misses this request's address has on `counter` in the current window."""
     window, _left = current_window()
     name = counter_name(request, counter)
@@ -180,34 +182,31 @@ def misses_counted(request: HttpRequest, counter: str = LINKS) -> int:
     return cache.get(cache_key(name, window), 0)
 
 
-def bad_link_retry_after(request: HttpRequest, counter: str = LINKS) -> int | None:
-    """Seconds this address must wait before opening match links again, or None."""
+def bad_link_retry_after(request: HttpRequest, counter: str) -> int | None:
+    """Seconds this address must wait before trying `counter` again, or None."""
     if misses_counted(request, counter) >= BAD_LINK_LIMIT:
         return current_window()[1]
     return None
 
 
-def too_many_bad_links(retry_after: int, request: HttpRequest | None = None) -> HttpResponse:
-    """Our refusal page with 429 and Retry-After (without the request: the page, unlogged)."""
-    title = _("Çok fazla geçersiz bağlantı")
+def too_many_bad_links(retry_after: int) -> HttpResponse:
+    """Our refusal page with 429 and Retry-After, unlogged (the admin's login)."""
+    title = _("Çok fazla yanlış şifre")
     message = _(
-        "Bu ağdan (Wi-Fi) kısa sürede çok sayıda geçersiz bağlantı açıldı. Birkaç dakika sonra "
-        "yeniden deneyin."
+        "Bu ağdan kısa sürede çok sayıda yanlış şifre girildi. Birkaç dakika sonra yeniden deneyin."
     )
-    if request is None:
-        page = render_to_string("cetele/refused.html", {"title": title, "message": message})
-        response = HttpResponse(page, status=429)
-    else:
-        response = refusal(request, 429, "too many bad links", title=title, message=message)
+    page = render_to_string("cetele/refused.html", {"title": title, "message": message})
+    response = HttpResponse(page, status=429)
     response["Retry-After"] = str(retry_after)
     return response
 
 
 # --- Links that worked once ------------------------------------------------------------------
 
-# A signed cookie holding a short mark of each link this browser opened successfully: while its
-# address is over the limit (another phone in the same café guessed), a link this phone already
-# had open keeps working. A guesser has no mark for a link it has not opened, and cannot make one.
+# A signed cookie holding a short mark of each link this browser opened successfully: a deleted
+# match's link, opened again from a browser that had it, is told "this match was deleted" (anyone
+# else gets the plain 404: a deletion leaves no trace); the live poll's fast path answers only a
+# browser that holds the mark (cetele.live.fastpoll). Nobody can make a mark for a link.
 SEEN_COOKIE = "cetele_links"
 SEEN_MAX = 30
 SEEN_DAYS = 30
@@ -234,16 +233,6 @@ def marks_in(cookie: str) -> tuple[str, ...]:
     request = HttpRequest()
     request.COOKIES = {SEEN_COOKIE: cookie}
     return seen_marks(request)
-
-
-def over_the_limit(request: HttpRequest, token: str, marks: tuple[str, ...]) -> int | None:
-    """Seconds before this address may open `token`, or None; `marks` are this request's
-    (seen_marks). A link this browser opened before is never refused, so its mark is looked at
-    first: a live page's poll (nearly all the traffic) then never asks the shared cache, which
-    may be a network round trip away."""
-    if token and link_mark(token) in marks:
-        return None
-    return bad_link_retry_after(request)
 
 
 def remember_link(
@@ -278,9 +267,8 @@ def remember_link(
 
 def hand_over(request: HttpRequest, response: HttpResponse, *tokens: str) -> HttpResponse:
     """A link the app has just made or given to this browser (a new match, rematch, table or
-    house preset, a rotated link) is this browser's: marked as opened, so that its address
-    being over the limit (another phone at the café guessing, a carrier's shared address)
-    never locks it out of it. Returns the response (the redirect to it)."""
+    house preset, a rotated link) is this browser's: marked as opened, as if it had opened it.
+    Returns the response (the redirect to it)."""
     remember_link(request, response, *tokens)
     return response
 
@@ -289,17 +277,12 @@ def retired_or_missing(request: HttpRequest, token: str) -> HttpResponse:
     """No object has this token. A rotated link: "this link changed". A deleted match's link,
     from a browser that had it open (its signed cookie holds the link's mark): "this match was
     deleted", which tells it nothing it did not know; from anyone else the same 404 as an
-    unknown link (a deletion leaves no trace). Neither is a guess; anything else is a miss,
-    counted."""
+    unknown link (a deletion leaves no trace). Anything else is the plain 404, never counted."""
     retired = RetiredLink.find(token) if token else None
     if retired is not None and not retired.deleted:
         return link_changed(request)
     if retired is not None and is_match_path(request) and link_mark(token) in seen_marks(request):
         return match_deleted(request)
-    if retired is None:
-        retry_after = record_bad_link(request)
-        if retry_after is not None:  # guessers racing past the limit: this miss is one too many
-            return too_many_bad_links(retry_after, request)
     raise Http404()
 
 
@@ -358,12 +341,11 @@ def link_changed(request: HttpRequest) -> HttpResponse:
 def secret_link(*, role: str) -> Callable:
     """Guard a view reached through a match link and mark its response private.
 
-    An address over the limit gets 429 before any lookup, unless this browser opened this very
-    link before (its signed cookie says so); a BadLink counts a miss and becomes the same plain
-    404 as any other, unless the link worked once and was rotated or deleted: no guess, so it is
-    answered as such (link_changed) and not counted. An edit page is kept out of every cache
-    (the edit link must not linger), a view page is revalidated each time; every response whose
-    URL holds a key is kept out of search engines by KeyedUrlHeadersMiddleware.
+    A valid link always opens, from any address and however many misses came from it. A BadLink
+    becomes the same plain 404 as any other, unless the link worked once and was rotated or
+    deleted: then it is answered as such (link_changed, match_deleted). An edit page is kept out
+    of every cache (the edit link must not linger), a view page is revalidated each time; every
+    response whose URL holds a key is kept out of search engines by KeyedUrlHeadersMiddleware.
     (Referrer-Policy: same-origin is global: SECURE_REFERRER_POLICY.)
     """
 
@@ -371,17 +353,13 @@ def secret_link(*, role: str) -> Callable:
         @wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             token = kwargs.get("token", "")
-            marks = seen_marks(request)  # read once: checked here, added to below
-            retry_after = over_the_limit(request, token, marks)
-            if retry_after is not None:
-                return too_many_bad_links(retry_after, request)
             try:
                 response = view(request, *args, **kwargs)
             except (BadLink, Match.DoesNotExist):
                 # Match.DoesNotExist: deleted by another phone while this request ran.
                 return retired_or_missing(request, token)
             if response.status_code < 400 and token:
-                remember_link(request, response, token, marks=marks)
+                remember_link(request, response, token)
             # X-Robots-Tag, and no-store for anything else: cetele.shell.middleware.KeyedUrlHeaders.
             keep_out_of_caches(response, role)
             return response
@@ -426,26 +404,22 @@ def house_keys_named(request: HttpRequest, query: tuple, form: tuple) -> list[st
 
 
 def house_keys_guarded(*, query: tuple = (), form: tuple = ()) -> Callable:
-    """Look up every house-preset key the request names the way secret_link looks up a link: 429
-    first for an address that keeps guessing, a miss counted and answered with the same 404, a
-    rotated or deleted key answered "this link changed". The view then finds the preset."""
+    """Look up every house-preset key the request names the way secret_link looks up a link: a
+    miss answered with the same 404, a rotated or deleted key answered "this link changed". The
+    view then finds the preset."""
 
     def decorator(view: Callable) -> Callable:
         @wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             keys = house_keys_named(request, query, form)
-            marks = seen_marks(request) if keys else ()
             for key in keys:
-                retry_after = over_the_limit(request, key, marks)
-                if retry_after is not None:
-                    return too_many_bad_links(retry_after, request)
                 if len(key) > MAX_TOKEN_LENGTH:
                     return retired_or_missing(request, "")
                 if not HousePreset.objects.filter(view_token=key).exists():
                     return retired_or_missing(request, key)
             response = view(request, *args, **kwargs)
             if response.status_code < 400:
-                remember_link(request, response, *keys, marks=marks)
+                remember_link(request, response, *keys)
             return response
 
         return wrapper
@@ -455,7 +429,7 @@ def house_keys_guarded(*, query: tuple = (), form: tuple = ()) -> Callable:
 
 @secret_link(role=VIEW)
 def bad_link(request: HttpRequest, path: str = "") -> HttpResponse:
-    """Any other path under /m/ or /v/ (a malformed token): a miss like an unknown token."""
+    """Any other path under /m/ or /v/ (a malformed token): the 404 of an unknown token."""
     raise BadLink()
 
 

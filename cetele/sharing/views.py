@@ -1,8 +1,8 @@
 """Sharing a match: the share page and link rotation (edit link), the read-only pages reached
 through the view link, the live poll, and the exports.
 
-Every view here wears `secret_link` (cetele.sharing.links): same 404 for every bad link, 429 for an
-address that keeps guessing, noindex and no caching. Viewer views are GET-only and never put
+Every view here wears `secret_link` (cetele.sharing.links): same 404 for every bad link, noindex
+and no caching. Viewer views are GET-only and never put
 the edit token in what they render.
 """
 

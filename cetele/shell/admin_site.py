@@ -1,5 +1,5 @@
 """The operator's admin site (see cetele.admin): Django's, with the counts on its front page
-and wrong passwords slowed down like bad match links (on their own counter).
+and wrong passwords slowed down per address (cetele.sharing.links.record_bad_link).
 
 Kept apart from cetele.admin, which registers the models: Django builds the default site while
 it imports the admin modules, and a site class defined in one of them would be built twice.
@@ -29,9 +29,9 @@ class OperatorSite(admin.AdminSite):
         return super().index(request, {**(extra_context or {}), "counts": data_counts()})
 
     def login(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
-        """Django's login, with wrong passwords counted like bad match links (the same 429), on
-        a counter of their own: the operator mistyping at the café does not lock its phones out
-        of their matches, nor do guessers there lock the operator out."""
+        """Django's login, with wrong passwords counted per address (429 past the limit): a
+        password, unlike a link, can be guessed. Only the login is refused: match links are never
+        counted, so the operator mistyping at the café locks none of its phones out."""
         retry_after = bad_link_retry_after(request, ADMIN)
         if retry_after is not None:
             return too_many_bad_links(retry_after)

@@ -2,8 +2,7 @@
 
 200 when the database answers a query on the app's own table (so a server whose database is
 down, unreachable or not migrated is taken out of rotation), 503 otherwise. It holds no key, says
-nothing about any match, writes nothing and counts nothing (the bad-link limiter only counts
-keyed paths): one indexed lookup that finds no row.
+nothing about any match and writes nothing: one indexed lookup that finds no row.
 """
 
 from django.db import DatabaseError

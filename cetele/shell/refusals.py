@@ -1,4 +1,4 @@
-"""Requests we refuse before any view runs (400, 413) or after too many bad links (429): one page
+"""Requests we refuse before any view runs (400, 413) or for a link that is gone (410): one page
 of our own, one log line each; and our page for our own failure (500).
 
 The page extends base.html and is rendered inside our middleware stack, so it carries our

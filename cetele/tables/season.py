@@ -2,7 +2,7 @@
 statistics' inputs in a fixed number of queries, rematches, and the standings as a message.
 
 A table is guarded exactly like a match: the same `secret_link` decorator and `BadLink` miss
-(cetele.sharing.links), so a wrong table link is the same 404 and counts toward the same 429.
+(cetele.sharing.links), so a wrong table link is the same 404.
 """
 
 import re

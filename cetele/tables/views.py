@@ -2,9 +2,8 @@
 match at it, its players and links; "Rövanş" on a finished match.
 
 Every view reached through a link wears `secret_link` (cetele.sharing.links), exactly like a
-match's: the same 404 for every bad link, 429 for an address that keeps guessing, noindex, no
-caching. The view link's page is GET-only and never carries an edit token (the table's or a
-match's).
+match's: the same 404 for every bad link, noindex, no caching. The view link's page is GET-only
+and never carries an edit token (the table's or a match's).
 """
 
 from django.contrib import messages

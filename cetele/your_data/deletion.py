@@ -1,6 +1,7 @@
 """Deleting what people made: a match, a table, a house preset, at their request (edit link or
 the operator's admin) or when nobody has used it for a long time (`forget_unused`, which also
-drops expired link-guessing counts, keyed by client address, from the database).
+drops the admin login's expired counts of wrong passwords, keyed by client address, from the
+database).
 
 Player names are personal data. A deletion removes the rows for good (a match with its players,
 hands and history) and is recorded nowhere that keeps a name: not in a log, not in the history
@@ -163,7 +164,7 @@ def describe(model, pks: list[int], report: Forgotten) -> None:
 
 
 def forget_expired_miss_counts() -> int:
-    """The link-guessing limit counts misses per client address for 10 minutes (in the
+    """The admin's login counts wrong passwords per client address for 10 minutes (in the
     database with DJANGO_CACHE_URL=db). Redis and a process's memory drop a count when it
     expires; a row stays until its address misses again. Delete the rows of windows that have
     passed, so that no address stays in the database past its window. Returns how many went."""

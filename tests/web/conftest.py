@@ -21,6 +21,18 @@ def static_root(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def admin_static_root(tmp_path_factory) -> Path:
+    """static_root with the admin on (its login page's styles): for the servers whose admin
+    login counts wrong passwords (test_miss_counts.py, test_shared_cache.py)."""
+    from tests.web.test_admin import ADMIN_PATH
+
+    root = tmp_path_factory.mktemp("static-admin")
+    database = f"sqlite:///{tmp_path_factory.mktemp('db')}/static.sqlite3"
+    prepare(server_env(database, root, DJANGO_ADMIN_PATH=ADMIN_PATH), static=True)
+    return root
+
+
 @pytest.fixture
 def redis_url(tmp_path):
     require_or_skip(shutil.which("redis-server") is not None, "redis-server (Debian package)")
@@ -31,8 +43,8 @@ def redis_url(tmp_path):
 @pytest.fixture
 def whole_window():
     """Start in a counting window with time to spare, for a test whose servers (gunicorn) count
-    misses: they count per fixed 10-minute window on the real clock, and a test whose misses
-    straddle two windows would see its count start again (the limiter's real behaviour, not
+    wrong passwords: they count per fixed 10-minute window on the real clock, and a test whose
+    misses straddle two windows would see its count start again (the limiter's real behaviour, not
     what these tests are about). Waits at most a minute. (In this process each test is held in
     one window: tests/conftest.py.)"""
     left = current_window()[1]

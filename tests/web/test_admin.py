@@ -189,11 +189,63 @@ def test_wrong_admin_passwords_do_not_lock_the_address_out_of_its_matches(client
 def test_bad_links_from_the_cafe_do_not_lock_the_operator_out(client, admin_on):
     from cetele.sharing.links import BAD_LINK_LIMIT
 
-    for index in range(BAD_LINK_LIMIT):
-        client.get(f"/m/{'Z' * 42}{index % 10}/")
+    for index in range(BAD_LINK_LIMIT * 2):
+        assert client.get(f"/m/{'Z' * 42}{index % 10}/").status_code == 404
 
-    assert client.get(f"/m/{'Y' * 43}/").status_code == 429
     assert client.get(ADMIN + "login/").status_code == 200
+
+
+# --- Whose wrong passwords are counted: the client's address, as our proxy saw it -------------
+
+PROXY = "10.0.0.1"
+BEHIND_PROXY = override_settings(
+    SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"), TRUSTED_PROXIES=[PROXY]
+)
+
+
+def wrong_passwords(client, **headers) -> None:
+    from cetele.sharing.links import BAD_LINK_LIMIT
+
+    for index in range(BAD_LINK_LIMIT):
+        extra = {key: value.format(index=index) for key, value in headers.items()}
+        client.post(ADMIN + "login/", {"username": "x", "password": "y"}, **extra)
+
+
+def test_the_forwarded_address_is_ignored_unless_we_are_behind_our_proxy(client, admin_on):
+    wrong_passwords(client, HTTP_X_FORWARDED_FOR="198.51.100.{index}")
+
+    # Not behind a proxy: the header is the client's own words, REMOTE_ADDR counts.
+    assert client.get(ADMIN + "login/").status_code == 429
+
+
+@BEHIND_PROXY
+def test_behind_our_proxy_the_address_it_saw_is_counted(client, admin_on):
+    wrong_passwords(client, REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="forged, 203.0.113.5")
+
+    blocked = client.get(ADMIN + "login/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.5")
+    other = client.get(ADMIN + "login/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.6")
+    assert (blocked.status_code, other.status_code) == (429, 200)
+
+
+@BEHIND_PROXY
+def test_a_client_that_bypasses_the_proxy_cannot_pick_its_address_by_header(client, admin_on):
+    # The server is reachable without the proxy (bound to 0.0.0.0): a new X-Forwarded-For with
+    # each guess must not make each guess look like a new client.
+    wrong_passwords(client, REMOTE_ADDR="198.51.100.9", HTTP_X_FORWARDED_FOR="192.0.2.{index}")
+
+    again = client.get(
+        ADMIN + "login/", REMOTE_ADDR="198.51.100.9", HTTP_X_FORWARDED_FOR="192.0.2.200"
+    )
+    assert again.status_code == 429
+
+
+@BEHIND_PROXY
+def test_wrong_passwords_sent_in_a_victims_name_do_not_lock_the_victim(client, admin_on):
+    victim = "203.0.113.77"
+    wrong_passwords(client, REMOTE_ADDR="198.51.100.9", HTTP_X_FORWARDED_FOR=victim)
+
+    mine = client.get(ADMIN + "login/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=victim)
+    assert mine.status_code == 200
 
 
 def test_logging_in_opens_it_and_the_session_cookie_goes_to_the_admin_only(client, admin_on):

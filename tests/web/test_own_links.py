@@ -1,7 +1,6 @@
-"""A link the app has just made or handed to this browser is this browser's: while its address
-is over the bad-link limit (another phone at the café guessing, a carrier's shared address), the
-redirect to a new match, rematch, table, house preset or rotated link still opens, and a link
-nobody handed over is still refused.
+"""A link the app has just made or handed to this browser opens, however many misses came from
+its address (another phone at the café guessing, a carrier's shared address): the redirect to a
+new match, rematch, table, house preset or rotated link, and a link someone else sent too.
 """
 
 import pytest
@@ -18,11 +17,10 @@ pytestmark = pytest.mark.django_db
 
 
 def over_the_limit(client) -> None:
-    """Another phone at the same address guesses until the address is refused."""
+    """Another phone at the same address guesses: each miss is the plain 404, never a refusal."""
     guesser = type(client)()
-    for index in range(sharing.BAD_LINK_LIMIT):
+    for index in range(sharing.BAD_LINK_LIMIT * 2):
         assert guesser.get(f"/m/{'Q' * 42}{index % 10}/").status_code == 404
-    assert guesser.get(f"/m/{'R' * 43}/").status_code == 429
 
 
 def opened(client, *urls: str) -> None:
@@ -45,14 +43,14 @@ def lands(client, response) -> int:
     return client.get(response["Location"]).status_code
 
 
-def test_a_match_just_started_opens_and_a_link_nobody_handed_over_does_not(client):
+def test_a_match_just_started_opens_and_so_does_a_link_someone_sent(client):
     stranger = make_match()
     over_the_limit(client)
 
     response = client.post(reverse("match_create"), new_match_data())
 
     assert lands(client, response) == 200
-    assert client.get(f"/m/{stranger.edit_token}/").status_code == 429
+    assert client.get(f"/m/{stranger.edit_token}/").status_code == 200
 
 
 def test_a_match_started_with_adjusted_rules_opens(client):

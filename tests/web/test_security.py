@@ -32,8 +32,8 @@ from cetele.models import (
 from cetele.sharing import links as sharing
 from cetele.your_data.deletion import delete_match
 from tests.factories import add_hand, form_data, make_match, new_match_data, sample_inputs
+from tests.web.endpoints import KEYS, make_keys, routes
 from tests.web.endpoints import fill as fill_route
-from tests.web.endpoints import make_keys, routes
 
 pytestmark = pytest.mark.django_db
 
@@ -294,7 +294,7 @@ def test_the_export_names_a_built_in_preset_by_its_slug(client, match):
     assert (data["preset"], data["preset_name"]) == ("cetele-standart", match.rules_name)
 
 
-# --- Bad links: the same 404, then 429 ---------------------------------------------------------
+# --- Bad links: the same 404, whoever asks and however often ------------------------------------
 
 
 def test_unknown_and_malformed_tokens_get_the_very_same_404(client, match):
@@ -325,50 +325,67 @@ def test_a_missing_hand_under_a_good_link_is_a_plain_404_not_a_bad_link(client, 
     assert client.get(f"/v/{match.view_token}/").status_code == 200
 
 
-def test_repeated_bad_links_from_one_address_are_slowed_down(client, match):
-    for _ in range(sharing.BAD_LINK_LIMIT):
-        assert client.get(f"/v/{'B' * 43}/").status_code == 404
-
-    blocked = client.get(f"/v/{'C' * 43}/")
-    malformed = client.get("/m/x/")
-    good = client.get(f"/v/{match.view_token}/")
-    poll = client.get(f"/v/{match.view_token}/poll/?v={match.version}")
-
-    assert [r.status_code for r in (blocked, malformed, good, poll)] == [429] * 4
-    assert 0 < int(blocked.headers["Retry-After"]) <= sharing.BAD_LINK_WINDOW
-    assert match.view_token.encode() not in good.content
-    other = client.get(f"/v/{match.view_token}/", REMOTE_ADDR="192.0.2.7")
-    assert other.status_code == 200
+# Where each kind of link starts, for misses of every kind.
+KEY_PREFIXES = ["m", "v", "k", "ev", "masa", "masa/izle", "t", "tv"]
 
 
-def test_malformed_links_count_as_misses_too(client):
-    for index in range(sharing.BAD_LINK_LIMIT):
-        client.get(f"/m/bad{index}/")
+def misses_from_the_cafe(client, count: int = sharing.BAD_LINK_LIMIT * 5) -> None:
+    """`count` misses of every kind of link, malformed ones among them, from the client's
+    address (a café's one address: every phone on its Wi-Fi shares it)."""
+    for index in range(count):
+        prefix = KEY_PREFIXES[index % len(KEY_PREFIXES)]
+        token = f"{'Z' * 42}{index % 10}" if index % 3 else f"bad{index}"
+        response = client.get(f"/{prefix}/{token}/")
+        assert response.status_code == 404 and "Retry-After" not in response.headers
 
-    assert client.get("/m/bad/").status_code == 429
+
+def test_a_guesser_at_the_cafe_locks_no_phone_out_of_any_link(client):
+    """A link is 256 bits from `secrets`: misses find nothing, so they are never refused nor
+    held against the address. Every page of every kind of key opens after a hundred misses from
+    that address, for a phone that never opened it (someone sent it, a QR code) and for the
+    guesser itself."""
+    keys = make_keys()
+    misses_from_the_cafe(client)
+
+    for route in routes():
+        if not any(route.startswith(start) for start in KEYS):
+            continue
+        url = fill_route(route, keys)
+        for phone in (Client(), client):
+            status = phone.get(url).status_code
+            assert status not in (404, 429) and status < 500, (url, status)
+    # The join QR's link, a view link someone sent, the café's tournament page and table.
+    for url in (
+        f"/k/{keys.match.join_token}/",
+        f"/v/{keys.match.view_token}/",
+        f"/tv/{keys.tournament.view_token}/",
+        f"/masa/izle/{keys.table.view_token}/",
+    ):
+        assert Client().get(url).status_code == 200, url
 
 
-def test_house_preset_links_are_keys_too_the_same_404_then_429(client):
+def test_a_poll_and_a_write_through_a_valid_link_go_through_after_misses(client, match):
+    misses_from_the_cafe(client)
+
+    poll = Client().get(f"/v/{match.view_token}/poll/?v={match.version}")
+    saved = Client().post(f"/m/{match.edit_token}/el/", form_data(sample_inputs()))
+
+    assert poll.status_code == 204 and saved.status_code == 302
+
+
+def test_house_preset_links_are_keys_too_the_same_404(client):
     misses = [f"/ev/{'D' * 43}/", f"/ev/{'D' * 43}/duzenle/", "/ev/short/", "/ev/x/duzenle/"]
 
     responses = [client.get(url) for url in misses]
-    for index in range(sharing.BAD_LINK_LIMIT - len(misses)):
-        client.get(f"/ev/{'E' * 42}{index % 10}/")
 
     assert [r.status_code for r in responses] == [404] * len(misses)
     assert len({r.content for r in responses}) == 1
-    assert client.get(f"/ev/{'F' * 43}/").status_code == 429
 
 
 # --- Links that worked once are no guesses ----------------------------------------------------
 
 
-def misses_counted(client) -> int:
-    """How many misses this test client's address has in the current window."""
-    return sharing.misses_counted(client.get("/").wsgi_request)
-
-
-def test_a_rotated_view_link_is_answered_link_changed_and_not_counted(client, match):
+def test_a_rotated_view_link_is_answered_link_changed(client, match):
     old = match.view_token
     match.rotate_token("view")
 
@@ -387,7 +404,6 @@ def test_a_rotated_view_link_is_answered_link_changed_and_not_counted(client, ma
     assert "Bu bağlantı değişti" in page.content.decode()
     assert page.headers["X-Robots-Tag"] == "noindex, nofollow"
     assert editor.status_code == 200
-    assert misses_counted(client) == 0
 
 
 @pytest.mark.parametrize("kind", ["edit", "view"])
@@ -403,21 +419,18 @@ def test_rotated_edit_and_house_links_are_answered_link_changed_too(client, matc
     responses = [client.get(f"/{prefix}/{old_match}/"), client.get(house_url)]
 
     assert [r.status_code for r in responses] == [410, 410]
-    assert misses_counted(client) == 0
 
 
-def test_the_links_of_a_deleted_match_are_the_ordinary_404_but_not_counted(client, match):
+def test_the_links_of_a_deleted_match_are_the_ordinary_404(client, match):
     edit, view = match.edit_token, match.view_token
     unknown = client.get(f"/m/{'U' * 43}/")
     delete_match(match)
 
     # A deletion leaves no trace (the same 404 as a link that never was; app.js stops polling
-    # on a 404), but the phones still holding the link are no guessers.
-    for _ in range(sharing.BAD_LINK_LIMIT + 1):
-        assert client.get(f"/v/{view}/poll/?v=1", headers=HTMX).status_code == 404
+    # on a 404) for a browser that never had the link open.
+    assert client.get(f"/v/{view}/poll/?v=1", headers=HTMX).status_code == 404
     page = client.get(f"/m/{edit}/")
     assert page.status_code == 404 and page.content == unknown.content
-    assert misses_counted(client) == 1  # the unknown link above
 
 
 def test_retired_links_are_kept_as_digests_never_as_keys(match):
@@ -429,32 +442,19 @@ def test_retired_links_are_kept_as_digests_never_as_keys(match):
     assert stored == [RetiredLink.digest_of(old)] and old not in stored[0]
 
 
-def test_a_phone_that_had_its_link_open_is_not_locked_out_by_a_guesser_at_its_address(match):
-    editor, guesser, newcomer = Client(), Client(), Client()
-    assert editor.get(f"/m/{match.edit_token}/").status_code == 200
-
-    for index in range(sharing.BAD_LINK_LIMIT):
-        guesser.get(f"/m/{'Z' * 42}{index % 10}/")
-
-    assert editor.get(f"/m/{match.edit_token}/").status_code == 200
-    assert editor.post(f"/m/{match.edit_token}/el/", form_data(sample_inputs())).status_code == 302
-    # Without that cookie (a phone that never opened it, or the guesser): 429 as before.
-    assert newcomer.get(f"/v/{match.view_token}/").status_code == 429
-    assert guesser.get(f"/m/{match.edit_token}/").status_code == 429
-
-
 def test_the_seen_links_cookie_cannot_be_forged_or_reused_for_another_link(match):
-    editor = Client()
+    """Only a browser that had a deleted match open is told "Bu maç silindi": a mark it did not
+    get from us (unsigned), or the mark of another link, tells nothing."""
+    editor, forger = Client(), Client()
     editor.get(f"/m/{match.edit_token}/")
-    for index in range(sharing.BAD_LINK_LIMIT):
-        Client().get(f"/m/{'Y' * 42}{index % 10}/")
-    forger = Client()
     forger.cookies[sharing.SEEN_COOKIE] = sharing.link_mark(match.view_token)  # unsigned
+    view = match.view_token
+    delete_match(match)
 
-    assert forger.get(f"/v/{match.view_token}/").status_code == 429
-    # The editor's cookie names the edit link only: another link is still locked for it.
-    assert editor.get(f"/v/{match.view_token}/").status_code == 429
-    assert editor.get(f"/m/{'X' * 43}/").status_code == 429
+    assert forger.get(f"/v/{view}/").status_code == 404
+    # The editor's cookie names the edit link only: the view link is the plain 404 for it.
+    assert editor.get(f"/v/{view}/").status_code == 404
+    assert editor.get(f"/m/{match.edit_token}/").status_code == 410
 
 
 # --- House-preset keys, wherever they are named ------------------------------------------------
@@ -473,7 +473,7 @@ def house_key_lookups(key: str, table_token: str) -> list:
     ]
 
 
-def test_every_way_of_naming_an_unknown_house_key_is_the_same_counted_404(client):
+def test_every_way_of_naming_an_unknown_house_key_is_the_same_404(client):
     table = make_keys().table
     lookups = house_key_lookups("K" * 43, table.edit_token)
 
@@ -481,21 +481,19 @@ def test_every_way_of_naming_an_unknown_house_key_is_the_same_counted_404(client
 
     assert [r.status_code for r in responses] == [404] * len(lookups)
     assert len({r.content for r in responses}) == 1
-    assert misses_counted(client) == len(lookups)
 
 
-def test_an_address_answered_429_reads_no_house_preset_by_any_route(client):
+def test_after_many_misses_every_way_of_naming_a_real_house_key_still_works(client):
     keys = make_keys()
-    for index in range(sharing.BAD_LINK_LIMIT):
+    for index in range(sharing.BAD_LINK_LIMIT * 2):
         client.get(f"/kurallar/yeni/?from={'J' * 42}{index % 10}")
 
     for method, url, data in house_key_lookups(keys.house.view_token, keys.table.edit_token):
         response = getattr(client, method)(url, data)
-        assert response.status_code == 429, url
-        assert keys.house.name not in response.content.decode(), url
+        assert response.status_code in (200, 302), url
 
 
-def test_a_real_house_key_named_in_a_query_still_works_and_is_not_counted(client):
+def test_a_real_house_key_named_in_a_query_still_works(client):
     keys = make_keys()
     house = keys.house
 
@@ -503,7 +501,6 @@ def test_a_real_house_key_named_in_a_query_still_works_and_is_not_counted(client
     start = client.post("/yeni/", new_match_data(preset=house.choice_value))
 
     assert editor.status_code == 200 and start.status_code == 302
-    assert misses_counted(client) == 0
 
 
 def test_a_house_presets_links_can_be_rotated_from_its_edit_page(client):
@@ -529,7 +526,6 @@ def test_a_house_presets_links_can_be_rotated_from_its_edit_page(client):
         f"/yeni/?preset=house:{old_view}",
     ):
         assert client.get(url).status_code == 410, url
-    assert misses_counted(client) == 0
 
 
 def test_the_house_rotation_needs_the_edit_link_and_a_known_kind(client):
@@ -547,60 +543,7 @@ def test_the_house_rotation_needs_the_edit_link_and_a_known_kind(client):
     assert (house.view_token, house.edit_token) == before
 
 
-def test_the_forwarded_address_is_ignored_unless_we_are_behind_our_proxy(client, match):
-    for index in range(sharing.BAD_LINK_LIMIT):
-        client.get(f"/v/{'D' * 43}/", HTTP_X_FORWARDED_FOR=f"198.51.100.{index}")
-
-    # Not behind a proxy: the header is the client's own words, REMOTE_ADDR counts.
-    assert client.get(f"/v/{match.view_token}/").status_code == 429
-
-
 PROXY = "10.0.0.1"
-BEHIND_PROXY = override_settings(
-    SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"), TRUSTED_PROXIES=[PROXY]
-)
-
-
-@BEHIND_PROXY
-def test_behind_our_proxy_the_address_it_saw_is_counted(client, match):
-    for _ in range(sharing.BAD_LINK_LIMIT):
-        client.get(f"/v/{'E' * 43}/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="forged, 203.0.113.5")
-
-    blocked = client.get(
-        "/v/" + "F" * 43 + "/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.5"
-    )
-    other = client.get(
-        f"/v/{match.view_token}/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.6"
-    )
-    assert blocked.status_code == 429
-    assert other.status_code == 200
-
-
-@BEHIND_PROXY
-def test_a_client_that_bypasses_the_proxy_cannot_pick_its_address_by_header(client, match):
-    # The server is reachable without the proxy (bound to 0.0.0.0): a new X-Forwarded-For with
-    # each guess must not make each guess look like a new client.
-    for index in range(sharing.BAD_LINK_LIMIT):
-        client.get(
-            f"/v/{'G' * 42}{index % 10}/",
-            REMOTE_ADDR="198.51.100.9",
-            HTTP_X_FORWARDED_FOR=f"192.0.2.{index}",
-        )
-
-    again = client.get(
-        f"/v/{match.view_token}/", REMOTE_ADDR="198.51.100.9", HTTP_X_FORWARDED_FOR="192.0.2.200"
-    )
-    assert again.status_code == 429
-
-
-@BEHIND_PROXY
-def test_misses_sent_in_a_victims_name_do_not_lock_the_victim(client, match):
-    victim = "203.0.113.77"
-    for _ in range(sharing.BAD_LINK_LIMIT * 3):
-        client.get(f"/m/{'H' * 43}/", REMOTE_ADDR="198.51.100.9", HTTP_X_FORWARDED_FOR=victim)
-
-    mine = client.get(f"/m/{match.edit_token}/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=victim)
-    assert mine.status_code == 200
 
 
 @override_settings(

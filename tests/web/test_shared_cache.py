@@ -1,10 +1,11 @@
-"""The link-guessing limiter counts across processes: two app servers (real gunicorn, DEBUG off)
-on one database, each answering half of an address's misses, refuse the 21st together, on Redis
-and in the database (DJANGO_CACHE_URL=db). With each process's own memory (locmem) they do not:
-the proof that the test can fail, and why production must not use it with more than one process.
+"""The admin login's count of wrong passwords holds across processes: two app servers (real
+gunicorn, DEBUG off) on one database, each answering half of an address's wrong passwords,
+refuse the 21st together, on Redis and in the database (DJANGO_CACHE_URL=db). With each
+process's own memory (locmem) they do not: the proof that the test can fail, and why production
+must not use it with more than one process. (Link misses are never counted:
+tests/web/test_miss_counts.py.)
 """
 
-import secrets
 from pathlib import Path
 
 import pytest
@@ -13,17 +14,20 @@ from django.core.exceptions import ImproperlyConfigured
 from bench.harness import Client, Gunicorn, prepare, server_env
 from cetele.settings import cache_settings, miss_counts
 from cetele.sharing.links import BAD_LINK_LIMIT
+from tests.web.test_admin import ADMIN
+from tests.web.test_miss_counts import ADMIN_ON, a_wrong_password
 
 pytestmark = pytest.mark.usefixtures("whole_window")
 
 
-def a_guess() -> str:
-    return f"/m/{secrets.token_urlsafe(32)}/"
-
-
-def two_servers(tmp_path: Path, static_root: Path, cache_url: str) -> tuple[Gunicorn, Gunicorn]:
+def two_servers(
+    tmp_path: Path, admin_static_root: Path, cache_url: str
+) -> tuple[Gunicorn, Gunicorn]:
     env = server_env(
-        f"sqlite:///{tmp_path}/shared.sqlite3", static_root, DJANGO_CACHE_URL=cache_url
+        f"sqlite:///{tmp_path}/shared.sqlite3",
+        admin_static_root,
+        DJANGO_CACHE_URL=cache_url,
+        **ADMIN_ON,
     )
     prepare(env, static=False)
     return (
@@ -32,28 +36,35 @@ def two_servers(tmp_path: Path, static_root: Path, cache_url: str) -> tuple[Guni
     )
 
 
-def misses_then_answers(tmp_path: Path, static_root: Path, cache_url: str) -> tuple[int, int]:
-    """20 misses from one address, alternating between two servers; then what each answers."""
-    first, second = two_servers(tmp_path, static_root, cache_url)
+def misses_then_answers(tmp_path: Path, admin_static_root: Path, cache_url: str) -> tuple[int, int]:
+    """20 wrong passwords from one address, alternating between two servers; then what each
+    answers the login page."""
+    first, second = two_servers(tmp_path, admin_static_root, cache_url)
     with first, second:
         clients = [Client(first.port), Client(second.port)]
+        for client in clients:
+            client.get("/")  # the CSRF cookie the login form needs
         for n in range(BAD_LINK_LIMIT):
-            status, _, _ = clients[n % 2].get(a_guess())
-            assert status == 404, f"miss {n + 1} answered {status}"
-        return clients[0].get(a_guess())[0], clients[1].get(a_guess())[0]
+            status = a_wrong_password(clients[n % 2])
+            assert status == 200, f"wrong password {n + 1} answered {status}"
+        return clients[0].get(ADMIN + "login/")[0], clients[1].get(ADMIN + "login/")[0]
 
 
-def test_two_servers_on_redis_refuse_the_21st_miss_together(tmp_path, static_root, redis_url):
-    assert misses_then_answers(tmp_path, static_root, redis_url) == (429, 429)
+def test_two_servers_on_redis_refuse_the_21st_wrong_password_together(
+    tmp_path, admin_static_root, redis_url
+):
+    assert misses_then_answers(tmp_path, admin_static_root, redis_url) == (429, 429)
 
 
-def test_two_servers_counting_in_the_database_refuse_the_21st_miss_together(tmp_path, static_root):
-    assert misses_then_answers(tmp_path, static_root, "db") == (429, 429)
+def test_two_servers_counting_in_the_database_refuse_the_21st_wrong_password_together(
+    tmp_path, admin_static_root
+):
+    assert misses_then_answers(tmp_path, admin_static_root, "db") == (429, 429)
 
 
-def test_each_process_s_own_memory_lets_twice_the_guesses_through(tmp_path, static_root):
-    """The failure the shared cache prevents: each server has seen only 10 misses."""
-    assert misses_then_answers(tmp_path, static_root, "locmem") == (404, 404)
+def test_each_process_s_own_memory_lets_twice_the_guesses_through(tmp_path, admin_static_root):
+    """The failure the shared cache prevents: each server has seen only 10 wrong passwords."""
+    assert misses_then_answers(tmp_path, admin_static_root, "locmem") == (200, 200)
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
 """A table's links are keys, guarded exactly like a match's: the view link writes nothing and
-shows no edit link, every bad link gets the same 404 and counts toward the same 429.
+shows no edit link, every bad link gets the same 404.
 
 The table's URLs are enumerated from the URLconf, so a new table endpoint is covered without
 anyone remembering to add it here.
@@ -244,16 +244,14 @@ def test_bad_table_links_get_the_very_same_404_as_bad_match_links(client, table)
     assert len({r.content for r in responses}) == 1
 
 
-def test_guessing_table_links_is_slowed_down_like_guessing_match_links(client, table):
-    for index in range(sharing.BAD_LINK_LIMIT):
+def test_guessing_table_links_locks_no_table_out_like_guessing_match_links(client, table):
+    for index in range(sharing.BAD_LINK_LIMIT * 2):
         assert client.get(f"/masa/{'B' * 42}{index % 10}/").status_code == 404
 
-    blocked = [
+    after = [
         client.get(f"/masa/izle/{table.view_token}/"),
         client.get(f"/masa/{table.edit_token}/"),
         client.get(f"/v/{'C' * 43}/"),
     ]
 
-    assert [r.status_code for r in blocked] == [429] * 3
-    assert 0 < int(blocked[0].headers["Retry-After"]) <= sharing.BAD_LINK_WINDOW
-    assert table.view_token.encode() not in blocked[0].content
+    assert [r.status_code for r in after] == [200, 200, 404]
