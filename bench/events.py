@@ -8,8 +8,8 @@ answered `text/event-stream`; whenever the match is past the version the phone s
 server sends `data: <version>` and the phone fetches the sheet as a poll that found news does
 (/m|v/<token>/poll/?v=<n>, from the app server). Only connections are held here, never Django's
 request cycle: the connection is guarded as cetele.live.fastpoll guards the plain poll (the
-browser's signed `cetele_links` cookie must hold the link's mark, so the link-guessing limiter is
-never asked), then the match is looked up by its token (one indexed query).
+browser's signed `cetele_links` cookie must hold the link's mark, as Django would have set it),
+then the match is looked up by its token (one indexed query).
 
 How a process learns of a save, which the app server made: once a second one query reads the
 versions of every match it has a listener for, and the listeners of each match that moved are
