@@ -24,6 +24,7 @@ import scoring
 from cetele.deal.dealer import dealer_of
 from cetele.deal.tiles import NUMBERS, indicator_of, okey_of, okey_words
 from cetele.shell.language import engine_lang
+from cetele.shell.names import TextField
 from scoring import Ruleset
 from scoring.labels import PENALTY_NAMES
 from scoring.turkish import capitalize
@@ -271,7 +272,7 @@ class PenaltyForm(forms.Form):
     points = forms.IntegerField(
         label=_("Puan"), required=False, widget=forms.NumberInput(attrs=NUMERIC)
     )
-    note = forms.CharField(label=_("Not"), max_length=60, required=False)
+    note = TextField(label=_("Not"), max_length=60, required=False)
 
     def __init__(self, *args, kinds, others, player, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from cetele.shell.language import engine_lang
-from cetele.shell.names import NameField
+from cetele.shell.names import LinesField, NameField
 from scoring import parameters as p
 from scoring.labels import human_field
 from scoring.turkish import capitalize
@@ -146,7 +146,7 @@ class RulesetForm(forms.Form):
 
     prefix = "r"
 
-    description = forms.CharField(
+    description = LinesField(
         label=_("Açıklama"),
         max_length=500,
         required=False,

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from cetele.live.board import OpenObjection, open_objections, players_of
 from cetele.models import Match
 from cetele.seats.models import Objection
+from cetele.shell.names import TextField
 
 NOTE_MAX = 140  # a short sentence, as the model keeps it
 
@@ -31,7 +32,7 @@ class ObjectionForm(forms.Form):
             "invalid_choice": _("Listeden bir neden seçin."),
         },
     )
-    note = forms.CharField(
+    note = TextField(
         label=_("Kısaca (isteğe bağlı)"),
         max_length=NOTE_MAX,
         required=False,
@@ -44,10 +45,6 @@ class ObjectionForm(forms.Form):
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("auto_id", "objection-%s")
         super().__init__(*args, **kwargs)
-
-    def clean_note(self) -> str:
-        # One line: what the sheet shows beside the hand's number.
-        return " ".join(self.cleaned_data["note"].split())
 
 
 class CloseObjectionForm(forms.Form):

@@ -1,7 +1,10 @@
-"""Names people type (players, tables, house presets): one normal form, nothing invisible.
+"""Text people type (names of players, tables, tea items, presets, tournaments and teams; notes,
+reasons, descriptions): one normal form, nothing invisible.
 
-A name is shown on every phone at the table and in the exports. Without this, a zero-width space
-made an invisible player, and a right-to-left override turned the rest of a line around.
+Typed text is shown on every phone at the table, in the history, on the café's screen and in the
+exports. Without this, a zero-width space made an invisible player, and a right-to-left override
+turned the rest of a line around. Every form field a person types into is one of the fields
+below (tests/web/test_free_text.py walks every form to check it).
 """
 
 import unicodedata
@@ -55,13 +58,40 @@ def visible(char: str) -> bool:
     return unicodedata.category(char) not in NOT_VISIBLE and char not in BLANK_LETTERS
 
 
-class NameField(forms.CharField):
-    """A CharField for a name: cleaned as above; refused when something was typed but nothing
-    visible is left (an invisible player)."""
+def shows_something(text: str) -> bool:
+    return any(visible(char) for char in text)
+
+
+def clean_lines(value: str) -> str:
+    """Text of several lines (a description, a list of entrants): each line as clean_name
+    cleans one, the line breaks kept (one kind: "\n"), the empty lines at either end dropped."""
+    return "\n".join(clean_name(line) for line in value.splitlines()).strip("\n")
+
+
+class TextField(forms.CharField):
+    """A CharField for one line of free text (a note, a reason): cleaned as a name is; what
+    shows nothing is nothing typed (empty: "required" when it must be given)."""
 
     def to_python(self, value):
-        typed = super().to_python(value)
+        text = clean_name(super().to_python(value))
+        return text if shows_something(text) else ""
+
+
+class LinesField(forms.CharField):
+    """A CharField for text of several lines (a Textarea): each line cleaned as a name is."""
+
+    def to_python(self, value):
+        text = clean_lines(super().to_python(value))
+        return text if shows_something(text) else ""
+
+
+class NameField(TextField):
+    """A TextField for a name: refused when something was typed but nothing visible is left (an
+    invisible player)."""
+
+    def to_python(self, value):
+        typed = forms.CharField.to_python(self, value)
         name = clean_name(typed)
-        if typed and not any(visible(char) for char in name):
+        if typed and not shows_something(name):
             raise ValidationError(NOTHING_VISIBLE, code="invisible")
         return name

@@ -15,7 +15,14 @@ from cetele.matches.forms import (
     offer_presets,
     preset_field,
 )
-from cetele.shell.names import NOTHING_VISIBLE, NameField, clean_name, visible
+from cetele.shell.names import (
+    NOTHING_VISIBLE,
+    LinesField,
+    NameField,
+    TextField,
+    clean_name,
+    visible,
+)
 from cetele.tournaments.models import Kind, Layout
 from scoring import tournament as core
 
@@ -153,7 +160,7 @@ class EntrantsForm(forms.Form):
     """Entrants typed or pasted, one per line. Eşli: "Takım: Ayşe, Ali" or "Ayşe, Ali" (the team
     is then called "Ayşe & Ali"); tek: one name per line."""
 
-    entries = forms.CharField(
+    entries = LinesField(
         label=_("Katılımcılar"),
         widget=forms.Textarea({"rows": 6}),
         max_length=20000,
@@ -244,7 +251,7 @@ class WithdrawForm(VersionForm):
 class ResultForm(forms.Form):
     """A game's totals entered by hand, with why."""
 
-    reason = forms.CharField(
+    reason = TextField(
         label=_("Neden"),
         max_length=200,
         help_text=_("Örneğin: hükmen, masa kâğıtta tuttu, yanlış girilmiş."),
