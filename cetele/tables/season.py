@@ -92,9 +92,11 @@ def choose_season(asked: str | None, years: list[int]) -> int | None:
     return years[0]
 
 
-def load_table(table: Table, season: int | None = None) -> TableRecord:
+def load_table(table: Table, season: int | None = None, *, viewer: bool = False) -> TableRecord:
     """Everything the table's page shows, for one season (a year) or all of them: four
-    queries however many matches it has."""
+    queries however many matches it has. For a `viewer` (the table's view link) a match whose
+    totals are hidden from its viewers now ("gizli puan", Match.totals_hidden) is listed but not
+    counted: its hands would give the players' averages, their ranks and so its hidden totals."""
     players = list(table.players.all())
     in_season = {"created_at__year": season} if season else {}
     matches = list(
@@ -133,8 +135,14 @@ def load_table(table: Table, season: int | None = None) -> TableRecord:
         for match in matches
     ]
     names = {player.place: player.name for player in players}
-    stats = table_stats(names, [entry.played for entry in reversed(listed)])
+    counted = [entry.played for entry in reversed(listed) if not (viewer and hides(entry))]
+    stats = table_stats(names, counted)
     return TableRecord(table, players, listed, stats, season)
+
+
+def hides(entry: TableMatch) -> bool:
+    """Whether this match's totals are hidden from its viewers now."""
+    return entry.match.totals_hidden(entry.hands_played)
 
 
 # --- Changes ---------------------------------------------------------------------------------

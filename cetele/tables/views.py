@@ -87,7 +87,8 @@ def match_table(request: HttpRequest, token: str) -> HttpResponse:
 
 def table_context(request: HttpRequest, table, role: str) -> dict:
     years = seasons(table)
-    record = load_table(table, choose_season(request.GET.get("sezon"), years))
+    season = choose_season(request.GET.get("sezon"), years)
+    record = load_table(table, season, viewer=role == VIEW)
     view_url = request.build_absolute_uri(reverse("view_table", args=[table.view_token]))
     return {
         "table": table,
