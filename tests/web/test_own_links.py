@@ -16,7 +16,7 @@ from tests.web.test_tables import play, start_at, table_with
 pytestmark = pytest.mark.django_db
 
 
-def over_the_limit(client) -> None:
+def guessing_at_the_same_address(client) -> None:
     """Another phone at the same address guesses: each miss is the plain 404, never a refusal."""
     guesser = type(client)()
     for index in range(sharing.BAD_LINK_LIMIT * 2):
@@ -45,7 +45,7 @@ def lands(client, response) -> int:
 
 def test_a_match_just_started_opens_and_so_does_a_link_someone_sent(client):
     stranger = make_match()
-    over_the_limit(client)
+    guessing_at_the_same_address(client)
 
     response = client.post(reverse("match_create"), new_match_data())
 
@@ -54,7 +54,7 @@ def test_a_match_just_started_opens_and_so_does_a_link_someone_sent(client):
 
 
 def test_a_match_started_with_adjusted_rules_opens(client):
-    over_the_limit(client)
+    guessing_at_the_same_address(client)
     data = {**new_match_data(), **editor_data(action="start")}
     data["r-hands"] = ["5"]
 
@@ -68,7 +68,7 @@ def test_a_rematch_opens(client):
     table = table_with()
     match = play(start_at(table, [0, 1, 2, 3], planned_hands=1), [0])
     opened(client, f"/m/{match.edit_token}/")
-    over_the_limit(client)
+    guessing_at_the_same_address(client)
 
     response = client.post(reverse("match_rematch", args=[match.edit_token]))
 
@@ -79,7 +79,7 @@ def test_a_rematch_opens(client):
 def test_a_match_started_at_a_table_opens(client):
     table = table_with()
     opened(client, reverse("table_detail", args=[table.edit_token]))
-    over_the_limit(client)
+    guessing_at_the_same_address(client)
     data = {"name_1": "0", "name_2": "1", "name_3": "2", "name_4": "3"}
     data.update(preset="cetele-standart", cezali="1", planned_hands="5")
 
@@ -91,7 +91,7 @@ def test_a_match_started_at_a_table_opens(client):
 def test_a_new_table_opens_and_so_does_a_table_set_up_from_a_match(client):
     match = make_match()
     opened(client, f"/m/{match.edit_token}/")
-    over_the_limit(client)
+    guessing_at_the_same_address(client)
     data = {"name": "Cuma", "player_1": "Ali", "player_2": "Ayşe"}
 
     new = client.post(reverse("table_create"), data)
@@ -106,7 +106,7 @@ def test_the_table_of_a_match_opens_from_the_match(client):
     table = table_with()
     match = start_at(table, [0, 1, 2, 3])
     opened(client, f"/m/{match.edit_token}/")
-    over_the_limit(client)
+    guessing_at_the_same_address(client)
 
     response = client.get(reverse("match_table", args=[match.edit_token]))
 
@@ -114,7 +114,7 @@ def test_the_table_of_a_match_opens_from_the_match(client):
 
 
 def test_a_new_house_preset_opens(client):
-    over_the_limit(client)
+    guessing_at_the_same_address(client)
 
     response = client.post(reverse("preset_new"), editor_data(name="Bizim masa"))
 
@@ -126,7 +126,7 @@ def test_a_new_house_preset_opens(client):
 def test_a_match_link_just_rotated_opens_and_the_old_one_is_told_it_changed(client, kind):
     match = make_match()
     opened(client, f"/m/{match.edit_token}/", f"/v/{match.view_token}/")
-    over_the_limit(client)
+    guessing_at_the_same_address(client)
 
     response = client.post(
         reverse("match_rotate", args=[match.edit_token]), {"kind": kind, "confirm": "on"}
@@ -142,7 +142,7 @@ def test_a_match_link_just_rotated_opens_and_the_old_one_is_told_it_changed(clie
 def test_a_table_link_just_rotated_opens(client, kind):
     table = table_with()
     opened(client, *(reverse(n, args=[t]) for n, t in table_pages(table)))
-    over_the_limit(client)
+    guessing_at_the_same_address(client)
 
     response = client.post(
         reverse("table_rotate", args=[table.edit_token]), {"kind": kind, "confirm": "on"}
@@ -159,7 +159,7 @@ def test_a_house_preset_link_just_rotated_opens(client, kind):
     rules = scoring.resolve_rules("cetele-standart")
     house = HousePreset.objects.create(name="Ev", rules=rules, base_slug="cetele-standart")
     opened(client, *(reverse(n, args=[t]) for n, t in house_pages(house)))
-    over_the_limit(client)
+    guessing_at_the_same_address(client)
 
     response = client.post(
         reverse("house_rotate", args=[house.edit_token]), {"kind": kind, "confirm": "on"}
@@ -176,7 +176,7 @@ def test_the_marks_of_several_links_handed_over_at_once_are_all_kept(client):
     second mark must not overwrite the first."""
     match = make_match()
     opened(client, f"/m/{match.edit_token}/")
-    over_the_limit(client)
+    guessing_at_the_same_address(client)
 
     client.post(reverse("match_rotate", args=[match.edit_token]), {"kind": "view", "confirm": "on"})
 
