@@ -885,10 +885,10 @@ class TablePlayer(models.Model):
 
 
 class RetiredLink(models.Model):
-    """A link that worked once and was rotated or deleted. Its requests are not counted as
-    guesses (cetele.sharing.links): phones still holding it share their café's address. A rotated
-    link is answered "this link changed"; a deleted one the ordinary 404, as if it never was.
-    Only a digest of the token is kept, never the token."""
+    """A link that worked once and was rotated or deleted (cetele.sharing.links). A rotated link
+    is answered "this link changed"; a deleted one the ordinary 404, as if it never was (but "this
+    match was deleted" to a browser that had it open). Only a digest of the token is kept, never
+    the token."""
 
     digest = models.CharField(max_length=64, primary_key=True)
     deleted = models.BooleanField(default=False)
@@ -922,13 +922,13 @@ def retire_deleted_links(sender, instance, **kwargs) -> None:
 
 
 class MissCount(models.Model):
-    """How many unknown links (or, on its own counter, wrong admin passwords) one client address
-    asked for in the current window: the link-guessing limiter's count (cetele.sharing.links)
-    when it is kept in the database (DJANGO_CACHE_URL=db). One row per counter and address,
+    """How many wrong admin passwords one client address sent in the current window (links are
+    never counted): the admin login's count (cetele.sharing.links.record_bad_link) when it is
+    kept in the database (DJANGO_CACHE_URL=db). One row per counter and address,
     counted up by one UPDATE, so that parallel guessers cannot count over each other, and never
     culled (forget_unused deletes rows whose window has passed)."""
 
-    counter = models.CharField(max_length=80, primary_key=True)  # "links:203.0.113.5"
+    counter = models.CharField(max_length=80, primary_key=True)  # "admin:203.0.113.5"
     window = models.BigIntegerField(help_text="Which fixed window (time // its length).")
     count = models.PositiveIntegerField(default=0)
 
