@@ -15,6 +15,7 @@ from django.test import Client
 from cetele.models import Match
 from cetele.tables.season import table_from_match
 from cetele.templatetags.cetele import score
+from cetele.tournaments.models import Game, Tournament
 from scoring.sheet import tally
 from tests.factories import add_hand, make_match, make_tournament, sample_inputs
 from tests.web.endpoints import Keys, fill, make_house, routes
@@ -26,26 +27,38 @@ MARKERS = ('class="standings"', "<tfoot>", 'class="chart card"', 'id="standings"
 VIEWER_KEYS = ("v/", "k/", "masa/izle/", "tv/")
 
 
-def hidden_at_a_table() -> Match:
+def three_hidden_hands(match: Match) -> Match:
     """Six hands planned, three played: totals hidden until four are. The hands are chosen so
     that no total and no average per hand is also a hand's score."""
-    match = make_match(planned_hands=6)
-    Match.objects.filter(pk=match.pk).update(hidden_totals=True)
-    match.refresh_from_db()
+    match.set_hidden_totals(True)
     for finisher, remaining in ((0, 37), (1, 58), (3, 19)):
         add_hand(match, sample_inputs(finisher=finisher, remaining=remaining))
-    table_from_match(match, "Cuma masası")
     match.refresh_from_db()
     assert match.totals_hidden(3)
     return match
 
 
+def hidden_at_a_table() -> Match:
+    match = three_hidden_hands(make_match(planned_hands=6))
+    table_from_match(match, "Cuma masası")
+    match.refresh_from_db()
+    return match
+
+
+def hidden_in_a_tournament() -> Tournament:
+    """A drawn eşli tournament whose game (six hands) is played with hidden totals."""
+    tournament = make_tournament(entrants=2, hands_per_game=6, drawn=True)
+    three_hidden_hands(Game.objects.get(tournament=tournament).match)
+    return tournament
+
+
 def worked_out(match: Match) -> list[str]:
-    """The totals and the averages per hand as a page would print them."""
+    """The totals (a team's too) and the averages per hand as a page would print them."""
     hands = [hand.scores for hand in match.hands.all()]
     sheet = tally(hands, len(hands[0]), match.teams)
+    totals = [*sheet.totals, *(sheet.team_totals if match.teams else ())]
     averages = [total / len(hands) for total in sheet.totals]
-    return [str(score(value)) for value in (*sheet.totals, *averages)]
+    return [str(score(value)) for value in (*totals, *averages)]
 
 
 def shown(body: str, numbers: list[str]) -> list[str]:
@@ -68,9 +81,10 @@ def viewer_urls(keys: Keys) -> list[str]:
 
 
 def test_no_page_a_view_or_join_link_opens_shows_the_hidden_totals():
-    match = hidden_at_a_table()
-    keys = Keys(match, make_house(match.rules), match.table, make_tournament(drawn=True))
-    numbers = worked_out(match)
+    match, tournament = hidden_at_a_table(), hidden_in_a_tournament()
+    keys = Keys(match, make_house(match.rules), match.table, tournament)
+    # The tournament's pages are read for its game's totals, the others for the match's.
+    game = worked_out(Game.objects.get(tournament=tournament).match)
     phones = {"k/": joined_phone(match, 1)}
 
     for url in viewer_urls(keys):
@@ -78,7 +92,17 @@ def test_no_page_a_view_or_join_link_opens_shows_the_hidden_totals():
         response = phone.get(url)
         assert response.status_code < 500, url
         body = response.content.decode("utf-8-sig")
+        numbers = game if url.startswith("/tv/") else worked_out(match)
         assert shown(body, numbers) == [], url
+    # A guard for the test itself: with the option off, the same pages show them.
+    match.set_hidden_totals(False)
+    Game.objects.get(tournament=tournament).match.set_hidden_totals(False)
+    for url, numbers in (
+        (f"/v/{match.view_token}/", worked_out(match)),
+        (f"/masa/izle/{match.table.view_token}/", worked_out(match)),
+        (f"/tv/{tournament.view_token}/", game),
+    ):
+        assert shown(Client().get(url).content.decode(), numbers), url
 
 
 def test_the_table_page_counts_the_match_for_the_scorer_but_not_for_its_viewers():
