@@ -1,8 +1,8 @@
 """`make loadtest` itself: two stacks in one run (one app server behind nginx, then two), every
 table played by its players' own phones. Each stack's phones must find their seats free, and the
 checks made through the balancer must hold: otherwise the run reports the harness's mistakes
-(a seat "already taken" at every joined table, a limiter "failure" for a phone that never opened
-the link it was asked about) as the app's."""
+(a seat "already taken" at every joined table, a link refused after another phone's misses)
+as the app's."""
 
 import shutil
 import subprocess
