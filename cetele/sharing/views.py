@@ -34,6 +34,7 @@ from cetele.sharing.links import (
     secret_link,
     standings_message,
 )
+from cetele.tea.views import match_card
 from scoring.sheet import tally
 
 # --- The editor's share page ----------------------------------------------------------------
@@ -142,7 +143,11 @@ def poll(request: HttpRequest, role: str, token: str, rows_poll=None) -> HttpRes
     match = Match.objects.get(pk=pk)
     with_rows = role == EDIT or (rows_poll is not None and rows_poll(match))
     context = sheet_context(match, role=role, rows_poll=with_rows)
-    return TemplateResponse(request, "cetele/match.html#sheet", context)
+    if role == EDIT:
+        # The scorer's tea card is drawn outside the sheet (its forms): another phone's tap
+        # is news to it too, so it comes along, out of band, at the same version.
+        context.update(match_card(match, context["finished"]), tea_oob=True)
+    return TemplateResponse(request, "cetele/_sheet_answer.html", context)
 
 
 # CSP is moot for a 204 or a fragment swapped into a page that already has it: skip its work.

@@ -227,14 +227,22 @@ def match_drink(request: HttpRequest, token: str) -> HttpResponse:
     players = players_of(match)
     note, refused = tap(request, match, DrinkForm(request.POST), players)
     context = match_card(match, finished)
-    if finished and not refused and on_sheet_page(request, token):
-        # The bill in the summary changed: the sheet comes along (the version is new).
-        from cetele.matches.views import sheet_context  # the matches' views use this module
-
-        fresh = Match.objects.get(pk=match.pk)
-        context.update(sheet_context(fresh, role=EDIT, rows_poll=True), oob=True, with_sheet=True)
-        context["tea_match"] = fresh
+    if finished and not refused:
+        with_new_bill(request, token, match, context)
     return answer(request, note, refused, context, reverse("match_drink", args=[token]))
+
+
+def with_new_bill(request: HttpRequest, token: str, match: Match, context: dict) -> None:
+    """The bill in the sheet's summary changed (a drink, or the rule): an htmx answer to the
+    sheet's page takes the sheet too, at its new version, so that the page never shows the old
+    bill under the new card until its next poll."""
+    if not on_sheet_page(request, token):
+        return
+    from cetele.matches.views import sheet_context  # the matches' views use this module
+
+    fresh = Match.objects.get(pk=match.pk)
+    context.update(sheet_context(fresh, role=EDIT, rows_poll=True), oob=True, with_sheet=True)
+    context["tea_match"] = fresh
 
 
 def on_sheet_page(request: HttpRequest, token: str) -> bool:
@@ -327,7 +335,10 @@ def match_tea_rule(request: HttpRequest, token: str) -> HttpResponse:
             else:
                 note = _("Çay defteri zaten böyleydi: %(rule)s.") % {"rule": label}
     match = Match.objects.get(pk=match.pk)
-    context = match_card(match, match.is_over())
+    finished = match.is_over()
+    context = match_card(match, finished)
+    if finished and not refused:
+        with_new_bill(request, token, match, context)
     return answer(request, note, refused, context, reverse("match_drink", args=[token]))
 
 
