@@ -78,10 +78,13 @@ def taken_seats(match: Match) -> set[int]:
 
 
 def free_seat(match: Match, seat: int) -> bool:
-    """Let the phone on this seat go (the scorer's "Yeri boşalt"); False if it was free."""
+    """Let the phone on this seat go (the scorer's "Yeri boşalt"); False if it was free. The
+    rows that phone wrote go with it: the seat may have been taken by the wrong phone, and what
+    it wrote must not stay on the scorer's form nor greet the player who takes the seat next."""
     with transaction.atomic():
         deleted, _kinds = SeatClaim.objects.filter(match=match, seat=seat).delete()
         if deleted:
+            match.draft_rows.filter(seat=seat).delete()
             seats_changed(match)
     return bool(deleted)
 

@@ -215,6 +215,20 @@ def test_the_scorer_frees_a_seat_and_another_phone_takes_it(client, match):
     joined_phone(match, 1)
 
 
+def test_a_freed_seat_forgets_the_row_its_phone_wrote(client, match):
+    """An impostor's "Bitirdim" must not stay on the scorer's rows once the real player has
+    taken the seat."""
+    not_written = "Ayşe</strong>: henüz yazmadı"
+    impostor = joined_phone(match, 1)
+    impostor.post(join("join_row", match), row_data(3, opened="pairs", finished=True))
+    assert not_written not in rows_poll(client, edit("seat_rows", match))[1]
+
+    client.post(edit("seat_free", match), {"seat": "1"})
+    joined_phone(match, 1)
+
+    assert not_written in rows_poll(client, edit("seat_rows", match))[1]
+
+
 def test_rotating_the_join_link_lets_every_phone_go(client, match):
     phone = joined_phone(match, 1)
     phone.post(join("join_row", match), row_data(3, remaining=12))
