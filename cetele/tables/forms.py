@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from cetele.matches.forms import MatchForm
 from cetele.models import Table, TablePlayer
 from cetele.shell.names import NameField
-from cetele.tables.season import MAX_TABLE_PLAYERS, moved_on
+from cetele.tables.season import MAX_TABLE_PLAYERS, moved_on, table_full
 
 SEATS = 4
 NAME_MAX = 30
@@ -54,29 +54,44 @@ class TableNameForm(forms.Form):
 
 
 class TablePlayersForm(forms.Form):
-    """Rename the table's players and add new ones (empty fields add nobody)."""
+    """Rename the table's players and add new ones (empty fields add nobody).
+
+    Each name field sends back, hidden, the name this phone was shown (`show_hidden_initial`):
+    only a name the user changed is a rename, so a phone that only adds a newcomer never writes
+    back a name another phone changed meanwhile. The names are checked again where they are
+    written, under the table's lock (cetele.tables.season.save_players)."""
 
     NEW = 2  # empty fields offered for newcomers
 
     def __init__(self, *args, players: list[TablePlayer], **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.players = players
-        for player in players:
+        # A player seated after this phone drew its page (a double tap's first half, another
+        # phone) is not in what it sends: left as they are, not asked for again.
+        self.players = [p for p in players if not self.is_bound or f"place_{p.place}" in self.data]
+        for player in self.players:
             self.fields[f"place_{player.place}"] = NameField(
                 label=_("%(number)s. oyuncu") % {"number": player.place + 1},
                 max_length=NAME_MAX,
                 initial=player.name,
+                show_hidden_initial=True,
             )
-        free = max(0, MAX_TABLE_PLAYERS - len(players))
+        # A posted newcomer is always read, even if the table filled up since the page was
+        # drawn: refused with a sentence (clean), never dropped in silence.
+        free = self.NEW if self.is_bound else MAX_TABLE_PLAYERS - len(players)
         for index in range(min(self.NEW, free)):
             self.fields[f"new_{index}"] = NameField(
                 label=_("Yeni oyuncu"), max_length=NAME_MAX, required=False
             )
+        self.seated = len(players)
 
     def renamed(self) -> list[TablePlayer]:
+        """The players whose name the user changed on this page."""
+        changed = []
         for player in self.players:
-            player.name = self.cleaned_data[f"place_{player.place}"].strip()
-        return self.players
+            if f"place_{player.place}" in self.changed_data:
+                player.name = self.cleaned_data[f"place_{player.place}"].strip()
+                changed.append(player)
+        return changed
 
     def new_names(self) -> list[str]:
         names = (self.cleaned_data[name] for name in self.fields if name.startswith("new_"))
@@ -87,6 +102,8 @@ class TablePlayersForm(forms.Form):
         if not self.errors:
             current = [cleaned[f"place_{player.place}"].strip() for player in self.players]
             _check_distinct(self, current + self.new_names())
+            if self.seated + len(self.new_names()) > MAX_TABLE_PLAYERS:
+                self.add_error(None, table_full())
         return cleaned
 
 

@@ -197,17 +197,38 @@ def rematch_chain(match: Match) -> list[tuple[Match, int]]:
     return chain
 
 
+def table_full() -> str:
+    return _("Masada en çok %(count)s oyuncu olabilir.") % {"count": MAX_TABLE_PLAYERS}
+
+
+class PlayersRefused(Exception):
+    """The table's players as they are now, under its lock, refuse this change; the sentence
+    says why. The form checked the same before, but against the players it read earlier."""
+
+
 def save_players(table: Table, renamed: list[TablePlayer], new_names: list[str]) -> None:
     """Rename the table's players and seat newcomers at the next free places, with the table
-    row locked so that two phones adding at once never pick the same place."""
+    row locked so that two phones adding at once never pick the same place. Under the lock the
+    names are checked again against the players as they are now: a newcomer already seated (a
+    double tap) is not seated twice, a name taken meanwhile or a table filled meanwhile refuses
+    the whole change (PlayersRefused)."""
     with transaction.atomic():
         Table.objects.select_for_update().only("id").get(pk=table.pk)
-        TablePlayer.objects.bulk_update(renamed, ["name"])
-        last = table.players.order_by("-place").values_list("place", flat=True).first()
-        start = -1 if last is None else last
+        now = dict(table.players.values_list("place", "name"))
+        now |= {player.place: player.name for player in renamed if player.place in now}
+        taken = {name.casefold() for name in now.values()}
+        newcomers = [name for name in new_names if name.casefold() not in taken]
+        if len(taken) != len(now):
+            raise PlayersRefused(_("Masada aynı adla iki oyuncu olamaz."))
+        if len(now) + len(newcomers) > MAX_TABLE_PLAYERS:
+            raise PlayersRefused(table_full())
+        TablePlayer.objects.bulk_update(
+            [player for player in renamed if player.place in now], ["name"]
+        )
+        start = max(now, default=-1)
         TablePlayer.objects.bulk_create(
             TablePlayer(table=table, place=start + 1 + index, name=name)
-            for index, name in enumerate(new_names)
+            for index, name in enumerate(newcomers)
         )
 
 

@@ -29,6 +29,7 @@ from cetele.tables.forms import TableForm, TableMatchForm, TableNameForm, TableP
 from cetele.tables.season import (
     ALL_SEASONS,
     NotFinished,
+    PlayersRefused,
     choose_season,
     create_table,
     load_table,
@@ -158,9 +159,13 @@ def table_players(request: HttpRequest, token: str) -> HttpResponse:
     players = list(table.players.all())
     form = TablePlayersForm(request.POST or None, players=players)
     if request.method == "POST" and form.is_valid():
-        save_players(table, form.renamed(), form.new_names())
-        messages.success(request, _("Masanın oyuncuları kaydedildi."))
-        return redirect(table_url(table))
+        try:
+            save_players(table, form.renamed(), form.new_names())
+        except PlayersRefused as refused:
+            form.add_error(None, str(refused))
+        else:
+            messages.success(request, _("Masanın oyuncuları kaydedildi."))
+            return redirect(table_url(table))
     context = {"table": table, "form": form}
     return TemplateResponse(request, "cetele/table_players.html", context)
 

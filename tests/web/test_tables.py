@@ -13,7 +13,7 @@ from django.urls import reverse
 
 import scoring
 from cetele.models import Hand, Match, Player, Table, TablePlayer
-from cetele.tables.season import choose_season, load_table, rematch
+from cetele.tables.season import MAX_TABLE_PLAYERS, choose_season, load_table, rematch
 from tests.factories import add_hand, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db
@@ -343,6 +343,39 @@ def test_two_table_players_may_not_share_a_name(client):
 
     assert response.status_code == 200
     assert table.players.count() == 2
+
+
+def sent_back(page: str) -> dict:
+    """What the page's form sends as it was drawn: every input's name and value."""
+    inputs = re.findall(r"<input[^>]*>", page)
+    named = (re.search(r'name="([^"]+)"', tag) for tag in inputs)
+    values = (re.search(r'value="([^"]*)"', tag) for tag in inputs)
+    return {n.group(1): v.group(1) if v else "" for n, v in zip(named, values, strict=True) if n}
+
+
+def test_a_page_drawn_before_a_rename_adds_its_newcomer_without_undoing_the_rename(client):
+    table = table_with(("Ali", "Ayşe"))
+    url = reverse("table_players", args=[table.edit_token])
+    form = sent_back(client.get(url).content.decode())
+    client.post(url, form | {"place_0": "Ali Rıza"})  # another phone renames meanwhile
+
+    response = client.post(url, form | {"new_0": "Can"})
+
+    assert response.status_code == 302
+    assert list(table.players.values_list("name", flat=True)) == ["Ali Rıza", "Ayşe", "Can"]
+
+
+def test_a_newcomer_past_the_last_place_is_refused_with_a_sentence_not_dropped(client):
+    table = table_with([f"Oyuncu {n}" for n in range(MAX_TABLE_PLAYERS - 1)])
+    url = reverse("table_players", args=[table.edit_token])
+    form = sent_back(client.get(url).content.decode())
+    client.post(url, form | {"new_0": "Can"})  # another phone takes the last place
+
+    response = client.post(url, form | {"new_0": "Cem"})
+
+    assert "Masada en çok 8 oyuncu olabilir." in response.content.decode()
+    assert table.players.count() == MAX_TABLE_PLAYERS
+    assert not table.players.filter(name="Cem").exists()
 
 
 # --- Query count: the table's page does not grow with its matches -----------------------------
