@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from cetele.shell.language import preset_name
+from cetele.shell.names import name_key
 from cetele.tea.models import TeaRule, serve_waiting
 
 logger = logging.getLogger(__name__)
@@ -98,6 +99,10 @@ class AlreadyUndone(SheetError):
 
 # Opening a page records the visit at most this often, so that reading costs no write.
 TOUCH_EVERY = timedelta(days=1)
+
+
+class NamesClash(SheetError):
+    """A rename would give two players one name (another phone renamed meanwhile)."""
 
 
 class ObjectionGone(SheetError):
@@ -485,11 +490,18 @@ class Match(Forgettable):
             self._bump()
         return objection, True
 
-    def rename_players(self, names: list[str]) -> None:
+    def rename_players(self, names: list[str] | dict[int, str]) -> None:
+        """Every player's name (a list by seat), or only the seats a page changed (a dict): the
+        others keep the name they have now, under the lock, so a rename saved meanwhile by
+        another phone stands. Two players of one name, as the names are now, raise NamesClash."""
         with transaction.atomic():
             self._lock()
             players = list(self.players.all())
             before = [p.name for p in players]
+            if isinstance(names, dict):
+                names = [names.get(p.seat, p.name) for p in players]
+            if len({name_key(name) for name in names}) != len(names):
+                raise NamesClash()
             if before == names:
                 return
             for player, name in zip(players, names, strict=True):

@@ -10,7 +10,7 @@ import scoring
 from cetele.house_rules.rulesets import Choice, find_choice
 from cetele.models import Match
 from cetele.shell.language import preset_name
-from cetele.shell.names import NameField
+from cetele.shell.names import NameField, name_key
 
 # --- Starting a match ---------------------------------------------------------------------
 
@@ -27,7 +27,7 @@ def duplicate_names(names: dict[str, str | None]) -> list[str]:
     seen: set[str] = set()
     repeated = []
     for field, name in names.items():
-        key = (name or "").strip().replace("I", "ı").replace("İ", "i").casefold()
+        key = name_key(name or "")
         if not key:
             continue
         if key in seen:
@@ -221,6 +221,10 @@ class MatchForm(forms.Form):
 
 
 class PlayerNamesForm(forms.Form):
+    """The players' names. Each field sends back, hidden, the name this phone was shown
+    (`show_hidden_initial`), so only the names its user changed are renamed: two phones with
+    the edit link renaming different players both count (Match.rename_players)."""
+
     def __init__(self, *args, players, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         for player in players:
@@ -228,10 +232,15 @@ class PlayerNamesForm(forms.Form):
                 label=_("%(seat)s. oyuncu") % {"seat": player.seat + 1},
                 max_length=30,
                 initial=player.name,
+                show_hidden_initial=True,
             )
 
-    def names(self) -> list[str]:
-        return [self.cleaned_data[name].strip() for name in self.fields]
+    def renamed(self) -> dict[int, str]:
+        """The new name of each seat whose name the user changed."""
+        return {
+            int(field.removeprefix("seat_")): self.cleaned_data[field].strip()
+            for field in self.changed_data
+        }
 
     def clean(self) -> dict:
         cleaned = super().clean()

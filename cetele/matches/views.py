@@ -35,7 +35,13 @@ from cetele.live.board import (
     undo_buttons,
 )
 from cetele.live.schedule import live_context
-from cetele.matches.forms import HiddenTotalsForm, MatchForm, PlayerNamesForm, ReverseForm
+from cetele.matches.forms import (
+    DUPLICATE_NAME,
+    HiddenTotalsForm,
+    MatchForm,
+    PlayerNamesForm,
+    ReverseForm,
+)
 from cetele.models import (
     AlreadySaved,
     AlreadyUndone,
@@ -46,6 +52,7 @@ from cetele.models import (
     HandTaken,
     Match,
     MatchFinished,
+    NamesClash,
     NothingToUndo,
     UndoRefused,
 )
@@ -698,7 +705,9 @@ def match_players(request: HttpRequest, token: str) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            match.rename_players(form.names())
+            match.rename_players(form.renamed())
+        except NamesClash:
+            form.add_error(None, DUPLICATE_NAME)
         except DatabaseError as error:
             logger.error("Names not saved, the database refused the write: %s", error)
             form.add_error(None, NOT_WRITTEN)

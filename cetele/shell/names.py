@@ -48,6 +48,12 @@ def clean_name(value: str) -> str:
     return " ".join("".join(kept).split())
 
 
+def name_key(name: str) -> str:
+    """What two names must not share to tell two players apart: letter case aside, the Turkish
+    way (I/ı, İ/i)."""
+    return name.strip().replace("I", "ı").replace("İ", "i").casefold()
+
+
 def joinable(char: str) -> bool:
     """A character a joiner may stand beside: anything but a space or another joiner (a
     variation selector after an emoji included)."""

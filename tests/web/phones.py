@@ -1,6 +1,8 @@
 """A match's URLs through each of its links, and a phone that joined its table: what the tests of
 the join link, the gösterge and objections open."""
 
+import re
+
 from django.test import Client
 from django.urls import reverse
 
@@ -25,3 +27,11 @@ def joined_phone(match: Match, seat: int) -> Client:
     response = phone.post(join("join_match", match), {"seat": str(seat)})
     assert response.status_code == 302, response.content.decode()[:500]
     return phone
+
+
+def sent_back(page: str) -> dict:
+    """What a page's form sends as it was drawn: every input's name and value (hidden ones too)."""
+    inputs = re.findall(r"<input[^>]*>", page)
+    named = (re.search(r'name="([^"]+)"', tag) for tag in inputs)
+    values = (re.search(r'value="([^"]*)"', tag) for tag in inputs)
+    return {n.group(1): v.group(1) if v else "" for n, v in zip(named, values, strict=True) if n}

@@ -2,10 +2,12 @@
 name with nothing visible in it (cetele.shell.names), wherever people type one."""
 
 import pytest
+from django.urls import reverse
 
 from cetele.models import HousePreset, Player, Table
 from cetele.shell.names import NameField, clean_name
 from tests.factories import make_match, new_match_data
+from tests.web.phones import sent_back
 from tests.web.test_preset_editor import editor_data
 
 ZWSP, RLO, PDF, LRI, PDI, BOM, ZWJ = (
@@ -104,3 +106,34 @@ def test_a_table_needs_visible_player_names(client):
     assert refused.status_code == 200
     assert "görünen bir harf yok" in refused.content.decode()
     assert Table.objects.count() == 0
+
+
+# --- Two phones with the edit link renaming at once --------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_page_drawn_before_another_phones_rename_keeps_that_rename(client):
+    match = make_match()  # Ali, Ayşe, Can, Deniz
+    url = reverse("match_players", args=[match.edit_token])
+    drawn = sent_back(client.get(url).content.decode())
+    client.post(url, drawn | {"seat_2": "Cem"})  # another phone
+
+    response = client.post(url, drawn | {"seat_0": "Ali Rıza"})
+
+    assert response.status_code == 302
+    names = list(match.players.values_list("name", flat=True))
+    assert names == ["Ali Rıza", "Ayşe", "Cem", "Deniz"]
+
+
+@pytest.mark.django_db
+def test_a_rename_to_a_name_another_phone_gave_meanwhile_is_refused_with_a_sentence(client):
+    match = make_match()
+    url = reverse("match_players", args=[match.edit_token])
+    drawn = sent_back(client.get(url).content.decode())
+    client.post(url, drawn | {"seat_2": "Cem"})  # another phone
+
+    response = client.post(url, drawn | {"seat_0": "CEM"})
+
+    assert "Bu ad başka bir oyuncuda da var" in response.content.decode()
+    names = list(match.players.values_list("name", flat=True))
+    assert names == ["Ali", "Ayşe", "Cem", "Deniz"]

@@ -15,6 +15,7 @@ import scoring
 from cetele.models import Hand, Match, Player, Table, TablePlayer
 from cetele.tables.season import MAX_TABLE_PLAYERS, choose_season, load_table, rematch
 from tests.factories import add_hand, make_match, sample_inputs
+from tests.web.phones import sent_back
 
 pytestmark = pytest.mark.django_db
 
@@ -343,14 +344,6 @@ def test_two_table_players_may_not_share_a_name(client):
 
     assert response.status_code == 200
     assert table.players.count() == 2
-
-
-def sent_back(page: str) -> dict:
-    """What the page's form sends as it was drawn: every input's name and value."""
-    inputs = re.findall(r"<input[^>]*>", page)
-    named = (re.search(r'name="([^"]+)"', tag) for tag in inputs)
-    values = (re.search(r'value="([^"]*)"', tag) for tag in inputs)
-    return {n.group(1): v.group(1) if v else "" for n, v in zip(named, values, strict=True) if n}
 
 
 def test_a_page_drawn_before_a_rename_adds_its_newcomer_without_undoing_the_rename(client):
