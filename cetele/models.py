@@ -8,6 +8,7 @@ breakdown) is stored beside them because the match's ruleset is frozen, so it ne
 """
 
 import hashlib
+import json
 import logging
 import secrets
 from bisect import bisect_left
@@ -103,6 +104,15 @@ TOUCH_EVERY = timedelta(days=1)
 
 class NamesClash(SheetError):
     """A rename would give two players one name (another phone renamed meanwhile)."""
+
+
+class PresetChanged(Exception):
+    """A house preset was saved by someone else since this editor page was drawn; `now` is the
+    preset as it is."""
+
+    def __init__(self, now: "HousePreset") -> None:
+        super().__init__()
+        self.now = now
 
 
 class ObjectionGone(SheetError):
@@ -841,6 +851,25 @@ class HousePreset(Forgettable):
         HousePreset.objects.filter(pk=self.pk).update(**{field: token})
         setattr(self, field, token)
         return token
+
+    @property
+    def seen(self) -> str:
+        """A short digest of what the editor shows (name, description, rules): the page sends it
+        back, so a save can tell that someone else saved the preset since it was drawn."""
+        shown = json.dumps([self.name, self.description, self.rules], sort_keys=True)
+        return hashlib.sha256(shown.encode()).hexdigest()[:16]
+
+    def change(self, *, name: str, description: str, rules: dict, seen: str) -> None:
+        """Save the editor's values, under the preset's row lock. If someone saved it since the
+        page showing `seen` was drawn, PresetChanged, and nothing is written, unless it already
+        holds these very values (a double tap). A page drawn before `seen` existed sends none:
+        its save is taken, as it was then."""
+        with transaction.atomic():
+            now = HousePreset.objects.select_for_update().get(pk=self.pk)
+            self.name, self.description, self.rules = name, description, rules
+            if seen and now.seen not in (seen, self.seen):  # no `seen`: a page from before it
+                raise PresetChanged(now)
+            self.save(update_fields=["name", "description", "rules", "updated_at"])
 
     @property
     def base_rules(self) -> dict | None:

@@ -378,3 +378,11 @@ def _put(rules: dict, path: str, value) -> None:
     for head in heads:
         node = node.setdefault(head, {})
     node[last] = value
+
+
+class SeenForm(forms.Form):
+    """The preset as the editor page showed it (HousePreset.seen), sent back with a save."""
+
+    prefix = "r"
+
+    seen = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)

@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import scoring
-from cetele.house_rules.form import RulesetForm
+from cetele.house_rules.form import RulesetForm, SeenForm
 from cetele.house_rules.rulesets import differences, find_house, worked_example
 from cetele.matches.forms import MatchForm, RotateLinkForm
-from cetele.models import HousePreset, Match
+from cetele.models import HousePreset, Match, PresetChanged
 from cetele.sharing.links import EDIT as EDIT_LINK
 from cetele.sharing.links import VIEW as VIEW_LINK
 from cetele.sharing.links import BadLink, forgotten, hand_over, house_keys_guarded, secret_link
@@ -174,18 +174,36 @@ def house_edit(request: HttpRequest, token: str) -> HttpResponse:
             **RulesetForm.initial_from_rules(house.rules, name=house.name),
             "description": house.description,
         }
+        context["seen_form"] = SeenForm(initial={"seen": house.seen})
         return render_editor(request, RulesetForm(initial=initial), **context)
     form = RulesetForm(request.POST)
-    if form_action(request) == "save" and form.is_valid():
-        house.name = form.cleaned_data["name"]
-        house.description = form.cleaned_data["description"]
-        house.rules = form.ruleset
-        house.save(update_fields=["name", "description", "rules", "updated_at"])
-        messages.success(
-            request, _("Kurallar kaydedildi. Daha önce başlamış maçlar kendi kopyalarıyla sürer.")
-        )
-        return redirect("house_edit", house.edit_token)
+    seen = SeenForm(request.POST)
+    if form_action(request) == "save" and form.is_valid() and seen.is_valid():
+        try:
+            house.change(
+                name=form.cleaned_data["name"],
+                description=form.cleaned_data["description"],
+                rules=form.ruleset,
+                seen=seen.cleaned_data["seen"],
+            )
+        except PresetChanged as changed:
+            # The page keeps what this user typed; a second save, from it, is deliberate.
+            context["seen_form"] = SeenForm(initial={"seen": changed.now.seen})
+            form.add_error(
+                None,
+                _(
+                    "Bu kuralları siz düzenlerken başka biri kaydetti. Yazdıklarınız aşağıda "
+                    "duruyor; yine de bunlar geçerli olsun derseniz yeniden kaydedin."
+                ),
+            )
+        else:
+            messages.success(
+                request,
+                _("Kurallar kaydedildi. Daha önce başlamış maçlar kendi kopyalarıyla sürer."),
+            )
+            return redirect("house_edit", house.edit_token)
     form.is_valid()
+    context.setdefault("seen_form", seen)  # drawn again as it came, for the next save
     return render_editor(request, form, **context)
 
 

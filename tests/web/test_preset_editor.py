@@ -228,6 +228,44 @@ def test_the_creator_edits_the_preset_with_its_edit_link(client):
     assert house.rules["finishes"]["normal"]["not_opened"] == 250
 
 
+def seen_on(page: str) -> str:
+    """The preset as the editor page showed it, which its save sends back."""
+    return re.search(r'name="r-seen" value="([^"]*)"', page).group(1)
+
+
+def test_a_save_from_a_page_drawn_before_another_save_is_told_and_changes_nothing(client):
+    house = save_house(client)
+    url = reverse("house_edit", args=[house.edit_token])
+    seen = seen_on(client.get(url).content.decode())
+    client.post(url, editor_data(house.rules, name="Cuma kuralı") | {"r-seen": seen})  # another
+
+    response = client.post(url, editor_data(house.rules, name="Bizim") | {"r-seen": seen})
+
+    house.refresh_from_db()
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Bu kuralları siz düzenlerken başka biri kaydetti." in page
+    assert 'value="Bizim"' in page  # what this user typed stays on the page
+    assert house.name == "Cuma kuralı"
+
+    again = client.post(url, editor_data(house.rules, name="Bizim") | {"r-seen": seen_on(page)})
+
+    house.refresh_from_db()
+    assert again.status_code == 302 and house.name == "Bizim"
+
+
+def test_a_double_tap_on_save_saves_once_and_tells_no_one_of_a_conflict(client):
+    house = save_house(client)
+    url = reverse("house_edit", args=[house.edit_token])
+    data = editor_data(house.rules, name="Yeni ad") | {"r-seen": house.seen}
+
+    answers = [client.post(url, data), client.post(url, data)]
+
+    house.refresh_from_db()
+    assert [answer.status_code for answer in answers] == [302, 302]
+    assert house.name == "Yeni ad"
+
+
 def test_an_invalid_edit_changes_nothing(client):
     house = save_house(client)
     before = dict(house.rules)
