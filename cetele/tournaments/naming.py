@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from cetele.tournaments.models import Game, Pairing, Stage
 
@@ -42,6 +43,17 @@ def game_name(round_number: int, table: int | None, knockout_pairings: int | Non
     if knockout_pairings:
         return _("Son %(sides)s, masa %(table)s") % {**place, "sides": 2 * knockout_pairings}
     return _("%(round)s. tur, masa %(table)s") % {**place, "round": round_number}
+
+
+def game_stage(round_number: int, knockout_pairings: int | None) -> str:
+    """One game's round without its table, for a table's printed sheet (which names the
+    table): "2. tur", "Yarı final" (in English one "Semi-final", not the round's
+    "Semi-finals")."""
+    if knockout_pairings == 2:
+        return pgettext("bir oyunun turu", "Yarı final")
+    if knockout_pairings == 4:
+        return pgettext("bir oyunun turu", "Çeyrek final")
+    return round_name(round_number, knockout_pairings)
 
 
 def round_name(round_number: int, knockout_pairings: int | None) -> str:

@@ -127,9 +127,9 @@ class GameLine:
         return naming.game_name(self.game.round, self.game.table, self.knockout_pairings)
 
     @property
-    def round_name(self) -> str:
+    def stage(self) -> str:
         """Its round: "2. tur", "Yarı final" (a table's printed sheet names its table)."""
-        return naming.round_name(self.game.round, self.knockout_pairings)
+        return naming.game_stage(self.game.round, self.knockout_pairings)
 
     @property
     def match(self):

@@ -168,6 +168,19 @@ def test_the_printed_sheets_say_which_round_they_hold_and_when_the_next_comes(cl
     assert "Bu, turnuvanın son turu." in final
 
 
+def test_in_english_each_tables_sheet_holds_one_semi_final(client):
+    tournament = group_stage_over(8)
+    draw(client, tournament)
+    client.cookies["django_language"] = "en"
+
+    html = printed(client, tournament)
+
+    assert [text(h2) for h2 in re.findall(r"<h2>.*?</h2>", html)] == ["Semi-final"] * 2
+    assert "This page holds only this round's tables: Semi-finals." in text(html).replace(
+        "&#x27;", "'"
+    )
+
+
 def test_the_last_group_round_says_the_knock_out_comes_with_its_draw(client):
     tournament = make_tournament(entrants=4, drawn=True)  # one group of four: three rounds
     for number in (1, 2):
