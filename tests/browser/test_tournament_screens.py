@@ -33,13 +33,32 @@ def played_group() -> Tournament:
     return tournament
 
 
-def columns_seen(page) -> list[dict]:
+PLAYERS = [
+    ("Abdurrahman Karakoyunlu", ("Abdurrahman Karakoyunlu",)),
+    ("Gülizar Çiçekçioğlu", ("Gülizar Çiçekçioğlu",)),
+    ("Muzaffer Kahveciler", ("Muzaffer Kahveciler",)),
+    ("Şerafettin Bostancıoğlu", ("Şerafettin Bostancıoğlu",)),
+]
+
+
+def played_tek() -> Tournament:
+    """A tek round of four with long names, its game played."""
+    tournament = make_tournament("tek", entrants=0)
+    play.add_entrants(tournament, PLAYERS)
+    tournament.refresh_from_db()
+    play.draw(tournament, tournament.version)
+    game = Game.objects.filter(tournament=tournament).select_related("match").get()
+    add_hand(game.match, sample_inputs(4, finisher=0, remaining=99))
+    return tournament
+
+
+def columns_seen(page, table: str) -> list[dict]:
     """The standings' columns as the page opens (the table not swiped), the page scrolled down
     to them: where each header lies, its frame's edges, and whether it is what a finger at its
     middle touches (not covered, not cut)."""
     return page.evaluate(
-        """() => {
-            const frame = document.querySelector('.sheet-wrap:has(table[data-group])');
+        """(table) => {
+            const frame = document.querySelector(`.sheet-wrap:has(${table})`);
             window.scrollTo(0, frame.getBoundingClientRect().top + window.scrollY - 100);
             const edges = frame.getBoundingClientRect();
             return [...frame.querySelectorAll('thead th')].map((cell) => {
@@ -52,22 +71,26 @@ def columns_seen(page) -> list[dict]:
                     touched: hit === cell || cell.contains(hit),
                 };
             });
-        }"""
+        }""",
+        table,
     )
 
 
 @pytest.mark.parametrize("width", [360, 390])
-def test_every_standings_column_is_on_a_phones_screen(phone, width):
+@pytest.mark.parametrize(
+    ("kind", "table", "count"), [("esli", "table[data-group]", 9), ("tek", "table[data-tek]", 6)]
+)
+def test_every_standings_column_is_on_a_phones_screen(phone, width, kind, table, count):
     """Nothing to find by swiping: "Averaj" and "Puan" are in sight beside the long names."""
     page, console = phone
-    tournament = played_group()
+    tournament = played_group() if kind == "esli" else played_tek()
     page.set_viewport_size({"width": width, "height": 844})
     page.goto(reverse("view_tournament", args=[tournament.view_token]))
 
-    columns = columns_seen(page)
+    columns = columns_seen(page, table)
 
     assert [column["text"] for column in columns][-2:] == ["Averaj", "Puan"]
-    assert len(columns) == 9
+    assert len(columns) == count
     for column in columns:
         assert column["swiped"] == 0
         assert column["touched"], (width, column)
