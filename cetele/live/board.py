@@ -41,10 +41,12 @@ from django.utils.translation import get_language
 
 from cetele.deal.dealer import dealer_of
 from cetele.deal.indicator import Indicator, open_indicator
+from cetele.matches.stats import drawn
 from cetele.models import Change, Match, Player, place_among
 from cetele.sharing.links import EDIT
 from cetele.tables.season import played_hand
 from cetele.tea.tally import bill_text, tally_of
+from cetele.tournaments.naming import MatchHeading, match_heading
 from scoring.sentences import signed
 from scoring.sheet import tally
 
@@ -68,6 +70,9 @@ class Board:
     # The open objections, oldest first: the scorer's page lists them with their buttons,
     # drawn per request (a form), from this reading.
     open_objections: tuple["OpenObjection", ...] = ()
+    # A tournament's game: which one (its pages say it above the sheet). Read with the sheet
+    # and kept with it, so that a phone served the kept drawing asks nothing more.
+    heading: MatchHeading | None = None
 
 
 @dataclass(frozen=True)
@@ -215,6 +220,7 @@ def draw(match: Match, links: dict) -> Board:
         # The open objections under the sheet, for the phones that cannot answer them.
         "objection_lines": [(line.position, text) for line in rows for text in line.objections],
         "sheet": sheet,
+        "drawn": drawn(sheet, match.teams),
         "played": len(hands),
         "finished": finished,
         "totals_hidden": audience(match, links["role"]) == "hidden"
@@ -235,6 +241,7 @@ def draw(match: Match, links: dict) -> Board:
         indicator=indicator,
         **undo_buttons(match, links["role"], numbers),
         open_objections=tuple(objections),
+        heading=match_heading(match),
     )
 
 

@@ -34,6 +34,14 @@ def finish_traits(kind: str) -> tuple[str, ...]:
     return traits or ("normal",)
 
 
+def drawn(sheet: Sheet, teams: bool) -> bool:
+    """Every side shares the lowest total: a draw, which nobody won ("Berabere", never
+    "Kazanan:" with every side named)."""
+    leaders = sheet.team_leaders if teams else sheet.leaders
+    sides = len(TEAM_SEATS) if teams else len(sheet.totals)
+    return sides > 1 and len(leaders) == sides
+
+
 @dataclass(frozen=True)
 class PlayedHand:
     scores: tuple[int, ...]  # per seat, as the engine scored them
@@ -79,6 +87,10 @@ class PlayedMatch:
         return self.sheet.totals[seat]
 
     @property
+    def drawn(self) -> bool:
+        return drawn(self.sheet, self.teams)
+
+    @property
     def winner_places(self) -> tuple[int, ...]:
         """The table places of the winners (every seat of a winning team), in seat order."""
         return tuple(place for seat, place in enumerate(self.places) if self.won(seat))
@@ -104,6 +116,7 @@ class MatchSummary:
     places: tuple[int, ...]
     totals: tuple[int, ...]
     winners: tuple[int, ...]  # side indexes
+    drawn: bool  # every side won: nobody did
     biggest: BiggestHand | None
     top_finishers: tuple[int, ...]  # seats that finished most often
     top_finishes: int
@@ -149,6 +162,7 @@ def match_summary(
         places=tuple(places),
         totals=tuple(totals),
         winners=tuple(sorted(leaders)),
+        drawn=drawn(sheet, teams),
         biggest=biggest_hand(hands),
         top_finishers=top_finishers,
         top_finishes=top_finishes,

@@ -28,6 +28,7 @@ from django.utils.http import http_date
 from django.utils.translation import gettext as _
 
 import scoring
+from cetele.matches.stats import drawn
 from cetele.models import HOUSE_PREFIX, HousePreset, Match, MissCount, RetiredLink
 from cetele.shell.refusals import refusal
 from scoring.sentences import signed
@@ -488,7 +489,9 @@ def standings_message(
         for index in sorted(range(len(sides)), key=lambda i: (places[i], i)):
             lines.append(f"{places[index]}. {sides[index]}: {signed(totals[index])}")
         best = ", ".join(sides[index] for index in sorted(leaders))
-        if finished:
+        if finished and drawn(sheet, teams):
+            lines.append(_("Berabere"))
+        elif finished:
             lines.append(_("Kazanan: %(names)s") % {"names": best})
         else:
             lines.append(_("Önde: %(names)s") % {"names": best})

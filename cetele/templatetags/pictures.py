@@ -52,6 +52,7 @@ class Line:
 @dataclass(frozen=True)
 class Summary:
     winners: list[str]
+    drawn: bool
     lines: list[Line]
     biggest_position: int | None
     biggest_finish: str
@@ -70,6 +71,7 @@ def match_summary_for(context) -> Summary:
     biggest = summary.biggest
     return Summary(
         winners=[summary.sides[side] for side in summary.winners],
+        drawn=summary.drawn,
         lines=[
             Line(
                 summary.places[side],

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import Count, Max, Sum
-from django.utils.translation import gettext as _
 
 from cetele.models import Hand
+from cetele.tournaments import naming
 from cetele.tournaments.models import (
     Entrant,
     Game,
@@ -115,10 +115,21 @@ class GameLine:
     totals: tuple[int, ...] | None  # the game's result: its match finished, or entered by hand
     manual: list[ManualResult] = field(default_factory=list)
     needed: bool = True  # False: a best of three decided before this game
+    knockout_pairings: int | None = None  # a knock-out game: the pairings of its round
 
     @property
     def finished(self) -> bool:
         return self.totals is not None
+
+    @property
+    def name(self) -> str:
+        """As every page names it: "2. tur, masa 1", "Yarı final, masa 2", "Final"."""
+        return naming.game_name(self.game.round, self.game.table, self.knockout_pairings)
+
+    @property
+    def stage(self) -> str:
+        """Its round: "2. tur", "Yarı final" (a table's printed sheet names its table)."""
+        return naming.game_stage(self.game.round, self.knockout_pairings)
 
     @property
     def match(self):
@@ -181,17 +192,6 @@ class KnockoutRound:
     lines: list[PairingLine]
 
 
-def round_title(pairings: int) -> str:
-    """A knock-out round by the number of its pairings: the final, the semi-finals, …"""
-    if pairings == 1:
-        return _("Final")
-    if pairings == 2:
-        return _("Yarı final")
-    if pairings == 4:
-        return _("Çeyrek final")
-    return _("Son %(sides)s") % {"sides": 2 * pairings}
-
-
 @dataclass
 class Picture:
     tournament: Tournament
@@ -229,6 +229,46 @@ class Picture:
             for p in self.pairings
             if p.pairing.phase == phase and p.pairing.round == self.current_round
         ]
+
+    @property
+    def current_knockout_pairings(self) -> int | None:
+        """The pairings of the knock-out round being played (None before the knock-out)."""
+        if self.current_phase != Pairing.Phase.KNOCKOUT:
+            return None
+        return len(self.current_pairings)
+
+    @property
+    def round_name(self) -> str:
+        """The round being played: "2. tur", "Yarı final" (cetele.tournaments.naming)."""
+        return naming.round_name(self.current_round, self.current_knockout_pairings)
+
+    @property
+    def draw_due(self) -> str:
+        """Above the organiser's "Kura çek" once a round is over: which one ended, what the
+        draw is for ("Yarı finaller bitti: finalin kurasını çekin.")."""
+        if self.next_draw not in (DRAW_KNOCKOUT, DRAW_TEK_ROUND):
+            return ""
+        stage = self.tournament.stage
+        return naming.draw_due(stage, self.current_knockout_pairings, self.current_round)
+
+    @property
+    def after_this_round(self) -> str:
+        """What follows the round being played (naming.NEXT_DRAWN, NEXT_BY_DRAW, LAST_ROUND):
+        the printed sheets say when the next round's come."""
+        t = self.tournament
+        if t.stage in (Stage.GROUPS, Stage.LEAGUE):
+            drawn = max((p.pairing.round for p in self.pairings), default=0)
+            if self.current_round < drawn:
+                return naming.NEXT_DRAWN
+            return naming.NEXT_BY_DRAW if t.stage == Stage.GROUPS else naming.LAST_ROUND
+        if t.stage == Stage.KNOCKOUT:
+            last = self.current_knockout_pairings == 1
+            return naming.LAST_ROUND if last else naming.NEXT_BY_DRAW
+        return naming.NEXT_BY_DRAW if self.current_round < t.rounds else naming.LAST_ROUND
+
+    @property
+    def sheets_note(self) -> tuple[str, str]:
+        return naming.sheets_note(self.round_name, self.after_this_round)
 
     @property
     def current_phase(self) -> str:
@@ -350,7 +390,13 @@ def assemble(tournament, sides, entrants, pairings, games, manual) -> Picture:
         if line.finished:
             line.winner = sides[core.knockout_winner(knockout_of(line), line.result)]
         rounds[line.pairing.round].append(line)
-    knockout = [KnockoutRound(round_title(len(rounds[k])), rounds[k]) for k in sorted(rounds)]
+    knockout = [
+        KnockoutRound(naming.round_title(len(rounds[k])), rounds[k]) for k in sorted(rounds)
+    ]
+    for lines in rounds.values():
+        for line in lines:
+            for game in line.games:
+                game.knockout_pairings = len(lines)
     tek = []
     if not tournament.esli and tournament.stage != Stage.ENTRY:
         tek = tek_table(tournament, sides, games)

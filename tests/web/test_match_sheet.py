@@ -217,14 +217,15 @@ def test_the_last_hand_ends_the_match_and_shows_the_winner(client):
     assert Hand.objects.count() == 1
 
 
-def test_a_tie_is_shared(client):
+def test_a_tie_of_every_player_is_a_draw(client):
     match = make_match(players=2, planned_hands=1)
     inputs = {"finisher": None, "players": [{"opened": "no"}, {"opened": "no"}]}
 
     client.post(url("hand_create", match), form_data(inputs))
     page = client.get(url("match_detail", match)).content.decode()
 
-    assert "(berabere)" in page
+    assert "Maç bitti: berabere." in page  # a draw: nobody won
+    assert "Kazanan" not in page
 
 
 def test_tied_winners_are_two_people_not_one_name(client):
