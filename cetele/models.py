@@ -78,6 +78,12 @@ class HandGone(SheetError):
     since this phone opened it."""
 
 
+class ResultFrozen(SheetError):
+    """The match is a tournament game whose result a later draw of the tournament used (its
+    knock-out drawn from the group tables, the next round from its winners): its hands no
+    longer change (cetele.tournaments.guard)."""
+
+
 class UndoRefused(SheetError):
     """ "Geri al" or "Yinele" named a change that is no longer the one it would reverse: another
     phone changed the sheet since. `latest` is the change that came between (None if none)."""
@@ -309,6 +315,13 @@ class Match(Forgettable):
             outcome=outcome, ended_at=change.at, ended_by=change
         )
 
+    def _refuse_if_frozen(self) -> None:
+        """ResultFrozen when the match is a tournament game whose result a later draw used;
+        asked after the match's lock, with the tournament's row then locked too (the order a
+        draw never takes the other way round: it locks only the tournament)."""
+        if result_frozen(self.pk):
+            raise ResultFrozen()
+
     def _check_fresh_request(self, request_token: str | None) -> None:
         if request_token and self.changes.filter(request_token=request_token).exists():
             raise AlreadySaved()
@@ -381,6 +394,7 @@ class Match(Forgettable):
             with transaction.atomic():
                 self._lock()
                 self._check_fresh_request(request_token)
+                self._refuse_if_frozen()
                 hand = self._hand(number)
                 if version != hand.version:
                     raise HandConflict(hand)
@@ -405,6 +419,7 @@ class Match(Forgettable):
         hands after it move up a place."""
         with transaction.atomic():
             self._lock()
+            self._refuse_if_frozen()
             hand = self._hand(number)
             change = self._record(
                 Change.Action.DELETE,
@@ -568,6 +583,8 @@ class Match(Forgettable):
             latest = self.last_undoable_change()
             if latest is None or latest.pk != named.pk:
                 raise UndoRefused(latest)
+            if named.hand_number is not None:  # a hand's change (a renaming changes no score)
+                self._refuse_if_frozen()
             return self._reverse(named, Change.Action.UNDO)
 
     def redo(self, undo_id: int) -> "Change":
@@ -582,6 +599,8 @@ class Match(Forgettable):
             latest = self.changes.exclude(action=Change.Action.RESCORE).order_by("-pk").first()
             if latest.pk != named.pk:
                 raise UndoRefused(latest)
+            if named.hand_number is not None:  # a hand's change (a renaming changes no score)
+                self._refuse_if_frozen()
             return self._reverse(named, Change.Action.REDO)
 
     def _reverse(self, change: "Change", action: str) -> "Change":
@@ -930,3 +949,6 @@ from cetele.tournaments.models import (  # noqa: E402, F401
     Pairing,
     Tournament,
 )
+
+# Whether a tournament game's hands may still change (Match._refuse_if_frozen).
+from cetele.tournaments.guard import result_frozen  # noqa: E402

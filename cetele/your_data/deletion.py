@@ -73,7 +73,9 @@ class Forgotten:
 
 
 def stale_matches(cutoff: datetime) -> QuerySet:
-    return Match.objects.filter(touched_at__lt=cutoff)
+    """Matches untouched since `cutoff`, but not a game of a tournament still kept: its result
+    is the tournament's (forgotten once the tournament is, which goes first)."""
+    return Match.objects.filter(touched_at__lt=cutoff, tournament_game__isnull=True)
 
 
 def stale_tables(cutoff: datetime) -> QuerySet:
