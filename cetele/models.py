@@ -941,6 +941,9 @@ from cetele.seats.models import DraftRow, Objection, SeatClaim  # noqa: E402, F4
 # The tea tally's items and drinks (cetele.tea), likewise.
 from cetele.tea.models import Drink, TeaItem  # noqa: E402, F401
 
+# Whether a tournament game's hands may still change (Match._refuse_if_frozen).
+from cetele.tournaments.guard import result_frozen  # noqa: E402
+
 # A café tournament's rows (cetele.tournaments), likewise.
 from cetele.tournaments.models import (  # noqa: E402, F401
     Entrant,
@@ -949,6 +952,3 @@ from cetele.tournaments.models import (  # noqa: E402, F401
     Pairing,
     Tournament,
 )
-
-# Whether a tournament game's hands may still change (Match._refuse_if_frozen).
-from cetele.tournaments.guard import result_frozen  # noqa: E402

@@ -27,6 +27,7 @@ from cetele.live.tournament import kept_live_part, live_key
 from cetele.matches.views import NOT_WRITTEN
 from cetele.sharing.links import EDIT, VIEW, BadLink, hand_over, house_keys_guarded, secret_link
 from cetele.sharing.views import qr_svg
+from cetele.templatetags.cetele import score
 from cetele.tournaments import play, state
 from cetele.tournaments.forms import (
     DrawForm,
@@ -35,7 +36,6 @@ from cetele.tournaments.forms import (
     TournamentForm,
     WithdrawForm,
 )
-from cetele.templatetags.cetele import score
 from cetele.tournaments.models import Tournament
 
 logger = logging.getLogger(__name__)
