@@ -291,7 +291,8 @@ def enter_result(
     """A game's totals by hand (a forfeit, a table that kept paper), or a correction of them,
     kept with its reason. `entered` is how many results by hand the organiser's form showed
     for the game: another one entered since (a second organiser, a double tap) is refused with
-    what it is (AlreadyEntered), never silently replaced. Refused once a later draw has used
+    what it is (AlreadyEntered), never silently replaced; a count no page showed is Stale.
+    Refused once a later draw has used
     the game's result (the rule a correction at the table obeys too: guard)."""
     with transaction.atomic():
         t = locked(tournament, None)
@@ -300,7 +301,10 @@ def enter_result(
             raise Refused(NO_SUCH_GAME)
         if guard.used_by_a_later_draw(t, game):
             raise Refused(ALREADY_USED)
-        if ManualResult.objects.filter(game=game).count() != entered:
+        seen = ManualResult.objects.filter(game=game).count()
+        if entered > seen:  # more than the game ever had: no page drew that form
+            raise Stale()
+        if seen > entered:
             raise AlreadyEntered(game.totals)
         ManualResult.objects.create(game=game, totals=totals, before=game.totals, reason=reason)
         game.totals = totals

@@ -267,6 +267,8 @@ def tournament_result(request: HttpRequest, token: str, number: int) -> HttpResp
                 )
             except play.Refused as refused:
                 form.add_error(None, refused.message)
+            except play.Stale:
+                form.add_error(None, stale_sentence())
             except play.AlreadyEntered as entered:
                 # The page again as it is now, the organiser's typing set aside: the result
                 # that stands is what they decide on.

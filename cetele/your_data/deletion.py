@@ -13,7 +13,7 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef, QuerySet
 
-from cetele.models import HousePreset, Match, MissCount, Table, Tournament
+from cetele.models import Game, HousePreset, Match, MissCount, Table, Tournament
 from cetele.sharing.links import current_window
 
 # `forget_unused` deletes this many at a time, each batch in its own short transaction: on
@@ -74,8 +74,11 @@ class Forgotten:
 
 def stale_matches(cutoff: datetime) -> QuerySet:
     """Matches untouched since `cutoff`, but not a game of a tournament still kept: its result
-    is the tournament's (forgotten once the tournament is, which goes first)."""
-    return Match.objects.filter(touched_at__lt=cutoff, tournament_game__isnull=True)
+    is the tournament's (forgotten once the tournament is, which goes first). Asked with
+    EXISTS, not through the reverse relation: its outer join cannot be locked FOR UPDATE on
+    PostgreSQL (forget_unused locks the batch)."""
+    game = Game.objects.filter(match_id=OuterRef("pk"))
+    return Match.objects.filter(touched_at__lt=cutoff).exclude(Exists(game))
 
 
 def stale_tables(cutoff: datetime) -> QuerySet:
