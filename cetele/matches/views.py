@@ -73,10 +73,11 @@ NOT_WRITTEN = gettext_lazy(
 # The hand a phone was correcting or deleting is not there any more.
 HAND_GONE = gettext_lazy("Bu el az önce başka bir telefondan silindi ya da geri alındı.")
 # A tournament game whose result a later draw used (cetele.tournaments.guard): why, and that
-# nobody can change it now, the organiser neither.
+# nobody can change it now, the organiser neither ("turnuvayı yöneten", as the
+# organiser's page calls them).
 RESULT_FROZEN = gettext_lazy(
     "Bu maç bir turnuva oyunu ve sonucu turnuvanın sonraki kurasında kullanıldı: eller artık "
-    "değiştirilemez, turnuvayı düzenleyen de değiştiremez. Hiçbir şey değişmedi."
+    "değiştirilemez, turnuvayı yöneten de değiştiremez. Hiçbir şey değişmedi."
 )
 MAX_POSITION = 10_000  # far past any match; a bigger "place" is not one
 

@@ -85,7 +85,7 @@ def test_the_semi_final_corrected_at_its_table_after_the_final_was_drawn_is_refu
 
     said = response.content.decode()
     assert response.status_code == 200 and FROZEN in said
-    assert "turnuvayı düzenleyen de değiştiremez" in said  # and who can: nobody
+    assert "turnuvayı yöneten de değiştiremez" in said  # and who can: nobody
     assert Hand.objects.get(pk=hand.pk).inputs == hand.inputs
     html = page(client, tournament, "view")
     assert bracket(html) == ["T1 – T3 → T1", "T2 – T4 → T2", "T1 – T2 → T2"]
