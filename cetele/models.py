@@ -276,12 +276,14 @@ class Match(Forgettable):
 
     def rotate_token(self, kind: str) -> str:
         """Give the edit ("edit"), view ("view") or join ("join") link a new token: the old link
-        stops working at once. Nothing else changes (not even `version`: the sheet did not
-        change); cetele.seats lets the joined phones go with their link."""
+        stops working at once. The hands do not change, but `version` does: a kept drawing that
+        links the match (a tournament's live part links each game's view link, keyed by its
+        matches' versions: cetele.live.tournament) must not outlive the link it shows.
+        cetele.seats lets the joined phones go with their link."""
         field = {"edit": "edit_token", "view": "view_token", "join": "join_token"}[kind]
         token = new_token()
         RetiredLink.retire(getattr(self, field))
-        Match.objects.filter(pk=self.pk).update(**{field: token})
+        Match.objects.filter(pk=self.pk).update(**{field: token}, version=F("version") + 1)
         setattr(self, field, token)
         return token
 

@@ -283,3 +283,36 @@ def test_entrants_repeating_a_name_added_since_the_form_was_checked_are_refused(
         play.add_entrants(tournament, [("T9", ("Zeki", "Yusuf"))])
 
     assert Entrant.objects.filter(tournament=tournament).count() == 3
+
+
+# --- The live page after a change it shows ----------------------------------------------------
+
+
+def live_poll(client, tournament: Tournament, version: str):
+    url = reverse("view_tournament_poll", args=[tournament.view_token])
+    return client.get(url, {"v": version})
+
+
+def shown_version(html: str) -> str:
+    return re.search(r'data-live-version="([^"]+)"', html).group(1)
+
+
+def test_a_games_rotated_view_link_is_the_one_the_live_page_links_at_once(client):
+    """The view page's live part is a kept drawing: a game's view link rotated since it was
+    drawn must not be linked by it, neither on a page opened now nor in the open pages' poll."""
+    tournament = make_tournament(entrants=2, drawn=True)
+    match = Game.objects.select_related("match").get().match
+    retired = reverse("view_match", args=[match.view_token])
+    before = page(client, tournament, "view")
+
+    rotated = client.post(
+        reverse("match_rotate", args=[match.edit_token]), {"kind": "view", "confirm": "on"}
+    )
+    match.refresh_from_db()
+    opened = page(client, tournament, "view")
+    polled = live_poll(client, tournament, shown_version(before))
+
+    new = reverse("view_match", args=[match.view_token])
+    assert rotated.status_code == 302 and retired in before
+    assert new in opened and retired not in opened
+    assert polled.status_code == 200 and new in polled.content.decode()
