@@ -316,3 +316,37 @@ def test_a_games_rotated_view_link_is_the_one_the_live_page_links_at_once(client
     assert rotated.status_code == 302 and retired in before
     assert new in opened and retired not in opened
     assert polled.status_code == 200 and new in polled.content.decode()
+
+
+def swapped_in(page_html: str, live_html: str) -> str:
+    """The page after htmx swapped the poll's answer in place of its live part (outerHTML)."""
+    start = page_html.index('<section id="live"')
+    depth, at = 0, start
+    for tag in re.finditer(r"<section\b|</section>", page_html[start:]):
+        depth += 1 if tag.group(0) == "<section" else -1
+        if depth == 0:
+            at = start + tag.end()
+            break
+    return page_html[:start] + live_html + page_html[at:]
+
+
+def game_item(html: str, number: int) -> str:
+    return re.search(rf'<li data-game="{number}">(.*?)</li>', html, re.S).group(1)
+
+
+def test_a_game_that_ends_while_the_live_page_is_open_is_listed_with_its_result(client):
+    """The café's page stays open: its poll brings the standings that count a game just
+    finished, and the list of games beside them must not keep it at "el 0/1"."""
+    tournament = make_tournament(entrants=2, drawn=True)
+    game = Game.objects.select_related("match").get()
+    opened = page(client, tournament, "view")
+
+    win(game, 0)  # T1 goes out: −101, T2 212
+    polled = live_poll(client, tournament, shown_version(opened))
+    now = swapped_in(opened, polled.content.decode())
+
+    assert "el 0/1" in game_item(opened, game.number)
+    assert polled.status_code == 200
+    assert standings_rows(now)[0] == ("T1", "313", "2")
+    item = game_item(now, game.number)
+    assert "el 0/1" not in item and "T1 \u2212101" in " ".join(item.split())
