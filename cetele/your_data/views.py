@@ -22,7 +22,12 @@ from cetele.models import Match
 from cetele.sharing.links import EDIT, FORGET_PARAM, forget_value, match_by_token, secret_link
 from cetele.tables.season import table_by_token
 from cetele.tournaments.guard import is_a_game
-from cetele.your_data.deletion import delete_house_preset, delete_match, delete_table
+from cetele.your_data.deletion import (
+    delete_house_preset,
+    delete_match,
+    delete_table,
+    not_games,
+)
 
 
 class ConfirmDeletionForm(forms.Form):
@@ -139,7 +144,8 @@ def table_delete(request: HttpRequest, token: str) -> HttpResponse:
         forget = [table.phone_key]
         if form.with_matches:
             # In the order they were played: the same list on either database.
-            forget += list(table.matches.order_by("pk").values_list("phone_key", flat=True))
+            gone = not_games(table.matches.order_by("pk"))  # a tournament's game stays
+            forget += list(gone.values_list("phone_key", flat=True))
         deleted = delete_table(table, with_matches=form.with_matches)
         if deleted:
             message = ngettext(

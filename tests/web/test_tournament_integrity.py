@@ -178,6 +178,27 @@ def test_a_games_match_is_not_deleted_through_its_edit_link(client):
     assert bracket(page(client, tournament, "view"))[0] == "T1 – T3 → T1"
 
 
+def test_deleting_the_table_a_games_match_was_put_at_keeps_the_games_match(client):
+    """A game's edit link may set up a table with its players ("Masa"); deleting that table
+    with its matches deletes the others, never the tournament's game."""
+    from cetele.models import Table
+
+    tournament = final_drawn()
+    semi = semi_final(1)
+    client.post(edit("match_table", semi.match), {"name": "Yarı final masası"})
+    table = Table.objects.get()
+    semi.match.refresh_from_db()
+    assert semi.match.table_id == table.pk
+
+    response = client.post(
+        reverse("table_delete", args=[table.edit_token]), {"confirm": "on", "matches": "delete"}
+    )
+
+    assert response.status_code == 302 and not Table.objects.exists()
+    assert Match.objects.filter(pk=semi.match.pk).exists()
+    assert bracket(page(client, tournament, "view"))[0] == "T1 – T3 → T1"
+
+
 def test_a_match_of_no_tournament_is_still_deleted(client):
     from tests.factories import make_match
 
