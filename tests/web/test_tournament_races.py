@@ -1,11 +1,14 @@
 """Two of the organiser's taps at the same moment, for real: gunicorn workers sharing the
 database (a SQLite file by default, PostgreSQL under scripts/with-postgres.sh), each phone a
 client of its own. A double tap on "Ekle" adds the entrants once; two organisers entering one
-game's result get one saved and the other told, in a sentence, what was entered."""
+game's result get one saved and the other told, in a sentence, what was entered; a table's
+correction at the moment of the draw that uses its result never leaves a bracket that
+contradicts the group tables."""
 
 import os
 import re
 import threading
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -151,3 +154,55 @@ def test_two_organisers_entering_one_result_one_is_saved_and_the_other_told_what
         page = phone.get(url)[2].decode()
         assert f'value="{a}"' in page and f'value="{b}"' in page  # the result that stands
         assert shown_entered(page) == "1"
+
+
+def group_tables_and_final(html: str) -> tuple[list[str], list[str]]:
+    """The café page's group leaders (A, B) and the final's two teams."""
+    leaders = re.findall(
+        r'<table class="sheet stats" data-group="[^"]*">.*?data-side="([^"]+)"', html, re.S
+    )
+    final = re.findall(r"<li data-pairing>\s*([^<–]+?) – ([^<(]+?)\s*[<(→]", html)
+    return leaders, [name.strip() for name in final[-1]] if final else []
+
+
+@pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
+def test_a_correction_at_a_table_racing_the_knock_out_draw_never_contradicts_the_bracket(
+    server,
+):
+    """Two groups of two, one team of each through to the final. The table of group A's game
+    corrects its hand (the other team wins) at the moment the organiser draws the final: either
+    the correction is in before the draw, which then seats its winner, or it is refused with a
+    sentence; the final is always the two group tables' leaders."""
+    from tests.factories import form_data, sample_inputs
+
+    settings = {**SETTINGS, "group_size": "2", "advance": "1"}
+    for attempt in range(ATTEMPTS):
+        phone = Client(server.port)
+        phone.get("/turnuva/yeni/")
+        path = phone.post("/turnuva/yeni/", settings)[1]["location"]
+        teams = "\n".join(f"T{n}: A{n}, B{n}" for n in range(1, 5))
+        assert phone.post(path + "katilimcilar/", {"entries": teams})[0] == 302
+        html = phone.get(path)[2].decode()
+        version = re.search(r'name="version" value="(\d+)"', html).group(1)
+        assert phone.post(path + "kura/", {"version": version})[0] == 302
+        matches = re.findall(r'href="(/m/[^/"]+/)"', phone.get(path)[2].decode())
+        assert len(matches) == 2
+        for match in matches:  # side a wins each group game
+            phone.get(match)
+            saved = phone.post(match + "el/", form_data(sample_inputs(4, finisher=0), position=1))
+            assert saved[0] in (302, 303), saved[0]
+        html = phone.get(path)[2].decode()
+        version = re.search(r'name="version" value="(\d+)"', html).group(1)
+        table = same_phone(phone)
+        b_wins = form_data(sample_inputs(4, finisher=1), version=1)
+
+        corrected, drawn = at_once(
+            partial(table.post, matches[0] + "el/1/duzelt/", b_wins),
+            partial(phone.post, path + "kura/", {"version": version}),
+        )
+
+        assert drawn[0] == 302 and corrected[0] in (200, 302), (corrected[0], drawn[0])
+        if corrected[0] == 200:
+            assert "sonucu turnuvanın sonraki kurasında kullanıldı" in corrected[2].decode()
+        leaders, final = group_tables_and_final(phone.get(path)[2].decode())
+        assert len(leaders) == 2 and sorted(final) == sorted(leaders), (attempt, leaders, final)
