@@ -80,6 +80,12 @@ class HandGone(SheetError):
     since this phone opened it."""
 
 
+class ResultFrozen(SheetError):
+    """The match is a tournament game whose result a later draw of the tournament used (its
+    knock-out drawn from the group tables, the next round from its winners): its hands no
+    longer change (cetele.tournaments.guard)."""
+
+
 class UndoRefused(SheetError):
     """ "Geri al" or "Yinele" named a change that is no longer the one it would reverse: another
     phone changed the sheet since. `latest` is the change that came between (None if none)."""
@@ -285,12 +291,14 @@ class Match(Forgettable):
 
     def rotate_token(self, kind: str) -> str:
         """Give the edit ("edit"), view ("view") or join ("join") link a new token: the old link
-        stops working at once. Nothing else changes (not even `version`: the sheet did not
-        change); cetele.seats lets the joined phones go with their link."""
+        stops working at once. The hands do not change, but `version` does: a kept drawing that
+        links the match (a tournament's live part links each game's view link, keyed by its
+        matches' versions: cetele.live.tournament) must not outlive the link it shows.
+        cetele.seats lets the joined phones go with their link."""
         field = {"edit": "edit_token", "view": "view_token", "join": "join_token"}[kind]
         token = new_token()
         RetiredLink.retire(getattr(self, field))
-        Match.objects.filter(pk=self.pk).update(**{field: token})
+        Match.objects.filter(pk=self.pk).update(**{field: token}, version=F("version") + 1)
         setattr(self, field, token)
         return token
 
@@ -334,6 +342,13 @@ class Match(Forgettable):
             match_id=self.pk, ended_by=correction, outcome=Objection.Outcome.CORRECTED
         )
         ended.exclude(seat__in=raised_since).update(outcome="", ended_at=None, ended_by=None)
+
+    def _refuse_if_frozen(self) -> None:
+        """ResultFrozen when the match is a tournament game whose result a later draw used;
+        asked after the match's lock, with the tournament's row then locked too (the order a
+        draw never takes the other way round: it locks only the tournament)."""
+        if result_frozen(self.pk):
+            raise ResultFrozen()
 
     def _check_fresh_request(self, request_token: str | None) -> None:
         if request_token and self.changes.filter(request_token=request_token).exists():
@@ -407,6 +422,7 @@ class Match(Forgettable):
             with transaction.atomic():
                 self._lock()
                 self._check_fresh_request(request_token)
+                self._refuse_if_frozen()
                 hand = self._hand(number)
                 if version != hand.version:
                     raise HandConflict(hand)
@@ -431,6 +447,7 @@ class Match(Forgettable):
         hands after it move up a place."""
         with transaction.atomic():
             self._lock()
+            self._refuse_if_frozen()
             hand = self._hand(number)
             change = self._record(
                 Change.Action.DELETE,
@@ -601,6 +618,8 @@ class Match(Forgettable):
             latest = self.last_undoable_change()
             if latest is None or latest.pk != named.pk:
                 raise UndoRefused(latest)
+            if named.hand_number is not None:  # a hand's change (a renaming changes no score)
+                self._refuse_if_frozen()
             return self._reverse(named, Change.Action.UNDO)
 
     def redo(self, undo_id: int) -> "Change":
@@ -615,6 +634,8 @@ class Match(Forgettable):
             latest = self.changes.exclude(action=Change.Action.RESCORE).order_by("-pk").first()
             if latest.pk != named.pk:
                 raise UndoRefused(latest)
+            if named.hand_number is not None:  # a hand's change (a renaming changes no score)
+                self._refuse_if_frozen()
             return self._reverse(named, Change.Action.REDO)
 
     def _reverse(self, change: "Change", action: str) -> "Change":
@@ -985,6 +1006,9 @@ from cetele.seats.models import DraftRow, Objection, SeatClaim  # noqa: E402, F4
 
 # The tea tally's items and drinks (cetele.tea), likewise.
 from cetele.tea.models import Drink, TeaItem  # noqa: E402, F401
+
+# Whether a tournament game's hands may still change (Match._refuse_if_frozen).
+from cetele.tournaments.guard import result_frozen  # noqa: E402
 
 # A café tournament's rows (cetele.tournaments), likewise.
 from cetele.tournaments.models import (  # noqa: E402, F401

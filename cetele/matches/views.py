@@ -54,6 +54,7 @@ from cetele.models import (
     MatchFinished,
     NamesClash,
     NothingToUndo,
+    ResultFrozen,
     UndoRefused,
 )
 from cetele.seats.drafts import HandClosed
@@ -78,6 +79,13 @@ NOT_WRITTEN = gettext_lazy(
 )
 # The hand a phone was correcting or deleting is not there any more.
 HAND_GONE = gettext_lazy("Bu el az önce başka bir telefondan silindi ya da geri alındı.")
+# A tournament game whose result a later draw used (cetele.tournaments.guard): why, and that
+# nobody can change it now, the organiser neither ("turnuvayı yöneten", as the
+# organiser's page calls them).
+RESULT_FROZEN = gettext_lazy(
+    "Bu maç bir turnuva oyunu ve sonucu turnuvanın sonraki kurasında kullanıldı: eller artık "
+    "değiştirilemez, turnuvayı yöneten de değiştiremez. Hiçbir şey değişmedi."
+)
 MAX_POSITION = 10_000  # far past any match; a bigger "place" is not one
 
 
@@ -347,6 +355,9 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
     except MatchFinished:
         entry.notices.append(_("Maçın bütün elleri oynandı."))
         return render_hand_form(request, match, entry)
+    except ResultFrozen:
+        entry.notices.append(RESULT_FROZEN)
+        return render_hand_form(request, match, entry)
     except DatabaseError as error:
         status = database_refused(request, entry, error)
         response = render_hand_form(request, match, entry)
@@ -543,6 +554,8 @@ def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
             if not match.changes.filter(hand_number=number).exists():
                 raise Http404(_("Bu el yok.")) from gone  # never a hand of this match
             messages.info(request, HAND_GONE)  # a double tap, or another phone's deletion
+        except ResultFrozen:
+            messages.warning(request, RESULT_FROZEN)
         else:
             messages.success(request, _("El silindi. Yanlışlıkla sildiyseniz “Geri al”a dokunun."))
         return redirect(match_url(match))
@@ -590,6 +603,8 @@ def reverse_change(request: HttpRequest, match: Match, *, redo: bool) -> HttpRes
             messages.info(request, _("Bu zaten geri alındı: %(what)s.") % {"what": what})
     except UndoRefused as refused:
         messages.warning(request, change_came_between(match, refused.latest))
+    except ResultFrozen:
+        messages.warning(request, RESULT_FROZEN)
     except DatabaseError as error:
         logger.error("Undo not saved, the database refused the write: %s", error)
         messages.error(request, NOT_WRITTEN)

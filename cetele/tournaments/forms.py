@@ -156,6 +156,29 @@ class TournamentForm(forms.Form):
         }
 
 
+DUPLICATE_TEAM = _("bu takım adı listede zaten var; ayırt edin (ör. “Kartallar 2”).")
+
+
+def repeated_entry(entries: list[tuple[str, tuple[str, ...]]], taken: list[str], *, esli: bool):
+    """Why the entries cannot go in, as "3. satır: …", when a line repeats a name already in
+    the tournament (`taken`: players and teams) or on an earlier line; None when none does.
+    Asked by the form, and again under the tournament's lock (cetele.tournaments.play): two
+    taps at once both pass the form."""
+    names = {f"taken-{i}": name for i, name in enumerate(taken)}
+    for number, (team, players) in enumerate(entries, start=1):
+        for i, name in enumerate((*players, team) if esli else players):
+            if esli and i == len(players) and team in players:
+                continue  # a team may be called after one of its players
+            names[f"{number}-{i}"] = name
+    repeated = duplicate_names(names)
+    if not repeated:
+        return None
+    line, index = repeated[0].split("-")
+    team = esli and int(index) == 2  # a team's two players come first
+    error = DUPLICATE_TEAM if team else DUPLICATE_NAME
+    return _("%(line)s. satır: %(error)s") % {"line": line, "error": error}
+
+
 class EntrantsForm(forms.Form):
     """Entrants typed or pasted, one per line. Eşli: "Takım: Ayşe, Ali" or "Ayşe, Ali" (the team
     is then called "Ayşe & Ali"); tek: one name per line."""
@@ -189,18 +212,9 @@ class EntrantsForm(forms.Form):
                 _("Bir turnuvada en çok %(max)s katılımcı olur.") % {"max": MAX_ENTRANTS}
             )
         entries = [self.entry(number, line) for number, line in enumerate(lines, start=1)]
-        names = {f"taken-{i}": name for i, name in enumerate(self.taken)}
-        for number, (team, players) in enumerate(entries, start=1):
-            for i, name in enumerate((*players, team) if self.esli else players):
-                if self.esli and i == len(players) and team in players:
-                    continue  # a team may be called after one of its players
-                names[f"{number}-{i}"] = name
-        repeated = duplicate_names(names)
-        if repeated:
-            line = repeated[0].split("-")[0]
-            raise forms.ValidationError(
-                _("%(line)s. satır: %(error)s") % {"line": line, "error": DUPLICATE_NAME}
-            )
+        refusal = repeated_entry(entries, self.taken, esli=self.esli)
+        if refusal:
+            raise forms.ValidationError(refusal)
         return entries
 
     def entry(self, number: int, line: str) -> tuple[str, tuple[str, ...]]:
@@ -258,6 +272,16 @@ class ResultForm(forms.Form):
         error_messages={"required": _("Nedenini yazın; sayfada sonuçla birlikte görünür.")},
     )
 
+    # How many results by hand the page showed for the game: one entered since (another
+    # organiser's, a double tap) is told, not silently replaced (cetele.tournaments.play).
+    # A form without it (a page from before it) counts as having seen none.
+    entered = forms.IntegerField(
+        min_value=0, max_value=2**31 - 1, required=False, widget=forms.HiddenInput
+    )
+
+    def clean_entered(self) -> int:
+        return self.cleaned_data["entered"] or 0
+
     def __init__(self, *args, sides: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.count = len(sides)
@@ -267,7 +291,7 @@ class ResultForm(forms.Form):
                 min_value=-99999,
                 max_value=99999,
             )
-        self.order_fields([*(f"total_{i}" for i in range(self.count)), "reason"])
+        self.order_fields([*(f"total_{i}" for i in range(self.count)), "reason", "entered"])
 
     def totals(self) -> list[int]:
         return [self.cleaned_data[f"total_{i}"] for i in range(self.count)]

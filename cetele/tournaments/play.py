@@ -17,7 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from cetele.models import Match
-from cetele.tournaments import state
+from cetele.tournaments import guard, state
+from cetele.tournaments.forms import repeated_entry
 from cetele.tournaments.models import (
     Entrant,
     Game,
@@ -34,6 +35,15 @@ SEED_RANGE = 2**31
 
 class Stale(Exception):
     """The organiser's page is older than the tournament: nothing was done."""
+
+
+class AlreadyEntered(Exception):
+    """Another result by hand was entered for the game since the organiser's form was drawn:
+    nothing was done. `totals` is the result that stands."""
+
+    def __init__(self, totals: list[int]) -> None:
+        super().__init__()
+        self.totals = totals
 
 
 class Refused(Exception):
@@ -59,6 +69,16 @@ def changed(tournament: Tournament, **fields) -> None:
     )
 
 
+def taken_names(picture: state.Picture) -> list[str]:
+    """Every name in the tournament: its players', and its teams' (eşli)."""
+    names = []
+    for side in picture.entrants:
+        names += list(side.players)
+        if picture.tournament.esli and side.name not in side.players:
+            names.append(side.name)
+    return names
+
+
 def may_change_entrants(picture: state.Picture) -> bool:
     """Before the draw; for tek also between rounds (before the next one is drawn)."""
     t = picture.tournament
@@ -69,10 +89,17 @@ def may_change_entrants(picture: state.Picture) -> bool:
 
 
 def add_entrants(tournament: Tournament, entries: list[tuple[str, tuple[str, ...]]]) -> int:
+    """Add the entrants (the form's valid lines); refused with the line when one repeats a
+    name now in the tournament: checked here, under the lock, as well as in the form, so that
+    a double tap on "Ekle" (both forms valid) adds them once."""
     with transaction.atomic():
         t = locked(tournament, None)
-        if not may_change_entrants(state.picture(t)):
+        picture = state.picture(t)
+        if not may_change_entrants(picture):
             raise Refused(CLOSED)
+        refusal = repeated_entry(entries, taken_names(picture), esli=t.esli)
+        if refusal:
+            raise Refused(refusal)
         last = Entrant.objects.filter(tournament=t).aggregate(last=Max("number"))["last"] or 0
         Entrant.objects.bulk_create(
             Entrant(
@@ -258,34 +285,32 @@ def start_match(t: Tournament, names: list[str]) -> Match:
 # --- Results by hand ------------------------------------------------------------------------
 
 
-def enter_result(tournament: Tournament, number: int, totals: list[int], reason: str) -> Game:
+def enter_result(
+    tournament: Tournament, number: int, totals: list[int], reason: str, entered: int
+) -> Game:
     """A game's totals by hand (a forfeit, a table that kept paper), or a correction of them,
-    kept with its reason. Refused once a later draw has used the game's round (the knock-out
-    drawn from the groups, the next knock-out round)."""
+    kept with its reason. `entered` is how many results by hand the organiser's form showed
+    for the game: another one entered since (a second organiser, a double tap) is refused with
+    what it is (AlreadyEntered), never silently replaced; a count no page showed is Stale.
+    Refused once a later draw has used
+    the game's result (the rule a correction at the table obeys too: guard)."""
     with transaction.atomic():
         t = locked(tournament, None)
         game = Game.objects.filter(tournament=t, number=number).select_related("pairing").first()
         if game is None:
             raise Refused(NO_SUCH_GAME)
-        if used_by_a_later_draw(t, game):
+        if guard.used_by_a_later_draw(t, game):
             raise Refused(ALREADY_USED)
+        seen = ManualResult.objects.filter(game=game).count()
+        if entered > seen:  # more than the game ever had: no page drew that form
+            raise Stale()
+        if seen > entered:
+            raise AlreadyEntered(game.totals)
         ManualResult.objects.create(game=game, totals=totals, before=game.totals, reason=reason)
         game.totals = totals
         game.save(update_fields=["totals"])
         changed(t)
     return game
-
-
-def used_by_a_later_draw(t: Tournament, game: Game) -> bool:
-    pairing = game.pairing
-    if pairing is None:  # tek: the seating of later rounds does not depend on results
-        return False
-    if pairing.phase == Pairing.Phase.GROUP:
-        return t.stage == Stage.KNOCKOUT
-    later = Pairing.objects.filter(
-        tournament=t, phase=Pairing.Phase.KNOCKOUT, round__gt=pairing.round
-    )
-    return later.exists()
 
 
 # --- What a refusal says --------------------------------------------------------------------
@@ -294,7 +319,10 @@ CLOSED = _("Katılımcılar yalnız kuradan önce (tek turnuvada turlar arasınd
 NO_SUCH_ENTRANT = _("Bu katılımcı listede yok ya da zaten çekildi.")
 NOTHING_TO_DRAW = _("Şu an çekilecek kura yok: önce bu turun oyunları bitmeli.")
 NO_SUCH_GAME = _("Bu turnuvada böyle bir oyun yok.")
-ALREADY_USED = _("Bu oyunun sonucu sonraki turun kurasında kullanıldı; artık değiştirilemez.")
+ALREADY_USED = _(
+    "Bu oyunun sonucu sonraki turun kurasında kullanıldı; artık değiştirilemez, masada da "
+    "burada da."
+)
 TOO_FEW = _("Kura için yeterli katılımcı yok (eşli en az 2 takım, tek en az 4 oyuncu).")
 NOT_DRAWN = _("Bu ayarlarla kura çekilemedi; katılımcı sayısını ve ayarları gözden geçirin.")
 

@@ -27,6 +27,7 @@ from cetele.live.tournament import kept_live_part, live_key
 from cetele.matches.views import NOT_WRITTEN
 from cetele.sharing.links import EDIT, VIEW, BadLink, hand_over, house_keys_guarded, secret_link
 from cetele.sharing.views import qr_svg
+from cetele.templatetags.cetele import score
 from cetele.tournaments import play, state
 from cetele.tournaments.forms import (
     DrawForm,
@@ -162,22 +163,13 @@ def tournament_detail(request: HttpRequest, token: str) -> TemplateResponse:
     return TemplateResponse(request, "cetele/tournaments/detail.html", context)
 
 
-def taken_names(picture: state.Picture) -> list[str]:
-    names = []
-    for side in picture.entrants:
-        names += list(side.players)
-        if picture.tournament.esli and side.name not in side.players:
-            names.append(side.name)
-    return names
-
-
 @require_POST
 @secret_link(role=EDIT)
 def tournament_entrants(request: HttpRequest, token: str) -> HttpResponse:
     """Teams or players typed or pasted, one per line."""
     tournament = tournament_by_token(EDIT, token)
     picture = state.picture(tournament)
-    form = EntrantsForm(request.POST, esli=tournament.esli, taken=taken_names(picture))
+    form = EntrantsForm(request.POST, esli=tournament.esli, taken=play.taken_names(picture))
     if form.is_valid():
         try:
             count = play.add_entrants(tournament, form.cleaned_data["entries"])
@@ -242,32 +234,54 @@ def game_or_404(picture: state.Picture, number: int) -> state.GameLine:
     raise Http404(_("Bu turnuvada böyle bir oyun yok."))
 
 
+def result_form(line: state.GameLine, data=None) -> ResultForm:
+    """The form for a game's result by hand, filled with the result that stands."""
+    initial = {"entered": len(line.manual)}
+    if line.totals is not None:
+        initial |= {f"total_{i}": total for i, total in enumerate(line.totals)}
+    return ResultForm(data, sides=[side.name for side in line.sides], initial=initial)
+
+
+def result_words(line: state.GameLine, totals) -> str:
+    """A result as the pages write it: "T1 −101 · T2 212"."""
+    return " · ".join(
+        f"{side.name} {score(total)}" for side, total in zip(line.sides, totals, strict=True)
+    )
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 @secret_link(role=EDIT)
 def tournament_result(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """A game's result by hand, or a correction of it, with a reason kept and shown."""
     tournament = tournament_by_token(EDIT, token)
-    picture = state.picture(tournament)
-    line = game_or_404(picture, number)
-    names = [side.name for side in line.sides]
-    initial = None
-    if line.totals is not None:
-        initial = {f"total_{i}": total for i, total in enumerate(line.totals)}
-    form = ResultForm(request.POST or None, sides=names, initial=initial)
-    status = 200
+    line = game_or_404(state.picture(tournament), number)
+    form = result_form(line, request.POST or None)
+    status, notice = 200, None
     if request.method == "POST":
+        status = 400
         if form.is_valid():
+            data = form.cleaned_data
             try:
                 play.enter_result(
-                    tournament, number, form.totals(), form.cleaned_data["reason"].strip()
+                    tournament, number, form.totals(), data["reason"].strip(), data["entered"]
                 )
             except play.Refused as refused:
                 form.add_error(None, refused.message)
+            except play.Stale:
+                form.add_error(None, stale_sentence())
+            except play.AlreadyEntered as entered:
+                # The page again as it is now, the organiser's typing set aside: the result
+                # that stands is what they decide on.
+                line = game_or_404(state.picture(tournament), number)
+                form, status = result_form(line), 409
+                notice = _(
+                    "Bu oyunun sonucu siz bu sayfayı açtıktan sonra elle girildi: %(result)s. "
+                    "Sizinki kaydedilmedi; değiştirmek isterseniz yeniden girin."
+                ) % {"result": result_words(line, entered.totals)}
             else:
                 messages.success(request, _("Sonuç kaydedildi."))
                 return redirect("tournament_detail", tournament.edit_token)
-        status = 400
-    context = {"t": tournament, "line": line, "form": form}
+    context = {"t": tournament, "line": line, "form": form, "notice": notice}
     return TemplateResponse(request, "cetele/tournaments/result.html", context, status=status)
 
 

@@ -14,7 +14,7 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef, QuerySet
 
-from cetele.models import HousePreset, Match, MissCount, Table, Tournament
+from cetele.models import Game, HousePreset, Match, MissCount, Table, Tournament
 from cetele.sharing.links import current_window
 
 # `forget_unused` deletes this many at a time, each batch in its own short transaction: on
@@ -35,13 +35,22 @@ def delete_house_preset(house: HousePreset) -> None:
     HousePreset.objects.filter(pk=house.pk).delete()
 
 
+def not_games(matches: QuerySet) -> QuerySet:
+    """Those of `matches` that are no tournament's game: a game's result is its tournament's
+    (its standings, its bracket), so its match goes only with the tournament. Asked with
+    EXISTS, not through the reverse relation: its outer join cannot be locked FOR UPDATE on
+    PostgreSQL (forget_unused locks its batch)."""
+    return matches.exclude(Exists(Game.objects.filter(match_id=OuterRef("pk"))))
+
+
 def delete_table(table: Table, *, with_matches: bool) -> int:
-    """Delete a table and its list of players; its matches too when `with_matches`, else they
-    stay as standalone matches, reachable by their own links. Returns how many matches went."""
+    """Delete a table and its list of players; its matches too when `with_matches` (but a
+    tournament's games: not_games), else they stay as standalone matches, reachable by their
+    own links. Returns how many matches went."""
     with transaction.atomic():
         deleted = 0
         if with_matches:
-            deleted = delete_matches(Match.objects.filter(table_id=table.pk))
+            deleted = delete_matches(not_games(Match.objects.filter(table_id=table.pk)))
         Table.objects.filter(pk=table.pk).delete()
     return deleted
 
@@ -74,7 +83,9 @@ class Forgotten:
 
 
 def stale_matches(cutoff: datetime) -> QuerySet:
-    return Match.objects.filter(touched_at__lt=cutoff)
+    """Matches untouched since `cutoff`, but not a game of a tournament still kept (forgotten
+    once the tournament is, which goes first)."""
+    return not_games(Match.objects.filter(touched_at__lt=cutoff))
 
 
 def stale_tables(cutoff: datetime) -> QuerySet:

@@ -21,7 +21,13 @@ from cetele.house_rules.views import house_by_token
 from cetele.models import Match
 from cetele.sharing.links import EDIT, FORGET_PARAM, forget_value, match_by_token, secret_link
 from cetele.tables.season import table_by_token
-from cetele.your_data.deletion import delete_house_preset, delete_match, delete_table
+from cetele.tournaments.guard import is_a_game
+from cetele.your_data.deletion import (
+    delete_house_preset,
+    delete_match,
+    delete_table,
+    not_games,
+)
 
 
 class ConfirmDeletionForm(forms.Form):
@@ -73,7 +79,12 @@ def match_delete(request: HttpRequest, token: str) -> HttpResponse:
     """Delete the match with its hands, history and both links (the GET page confirms)."""
     match = match_by_token(EDIT, token)
     form = ConfirmDeletionForm(posted(request))
-    if request.method == "POST" and form.is_valid():
+    # A tournament game's result is the tournament's (its standings, its bracket): its match is
+    # never deleted alone through the table's edit link (it is forgotten after its tournament).
+    in_tournament = is_a_game(match.pk)
+    if in_tournament:
+        form = None
+    if form is not None and request.method == "POST" and form.is_valid():
         key = match.phone_key
         delete_match(match)
         messages.success(
@@ -89,8 +100,10 @@ def match_delete(request: HttpRequest, token: str) -> HttpResponse:
         "players": list(match.players.all()),
         "played": match.hands.count(),
         "form": form,
+        "in_tournament": in_tournament,
     }
-    return TemplateResponse(request, "cetele/match_delete.html", context)
+    status = 409 if in_tournament and request.method == "POST" else 200
+    return TemplateResponse(request, "cetele/match_delete.html", context, status=status)
 
 
 # --- A house preset ------------------------------------------------------------------------
@@ -131,7 +144,8 @@ def table_delete(request: HttpRequest, token: str) -> HttpResponse:
         forget = [table.phone_key]
         if form.with_matches:
             # In the order they were played: the same list on either database.
-            forget += list(table.matches.order_by("pk").values_list("phone_key", flat=True))
+            gone = not_games(table.matches.order_by("pk"))  # a tournament's game stays
+            forget += list(gone.values_list("phone_key", flat=True))
         deleted = delete_table(table, with_matches=form.with_matches)
         if deleted:
             message = ngettext(

@@ -64,8 +64,10 @@ def test_rotating_a_token_changes_only_that_token(kind):
     after = Match.objects.values().get(pk=match.pk)
     field = f"{kind}_token"
     assert after[field] == new != before[field]
-    assert {k: v for k, v in after.items() if k != field} == {
-        k: v for k, v in before.items() if k != field
+    # A new version too: a kept drawing that shows the link is drawn again (Match.rotate_token).
+    assert after["version"] == before["version"] + 1
+    assert {k: v for k, v in after.items() if k not in (field, "version")} == {
+        k: v for k, v in before.items() if k not in (field, "version")
     }
 
 

@@ -430,7 +430,10 @@ def test_a_result_by_hand_needs_a_reason_and_is_shown_with_it(client):
     form = client.get(url)
     refused = client.post(url, {"total_0": "-101", "total_1": "250", "reason": ""})
     saved = client.post(url, {"total_0": "-101", "total_1": "250", "reason": "Masa kâğıtta tuttu"})
-    corrected = client.post(url, {"total_0": "300", "total_1": "-50", "reason": "Ters yazılmış"})
+    # The correction's page showed the first result by hand (entered=1).
+    corrected = client.post(
+        url, {"total_0": "300", "total_1": "-50", "reason": "Ters yazılmış", "entered": "1"}
+    )
 
     assert form.status_code == 200
     assert refused.status_code == 400 and "Nedenini yazın" in refused.content.decode()
