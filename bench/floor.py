@@ -4,7 +4,7 @@
                           [--workers 2] [--threads 4]
 
 Three kinds of request, each at fixed rates, open-loop and on a new connection each (as
-bench/loadtest.py's phones send them), against gunicorn with the load test's defaults (2 gthread
+bench/loadtest/'s phones send them), against gunicorn with the load test's defaults (2 gthread
 workers × 4 threads: `make serve` on 2 cores):
 - an application that only answers 204 (bench.floor:bare): gunicorn and the operating system;
 - the minimal Django view (/bench/minimal/): Django's whole request cycle around nothing;
@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from bench.harness import Client, Gunicorn, prepare, server_env
-from bench.loadtest import cpu_seconds, cpu_used, server_pids
+from bench.loadtest.machine import cpu_seconds, cpu_used
 
 
 def bare(environ, start_response):
@@ -62,9 +62,9 @@ def measure(server: Gunicorn, label: str, path: str, cookies: dict, args) -> Non
     ).encode()
     status, _, _ = Client(server.port).request("GET", path, headers={"Cookie": cookie})
     for rate in args.rates:
-        before = cpu_seconds(server_pids(server))
+        before = cpu_seconds(server.pids())
         count = asyncio.run(at_rate(server.port, request, rate, args.seconds))
-        cpu = cpu_used(before, cpu_seconds(server_pids(server)))
+        cpu = cpu_used(before, cpu_seconds(server.pids()))
         print(
             f"{label:<34}{status:>4}{rate:>8}/s{cpu / args.seconds:>8.2f} cores"
             f"{1000 * cpu / count:>10.3f} ms a request"

@@ -38,6 +38,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def process_tree(pid: int) -> list[int]:
+    """A server's process and its children (gunicorn's workers, nginx's): what it runs on."""
+    children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return [pid, *map(int, children.stdout.split())]
+
+
 def server_env(database_url: str, static_root: str | Path, **extra: str) -> dict[str, str]:
     """Production settings (DEBUG off, hashed compressed static files) on plain HTTP."""
     env = dict(os.environ)
@@ -174,13 +180,14 @@ class Gunicorn:
     def kill(self) -> None:
         """SIGKILL the master and every worker at once: a crash, not a shutdown."""
         assert self.process is not None
-        workers = subprocess.run(
-            ["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True
-        ).stdout.split()
-        for pid in [self.process.pid, *map(int, workers)]:
+        for pid in self.pids():
             with contextlib.suppress(ProcessLookupError):
-                os.kill(int(pid), signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
         self.process.wait()
+
+    def pids(self) -> list[int]:
+        """The master and its workers (whose CPU a bench reads from /proc)."""
+        return process_tree(self.process.pid) if self.process else []
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -362,12 +369,7 @@ class Nginx:
         raise RuntimeError("nginx did not answer in time")
 
     def pids(self) -> list[int]:
-        if not self.process:
-            return []
-        children = subprocess.run(
-            ["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True
-        ).stdout.split()
-        return [self.process.pid, *map(int, children)]
+        return process_tree(self.process.pid) if self.process else []
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -509,8 +511,12 @@ def seed_match(*, planned: int, hands: int, rng: random.Random):
         preset_slug="cetele-standart",
         base_rules=rules,
     )
+    return add_sample_hands(match, hands, rng)
+
+
+def add_sample_hands(match, hands: int, rng: random.Random):
+    """`hands` sample hands added to this match through the ORM; the match, at its new version."""
     for _ in range(hands):
-        inputs = sample_hand(rng)
-        match.add_hand(inputs)
+        match.add_hand(sample_hand(rng))
     match.refresh_from_db(fields=["version"])
     return match

@@ -1,0 +1,99 @@
+"""`make loadtest`: many live tables at once against gunicorn on 127.0.0.1, each phone doing what
+a phone at a café table does, then a check that every acknowledged hand is in the database
+exactly once.
+
+The app is a black box here: every request is built as the browser builds it from the page it
+was given (static/cetele/app.js, htmx, templates/cetele/match.html and _hand_form.html), with
+that phone's own cookies, the CSRF token the page carries and the hand form's fields as drawn.
+A table is one match and `--viewers` + 1 phones:
+
+- the scorer's phone polls its sheet, and for each hand (one every `--save-every` s) sends the
+  hand form's preview as the scorer taps (`--previews` of them, spread over the
+  `--entry-seconds` before the save: htmx posts the whole form to the form's URL with
+  HX-Target: hand-preview), then saves it ("Eli kaydet": the same form with action=save, HX-Target:
+  hand-form; the answer names the hand, HX-Trigger cetele:hand-saved, and carries the next
+  hand's form, whose one-time token the next save sends) and asks for the sheet at once;
+- about one hand in ten (`--corrections`) the scorer also corrects a past hand: opens its page
+  (a link on the sheet), taps a few previews, saves it with the hand's version as the page
+  carries it (answered 204 with HX-Redirect), and the browser loads the sheet it is sent to;
+- viewers poll the view link; at a share of the tables (`--joined`) the players join with their
+  own phones instead ("Masaya katıl": the join link's page, the name picked, their own page), and
+  during each hand's entry each sends its row twice (its opening, then its sum);
+- after each save, the deal: the next hand's gösterge is tapped (its colour, then its number,
+  each sent as tapped), by a joined phone where the players joined, else on the scorer's form;
+- the scorer's page and a joined phone's ask for the open hand's rows (the rows' section: its
+  hx-get and hx-trigger "every N s", as the answer gives them, and until a row is in the pace
+  of its data-rows-schedule by the sheet's quiet, as seats.js lets htmx's ticks through; the
+  scorer's page asks at once when drawn) and ask for the sheet only when the rows' answer says
+  it changed (HX-Trigger cetele:poll-now) or after their own save; the view link's phones poll
+  the sheet;
+- the sheet is polled on the schedule the page gives (data-poll-schedule, from how long the match
+  has been quiet; or every `--poll-every` s when given), and every phone now and then reloads
+  its page (`--reloads-per-minute`, a Poisson rate per phone: only the HTML page counts, static
+  files are cached by the browser);
+- tables arrive during the run: a phone opens /yeni/, starts a match through the form, lands on
+  its sheet, opens the share page for the view link, and the viewers open that link over the next
+  minute. The arrival rate is the steady state of a room of that many tables (a match of
+  `--match-hands` hands ends as another begins), or `--arrivals-per-minute`;
+- with `--tournament 64`, a café tournament (issue 32) plays beside them: 64 eşli teams drawn
+  through the organiser's own code into groups of four, best of three, on `--tournament-tables`
+  (16) tables; the first game at each table is one of the live tables (its scorer and viewers as
+  any table's), and `--spectators` (40) phones follow the tournament's view page: its live part
+  asks on the same schedule as a sheet and is drawn again at every save of any of its tables.
+
+Tables present at a step's start are seeded through the ORM before the run (a few hands played
+each, as in a room where tables started at different times); their phones open their pages (real
+page loads, not counted in the step) before the step in which the table first plays. Each step
+places each table at a random point of its hand. A viewer's delay is the time from a save's
+answer to the moment each viewer's poll brings the new sheet.
+
+The load is open-loop: each phone fires on its own clock whether or not the server has answered
+the last request, as real phones do, so a slow server shows up as latency, not as less load
+(what a person does after a page arrives, a correction or a new match, waits for that page).
+The tables are stepped up (`--steps`), each step for `--step-seconds`; a table count is
+"carried" when its step has no error and a p95 under `--p95-ms`. The first step that is not
+carried is run once more (the machine may be busy with something else), and if it fails again
+it is the last one: beyond capacity, more load only piles up timeouts.
+
+The machine's speed varies from day to day, so each run first measures the median of the minimal
+view (one request at a time) and prints tables carried × that median beside the tables, and
+whether the issue's goal holds: tables × median ≥ 2,850, p95 < 100 ms, no error, no lost or
+doubled hand, a viewer's delay median ≤ 5 s.
+
+`--servers 1,2 --balancer` is the scaled-out stack: that many app servers (each `--workers` ×
+`--threads`) behind nginx (round robin), the cache on Redis (`--cache redis`), the database from
+DATABASE_URL (scripts/with-postgres.sh). After each stack's load it checks, through the balancer
+and on each server directly: a save sent to one server and retried on the other is saved once;
+two corrections of one hand version on two servers: the second gets the conflict; 20 misses from
+one address, answered by both servers, all the plain 404, after which a link a phone was sent
+still opens from that address.
+
+`--live sse` measures server-sent events beside polling (issue 17): bench/events.py under uvicorn
+beside the same app server, each phone holding a stream from it, arriving when it would first
+have polled and fetching the sheet at each new version; the CPU of both servers is counted.
+Each step also prints its p95 and the server's CPU from ARRIVED s in, once every phone is there.
+
+`--commit-probe` only measures what a SQLite commit costs on this disk and what concurrent
+writers wait, with synchronous=FULL (the app's) and NORMAL, and stops.
+
+`--wait-sample` also prints, after each step, where the app servers' threads were on average
+(sampled from /proc every 10 ms: running, waiting for the GIL, in fsync, sleeping in SQLite's
+busy handler, idle): what the server waits on, beside its CPU (docs/performance.md, "What
+waits").
+
+The client is a few lines of asyncio over raw sockets (one connection per request: a phone that
+asks every few seconds has let its keep-alive lapse), with uvloop when installed: it runs on the
+same 2 cores as the server, so it must cost little. Only 127.0.0.1 (and 127.0.0.2, a second
+client address) is ever contacted; every run is bounded in time.
+
+Its parts, each calling only those above it:
+- page.py: what a page or an answer gives a phone (versions, links, schedules, forms, headers);
+- phones.py: what each phone's page knows, what a table is; taps.py: a hand, tap by tap;
+- figures.py: a step's figures, its report and the summary against the goal;
+- machine.py: CPU and thread waits from /proc; commit_probe.py: --commit-probe;
+- browser.py: the HTTP client; actions.py: each kind of request a phone makes;
+- traffic.py: each phone's clock, the hands, tables arriving, a step (class Load);
+- seed.py: the tables seeded through the ORM; checks.py: the exactly-once and cross-server
+  checks; stacks.py: the servers (bench/harness.py) and one stack's steps;
+- __main__.py: the command line (`python -m bench.loadtest --help`).
+"""
