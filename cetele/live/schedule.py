@@ -5,7 +5,7 @@ and a match untouched for a quarter of an hour is on a break or over. The sheet 
 ago the match last changed (`touched_at`, bumped by every change) and this schedule; app.js
 waits the interval the schedule gives for the time since then. While a table plays (a hand
 every few minutes) a viewer asks every 8 s, so a save shows within 4 s on the median; right after
-a save, and on a quiet match, much less often. bench/loadtest.py uses the same schedule.
+a save, and on a quiet match, much less often. bench/loadtest/ uses the same schedule.
 """
 
 from dataclasses import dataclass

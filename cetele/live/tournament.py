@@ -4,7 +4,7 @@ version and kept, as the sheet is (board.py).
 Every phone in the café that follows a tournament's view page asks for its live part, and every
 save at any of its tables is news to all of them: each would draw the same standings, bracket and
 tables' scores. A 64-team tournament's live part takes some 100 ms to read and draw (the hands of
-every game, 16 groups' standings, 80 KB of HTML: bench/loadtest.py --tournament, docs/
+every game, 16 groups' standings, 80 KB of HTML: bench/loadtest/ --tournament, docs/
 performance.md); with the list of every game in it (so that the poll never leaves a finished
 game at "el 0/1" beside standings that count it), a 64-table one's is 125 KB, some 45 ms more
 to draw (448 games; tests/web/test_tournaments.py's `sized`, 2026-12-05), so it is drawn

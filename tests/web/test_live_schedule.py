@@ -35,7 +35,7 @@ def test_the_schedule_asks_every_8_s_while_a_table_plays_and_less_otherwise(quie
 
 def test_a_viewer_of_a_playing_table_sees_a_save_within_5_s_on_the_median():
     """A save comes minutes after the last one; it shows at the next poll, on average half an
-    interval later (the load test measures it: bench/loadtest.py)."""
+    interval later (the load test measures it: bench/loadtest/)."""
     assert poll_every(300) / 2 <= 5
 
 
