@@ -68,6 +68,7 @@ from cetele.sharing.links import (
     match_by_token,
     secret_link,
 )
+from cetele.tournaments.guard import shown_frozen
 from scoring.sheet import team_split
 
 logger = logging.getLogger(__name__)
@@ -183,6 +184,10 @@ def match_detail(request: HttpRequest, token: str) -> HttpResponse:
     """The çetele with the form for the next hand (and, after a correction, its note)."""
     match = editable_match(token)
     note = corrected_note(request, match)
+    if shown_frozen(match.pk):  # said before a tap on "Düzelt" or "Geri al" is refused
+        note["frozen_note"] = _(
+            "Bu oyunun sonucu turnuvanın sonraki kurasında kullanıldı: elleri artık değiştirilemez."
+        )
     return sheet_page(request, match, "cetele/match.html", role=EDIT, note=note)
 
 

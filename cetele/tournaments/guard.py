@@ -39,6 +39,15 @@ def result_frozen(match_id: int) -> bool:
     return used_by_a_later_draw(tournament, game)
 
 
+def shown_frozen(match_id: int) -> bool:
+    """The same question for a page to say so before anyone taps (no lock: a draw a moment
+    later is still caught by result_frozen when a change is asked for)."""
+    game = Game.objects.filter(match_id=match_id).select_related("pairing", "tournament").first()
+    if game is None or game.pairing is None:
+        return False
+    return used_by_a_later_draw(game.tournament, game)
+
+
 def is_a_game(match_id: int) -> bool:
     """Whether the match is one of a tournament's games."""
     return Game.objects.filter(match_id=match_id).exists()

@@ -371,3 +371,14 @@ def test_a_game_that_ends_while_the_live_page_is_open_is_listed_with_its_result(
     assert standings_rows(now)[0] == ("T1", "313", "2")
     item = game_item(now, game.number)
     assert "el 0/1" not in item and "T1 \u2212101" in " ".join(item.split())
+
+
+def test_a_frozen_games_scorer_is_told_before_tapping_and_other_matches_are_not(client):
+    final_drawn()
+    frozen_note = "Bu oyunun sonucu turnuvanın sonraki kurasında kullanıldı"
+
+    semi = client.get(edit("match_detail", semi_final(1).match)).content.decode()
+    final = client.get(edit("match_detail", final_game().match)).content.decode()
+
+    assert frozen_note in semi
+    assert frozen_note not in final  # no draw comes after the final: it may still change
