@@ -382,14 +382,19 @@ def bump(matches) -> None:
 
 def set_rule(match: Match, rule: str) -> bool:
     """The rule of a match's tally: its table's (for every match of the table) or its own.
-    False when it already was that rule (nothing is written)."""
+    False when it already was that rule (nothing is written). Whether the match is at a table
+    is read after the match's lock, which setting up a table from the match takes too
+    (cetele.tables.season.table_from_match): a rule tapped while the match joins a table is
+    the table's, not left on the match where its bill no longer looks. Match.DoesNotExist
+    when the match was deleted meanwhile."""
     with transaction.atomic():
-        if match.table_id is None:
+        locked = Match.objects.select_for_update().only("id", "table_id").get(pk=match.pk)
+        if locked.table_id is None:
             changed = Match.objects.filter(pk=match.pk).exclude(tea_rule=rule).update(tea_rule=rule)
             if changed:
                 bump(Match.objects.filter(pk=match.pk))
             return bool(changed)
-        return set_table_rule(match.table_id, rule)
+        return set_table_rule(locked.table_id, rule)
 
 
 def set_table_rule(table_id: int, rule: str) -> bool:

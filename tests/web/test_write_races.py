@@ -1,0 +1,60 @@
+"""Writes that decide on something another request may change at the same moment, for real: a
+real gunicorn on a SQLite file, or on the PostgreSQL of scripts/with-postgres.sh when it runs the
+tests (the harness of tests/web/test_join_link_races.py), many rounds each.
+
+- "Yeri boşalt" while the phone on that seat sends its row: no row stays on the scorer's form.
+- the tea tally's rule tapped while the match is set up at a new table: the rule tapped is the
+  rule the tally uses.
+"""
+
+import re
+from functools import partial
+
+import pytest
+
+from tests.web.test_join_link_races import ROUNDS, Table, at_once, row_form, server  # noqa: F401
+
+pytestmark = pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
+
+
+def test_a_row_sent_while_its_seat_is_freed_does_not_outlive_the_seat(server):  # noqa: F811
+    table = Table(server.port)
+    join = table.join_path()
+    kept_then_cleared = 0
+    for _round in range(ROUNDS):
+        phone = table.new_phone(join)
+        assert phone.post(join, {"seat": "1"})[0] == 302
+
+        freed, sent = at_once(
+            partial(table.scorer.post, table.edit + "paylas/yer-bosalt/", {"seat": "1"}),
+            partial(phone.post, join + "satir/", row_form(1), htmx=True),
+        )
+
+        assert freed[0] == 302
+        assert sent[0] == 200, (sent[0], sent[2][:300])
+        kept_then_cleared += "Satırınız gönderildi" in sent[2].decode()
+        assert table.rows_on_the_scorers_form() == 0, f"round {_round}: a row outlived its seat"
+        assert table.phones_joined() == 0
+    print(f"rows kept before the seat was freed (then cleared): {kept_then_cleared}/{ROUNDS}")
+
+
+def tea_rule_shown(table: Table) -> str:
+    """The rule the match's tea card says the bill follows."""
+    status, _, body = table.scorer.get(table.edit + "cay/", {"HX-Request": "true"})
+    assert status == 200
+    html = body.decode()
+    return "own" if re.search(r"Herkes kendi\s*\.", html) else "loser"
+
+
+def test_the_tea_rule_tapped_while_the_match_joins_a_new_table_is_the_rule_of_its_bill(server):  # noqa: F811
+    for _round in range(ROUNDS):
+        table = Table(server.port)  # a new match, at no table
+
+        ruled, set_up = at_once(
+            partial(table.scorer.post, table.edit + "cay/kural/", {"rule": "own"}, htmx=True),
+            partial(table.scorer.post, table.edit + "masa/", {"name": "Cuma"}),
+        )
+
+        assert ruled[0] == 200 and "Çay defteri: Herkes kendi." in ruled[2].decode()
+        assert set_up[0] == 302
+        assert tea_rule_shown(table) == "own", f"round {_round}: the tap was lost"
