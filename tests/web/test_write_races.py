@@ -5,6 +5,8 @@ tests (the harness of tests/web/test_join_link_races.py), many rounds each.
 - "Yeri boşalt" while the phone on that seat sends its row: no row stays on the scorer's form.
 - the tea tally's rule tapped while the match is set up at a new table: the rule tapped is the
   rule the tally uses.
+- two phones saving the table's tea list at the same moment: neither's item is lost behind an
+  answer that says it was kept.
 """
 
 import re
@@ -12,6 +14,7 @@ from functools import partial
 
 import pytest
 
+from bench.harness import Client
 from tests.web.test_join_link_races import ROUNDS, Table, at_once, row_form, server  # noqa: F401
 
 pytestmark = pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
@@ -58,3 +61,40 @@ def test_the_tea_rule_tapped_while_the_match_joins_a_new_table_is_the_rule_of_it
         assert ruled[0] == 200 and "Çay defteri: Herkes kendi." in ruled[2].decode()
         assert set_up[0] == 302
         assert tea_rule_shown(table) == "own", f"round {_round}: the tap was lost"
+
+
+def tea_list_form(page: str, new_item: str) -> dict:
+    """The table's list as its page first shows it (the default items, and the mark of the list
+    the page showed), and one item more."""
+    seen = re.search(r'name="seen" value="([^"]*)"', page).group(1)
+    form = {"seen": seen, "rule": "loser", "name_0": "çay", "name_1": "kahve", "name_2": "su"}
+    return form | {"name_new_0": new_item}
+
+
+def test_two_phones_saving_the_tea_list_at_once_lose_no_item_said_to_be_kept(server):  # noqa: F811
+    """The list is written whole: a save that read it before another phone's save and wrote it
+    after would put its own list over the other's, both phones told "kaydedildi"."""
+    for _round in range(ROUNDS):
+        table = Table(server.port)
+        status, headers, _ = table.scorer.post(table.edit + "masa/", {"name": "Cuma"})
+        assert status == 302
+        items_url = headers["location"] + "cay/"
+        phones, forms = [Client(server.port), Client(server.port)], []
+        for phone, item in zip(phones, ("Ayran", "Soda"), strict=True):
+            phone.cookies = dict(table.scorer.cookies)
+            status, _, page = phone.get(items_url)
+            assert status == 200
+            forms.append(tea_list_form(page.decode(), item))
+
+        answers = at_once(
+            *(partial(p.post, items_url, f) for p, f in zip(phones, forms, strict=True))
+        )
+
+        status, _, body = table.scorer.get(items_url)
+        listed = body.decode()
+        for (status, _, body), item in zip(answers, ("Ayran", "Soda"), strict=True):
+            if status == 302:  # "Çay listesi kaydedildi."
+                assert f'value="{item}"' in listed, f"round {_round}: {item} was lost"
+            else:
+                assert status == 409, status
+                assert "Çay listesi az önce başka bir telefondan değişti" in body.decode()
