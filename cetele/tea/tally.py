@@ -394,19 +394,26 @@ def bump(matches) -> None:
 
 def set_rule(match: Match, rule: str) -> bool:
     """The rule of a match's tally: its table's (for every match of the table) or its own.
-    False when it already was that rule (nothing is written). Whether the match is at a table
-    is read after the match's lock, which setting up a table from the match takes too
-    (cetele.tables.season.table_from_match): a rule tapped while the match joins a table is
-    the table's, not left on the match where its bill no longer looks. Match.DoesNotExist
-    when the match was deleted meanwhile."""
+    False when it already was that rule (nothing is written). Match.DoesNotExist when the match
+    was deleted meanwhile.
+
+    Whether the match is at a table is decided by the database, not by the match as the
+    request read it: the match's own rule is written only while it is at no table, in the
+    statement that writes it (a table set up from the match meanwhile, under the match's lock:
+    cetele.tables.season.table_from_match, makes it write nothing once that commits), and the
+    table is read after that statement. So a rule tapped while the match joins a table is the
+    table's, never left on the match where its bill no longer looks. No lock on the match
+    first: the table's writers lock the table, then its matches (change_waiting, save_items),
+    and this takes them in that order too."""
     with transaction.atomic():
-        locked = Match.objects.select_for_update().only("id", "table_id").get(pk=match.pk)
-        if locked.table_id is None:
-            changed = Match.objects.filter(pk=match.pk).exclude(tea_rule=rule).update(tea_rule=rule)
-            if changed:
-                bump(Match.objects.filter(pk=match.pk))
-            return bool(changed)
-        return set_table_rule(locked.table_id, rule)
+        own = Match.objects.filter(pk=match.pk, table__isnull=True).exclude(tea_rule=rule)
+        if own.update(tea_rule=rule):
+            bump(Match.objects.filter(pk=match.pk))
+            return True
+        table_id = Match.objects.filter(pk=match.pk).values_list("table_id", flat=True).get()
+        if table_id is None:
+            return False  # at no table, and its rule already
+        return set_table_rule(table_id, rule)
 
 
 def set_table_rule(table_id: int, rule: str) -> bool:

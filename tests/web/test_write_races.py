@@ -98,3 +98,30 @@ def test_two_phones_saving_the_tea_list_at_once_lose_no_item_said_to_be_kept(ser
             else:
                 assert status == 409, status
                 assert "Çay listesi az önce başka bir telefondan değişti" in body.decode()
+
+
+def test_the_tea_rule_and_a_drink_at_the_table_tapped_at_once_are_both_kept(server):  # noqa: F811
+    """The rule (on the match's page) and a drink at the table (on the table's page, into the
+    match in play) take the table's and the match's rows: in the same order, or two phones at
+    once would wait for each other (on PostgreSQL one is then refused, "Kaydedilemedi")."""
+    table = Table(server.port)
+    status, headers, _ = table.scorer.post(table.edit + "masa/", {"name": "Cuma"})
+    assert status == 302
+    waiting = headers["location"] + "cay/masada/"
+    drink = {"place": "0", "item": "0", "action": "add", "seen": "0", "kept": "on"}
+    for _round in range(ROUNDS):
+        rule = ("own", "loser")[_round % 2]
+
+        ruled, drunk = at_once(
+            partial(table.scorer.post, table.edit + "cay/kural/", {"rule": rule}, htmx=True),
+            partial(table.scorer.post, waiting, drink, htmx=True),
+        )
+
+        said = [note_of(answer[2].decode()) for answer in (ruled, drunk)]
+        assert (ruled[0], drunk[0]) == (200, 200), said
+        assert "Çay defteri:" in said[0] and "oynadığı maçta" in said[1], f"round {_round}: {said}"
+
+
+def note_of(card: str) -> str:
+    """The sentence a tap's answer (the tea card) says about it."""
+    return re.search(r"data-tea-note>([^<]*)<", card).group(1)
