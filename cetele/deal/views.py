@@ -16,7 +16,7 @@ from cetele.deal.forms import DealerForm, IndicatorForm, chips
 from cetele.deal.indicator import Indicator, ScorersIndicator, open_indicator, set_indicator
 from cetele.live.board import players_of
 from cetele.models import Match
-from cetele.seats.claims import claim_of
+from cetele.seats.claims import SeatFreed, claim_of, seat_held
 from cetele.seats.drafts import HandClosed, open_position
 from cetele.sharing.links import EDIT, JOIN, match_by_token, secret_link
 
@@ -75,7 +75,10 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("join_match", match.join_token)
     position = form.cleaned_data["position"]
     try:
-        set_indicator(match, position, form.indicator_for(claim.seat))
+        with seat_held(match, claim):
+            set_indicator(match, position, form.indicator_for(claim.seat))
+    except SeatFreed:
+        return no_seat(request, match)
     except HandClosed as closed:
         notice = _("%(number)s. el kaydedildi; gösterge işlenmedi.") % {"number": position}
         if not request.htmx:

@@ -34,11 +34,15 @@ from cetele.matches.exports import match_csv, match_json
 from cetele.matches.views import NOT_WRITTEN, get_hand, hand_context, match_url, sheet_context
 from cetele.models import HandGone, Match, ObjectionGone
 from cetele.seats.claims import (
+    AlreadySeated,
+    SeatFreed,
     SeatTaken,
     claim_of,
     free_seat,
-    let_every_phone_go,
+    phone_for,
     remember_claim,
+    rotate_join_link,
+    seat_held,
     take_seat,
     taken_seats,
 )
@@ -78,23 +82,27 @@ def pick_page(request, match: Match, form: SeatChoiceForm | None = None, status:
     if form is None:
         form = SeatChoiceForm(players=players, taken=taken_seats(match))
     context = {**sheet_context(match, role=JOIN), "pick_form": form}
-    return TemplateResponse(request, "cetele/seats/pick.html", context, status=status)
+    response = TemplateResponse(request, "cetele/seats/pick.html", context, status=status)
+    phone_for(request, response)  # the names tapped from this page are this phone's
+    return response
 
 
 def pick_seat(request: HttpRequest, match: Match, claim) -> HttpResponse:
     """Take the seat asked for; a seat another phone has is refused in a sentence, and this
-    phone may pick another or ask the scorer to free it."""
+    phone may pick another or ask the scorer to free it. A phone holds one seat of a match: a
+    second name, even tapped at the same moment as the first, is answered with the first."""
     players = players_of(match)
     if claim is not None:
-        name = players[claim.seat].name
-        messages.info(request, _("Bu telefon bu maçta zaten %(name)s.") % {"name": name})
-        return redirect("join_match", match.join_token)
+        return already_seated(request, match, claim)
     form = SeatChoiceForm(request.POST, players=players, taken=taken_seats(match))
     if not form.is_valid():
         return pick_page(request, match, form, status=400)
     seat = form.cleaned_data["seat"]
+    response = redirect("join_match", match.join_token)
     try:
-        claim = take_seat(match, seat)
+        claim = take_seat(match, seat, phone_for(request, response))
+    except AlreadySeated as seated:
+        return already_seated(request, match, seated.claim)
     except SeatTaken:
         form = SeatChoiceForm(players=players, taken=taken_seats(match))
         form.taken_message = _(
@@ -104,6 +112,15 @@ def pick_seat(request: HttpRequest, match: Match, claim) -> HttpResponse:
         return pick_page(request, match, form, status=409)
     # What the phone is for is said under it, on the page itself (cetele/seats/joined.html).
     messages.success(request, _("Hoş geldiniz, %(name)s.") % {"name": players[seat].name})
+    remember_claim(request, response, claim)
+    return response
+
+
+def already_seated(request: HttpRequest, match: Match, claim) -> HttpResponse:
+    """This phone has its seat here already: its page, and its cookie holds that seat's key
+    (whichever of two answers at the same moment the phone keeps last)."""
+    name = players_of(match)[claim.seat].name
+    messages.info(request, _("Bu telefonda zaten %(name)s olarak yazıyorsunuz.") % {"name": name})
     response = redirect("join_match", match.join_token)
     remember_claim(request, response, claim)
     return response
@@ -164,7 +181,10 @@ def join_row(request: HttpRequest, token: str) -> HttpResponse:
             return row_status(request, match, row.errors(), error=True)
         return joined_page(request, match, claim.seat, row=row, status=400)
     try:
-        write_row(match, row.position, claim.seat, row.values(), row.finished)
+        with seat_held(match, claim):
+            write_row(match, row.position, claim.seat, row.values(), row.finished)
+    except SeatFreed:
+        return no_seat(request, match)
     except HandClosed as closed:
         notice = hand_closed_notice(row.position, closed.position)
         if request.htmx:
@@ -380,9 +400,12 @@ def join_objection(request: HttpRequest, token: str, number: int) -> HttpRespons
             return objection_answer(request, match, hand, form, claim)
         return join_hand_page(request, match, hand, claim, form, status=400)
     try:
-        replaced = match.raise_objection(
-            number, claim.seat, form.cleaned_data["reason"], form.cleaned_data["note"]
-        )
+        with seat_held(match, claim):
+            replaced = match.raise_objection(
+                number, claim.seat, form.cleaned_data["reason"], form.cleaned_data["note"]
+            )
+    except SeatFreed:
+        return objection_refused(request, match, NO_SEAT)
     except HandGone:
         return objection_refused(request, match, OBJECTION_HAND_GONE)
     except DatabaseError as error:
@@ -488,8 +511,7 @@ def join_rotate(request: HttpRequest, token: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Yenilemek için önce kutuyu işaretleyin: hiçbir şey değişmedi."))
         return redirect("match_share", match.edit_token)
-    match.rotate_token("join")
-    let_every_phone_go(match)
+    rotate_join_link(match)
     messages.success(
         request,
         _(

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cetele.shell.names import NameField
 from cetele.tea.models import TeaRule
-from cetele.tea.tally import MAX_ITEMS, MAX_PRICE, Item
+from cetele.tea.tally import MAX_ITEMS, MAX_PRICE, Item, list_mark
 
 BAD_TAP = _("Bu dokunuş anlaşılamadı; çay defterinde hiçbir şey değişmedi.")
 CENTS = Decimal("0.01")
@@ -85,9 +85,13 @@ class TeaItemsForm(TeaRuleForm):
     """A table's list: each item's name and price, "listeden kaldır" for one no longer
     served (kept for the drinks already counted), empty rows for new ones; and the rule."""
 
+    # The list the page showed (list_mark): a save from an older page is refused (`stale`).
+    seen = forms.CharField(required=False, max_length=16, widget=forms.HiddenInput)
+
     def __init__(self, *args, items: list[Item], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.items = items
+        self.initial["seen"] = list_mark(items)
         for item in items:
             self.fields[f"name_{item.place}"] = NameField(
                 label=_("Ad"), max_length=20, initial=item.name, required=False
@@ -104,6 +108,12 @@ class TeaItemsForm(TeaRuleForm):
         for key in self.new_rows:
             self.fields[f"name_{key}"] = NameField(label=_("Ad"), max_length=20, required=False)
             self.fields[f"price_{key}"] = price_field()
+
+    def stale(self) -> bool:
+        """Whether the page this form was posted from showed another list than the table's now
+        (another phone saved it since). A form posted without the mark is not asked."""
+        seen = self.data.get("seen")
+        return bool(seen) and seen != list_mark(self.items)
 
     def rows(self) -> list[dict]:
         """The rows as the page draws them: the fields of each item, then the empty ones."""

@@ -26,6 +26,8 @@ Decisions where the issue left a choice:
   names the count it saw; the id makes a resend whose answer was lost count nothing.
 """
 
+import hashlib
+import json
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -63,6 +65,16 @@ def table_items(table_id: int) -> list[Item]:
         "place", "name", "price", "retired"
     )
     return [Item(*row) for row in rows] or default_items()
+
+
+def list_mark(items: list[Item]) -> str:
+    """A short mark of a table's list as a page shows it: the list's form carries it back, so a
+    save from a page drawn before another phone saved the list is told so, not written over
+    that phone's list (cetele.tea.forms.TeaItemsForm.stale)."""
+    if items == default_items():
+        return "default"  # never written: the same whichever language drew it
+    text = json.dumps([[i.place, i.name, i.price, i.retired] for i in items], ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def items_and_rule(match: Match) -> tuple[list[Item], str]:
@@ -382,14 +394,26 @@ def bump(matches) -> None:
 
 def set_rule(match: Match, rule: str) -> bool:
     """The rule of a match's tally: its table's (for every match of the table) or its own.
-    False when it already was that rule (nothing is written)."""
+    False when it already was that rule (nothing is written). Match.DoesNotExist when the match
+    was deleted meanwhile.
+
+    Whether the match is at a table is decided by the database, not by the match as the
+    request read it: the match's own rule is written only while it is at no table, in the
+    statement that writes it (a table set up from the match meanwhile, under the match's lock:
+    cetele.tables.season.table_from_match, makes it write nothing once that commits), and the
+    table is read after that statement. So a rule tapped while the match joins a table is the
+    table's, never left on the match where its bill no longer looks. No lock on the match
+    first: the table's writers lock the table, then its matches (change_waiting, save_items),
+    and this takes them in that order too."""
     with transaction.atomic():
-        if match.table_id is None:
-            changed = Match.objects.filter(pk=match.pk).exclude(tea_rule=rule).update(tea_rule=rule)
-            if changed:
-                bump(Match.objects.filter(pk=match.pk))
-            return bool(changed)
-        return set_table_rule(match.table_id, rule)
+        own = Match.objects.filter(pk=match.pk, table__isnull=True).exclude(tea_rule=rule)
+        if own.update(tea_rule=rule):
+            bump(Match.objects.filter(pk=match.pk))
+            return True
+        table_id = Match.objects.filter(pk=match.pk).values_list("table_id", flat=True).get()
+        if table_id is None:
+            return False  # at no table, and its rule already
+        return set_table_rule(table_id, rule)
 
 
 def set_table_rule(table_id: int, rule: str) -> bool:
@@ -405,11 +429,20 @@ def bump_table(table_id: int) -> None:
     Match.objects.filter(table_id=table_id).update(version=F("version") + 1)
 
 
-def save_items(table: Table, items: list[Item], rule: str) -> None:
+class ListChanged(Exception):
+    """The table's list changed (another phone saved it) after the form was made from it:
+    nothing is written."""
+
+
+def save_items(table: Table, seen: list[Item], items: list[Item], rule: str) -> None:
     """The table's list as its scorer wrote it (names, prices, retired, new ones at the next
-    places) and its rule, in one transaction with the table's row locked."""
+    places) and its rule, in one transaction with the table's row locked. The list is written
+    whole, so it is written only over the list its form was made from (`seen`), read again
+    after the lock: another phone's save in between is ListChanged, not overwritten."""
     with transaction.atomic():
         Table.objects.select_for_update().only("id").get(pk=table.pk)
+        if table_items(table.pk) != seen:
+            raise ListChanged()
         TeaItem.objects.filter(table=table).delete()
         TeaItem.objects.bulk_create(
             TeaItem(

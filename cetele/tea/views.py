@@ -35,6 +35,7 @@ from cetele.tea.forms import (
 )
 from cetele.tea.tally import (
     AlreadyCounted,
+    ListChanged,
     NoDrink,
     TallyMoved,
     UnknownDrink,
@@ -52,6 +53,10 @@ from cetele.tea.tally import (
 logger = logging.getLogger(__name__)
 NOT_WRITTEN = gettext_lazy(
     "Kaydedilemedi: sunucu şu an veritabanına yazamıyor. Biraz sonra yeniden dokunun."
+)
+LIST_CHANGED = gettext_lazy(
+    "Çay listesi az önce başka bir telefondan değişti; sizinki kaydedilmedi. Listenin şimdiki "
+    "hâli aşağıda: değişikliğinizi yeniden yapıp kaydedin."
 )
 
 
@@ -350,9 +355,13 @@ def table_tea(request: HttpRequest, token: str) -> HttpResponse:
     items = table_items(table.pk)
     form = TeaItemsForm(request.POST or None, items=items, initial={"rule": table.tea_rule})
     status = 200
+    if request.method == "POST" and form.stale():
+        return list_changed(request, table)
     if request.method == "POST" and form.is_valid():
         try:
-            save_items(table, form.saved_items(), form.cleaned_data["rule"])
+            save_items(table, items, form.saved_items(), form.cleaned_data["rule"])
+        except ListChanged:
+            return list_changed(request, table)
         except DatabaseError as error:
             logger.error("Tea items not saved, the database refused the write: %s", error)
             form.add_error(None, NOT_WRITTEN)
@@ -362,3 +371,12 @@ def table_tea(request: HttpRequest, token: str) -> HttpResponse:
             return redirect(reverse("table_detail", args=[token]) + "#tea")
     context = {"table": table, "form": form}
     return TemplateResponse(request, "cetele/tea/items.html", context, status=status)
+
+
+def list_changed(request: HttpRequest, table: Table) -> TemplateResponse:
+    """Another phone saved the table's list since this phone's page was drawn (or while this
+    save waited for the lock): nothing was written; the list as it is now, to change again."""
+    table.refresh_from_db(fields=["tea_rule"])
+    form = TeaItemsForm(items=table_items(table.pk), initial={"rule": table.tea_rule})
+    context = {"table": table, "form": form, "list_changed": LIST_CHANGED}
+    return TemplateResponse(request, "cetele/tea/items.html", context, status=409)

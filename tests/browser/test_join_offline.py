@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from cetele.deal.models import OpenIndicator
 from cetele.models import Match
-from cetele.seats.claims import free_seat, let_every_phone_go
+from cetele.seats.claims import free_seat, rotate_join_link
 from tests.browser.sheet import enter_hand, wait_for_hand
 from tests.browser.test_join_table import LIVE, join_as
 from tests.browser.test_offline import (
@@ -336,8 +336,7 @@ def test_a_join_link_changed_while_offline_writes_nothing_and_takes_its_copies(s
     match = make_match(hands=1, planned_hands=5)
     path = joined_and_kept(player, match, NAMES[2])
     player.context.set_offline(True)
-    match.rotate_token("join")  # the scorer's "Yenile": every joined phone is let go
-    let_every_phone_go(match)
+    rotate_join_link(match)  # the scorer's "Yenile": every joined phone is let go
     player.reload()  # the last copy, which knows nothing of it
     expect(player.get_by_text(OFFLINE_NOTE)).to_be_visible()
 
