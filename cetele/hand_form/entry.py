@@ -202,6 +202,7 @@ class HandLevelForm(forms.Form):
             "Kimin bitirdiğini seçin: %(names)s ya da “Kimse bitmedi”."
         ) % {"names": names}
 
+
 class SeatForm(forms.Form):
     """One player's hand: its sum box and messages name the player; the opening and "çifte
     devam" fields are there where the rules have them."""
