@@ -22,11 +22,11 @@ A table is one match and `--viewers` + 1 phones:
 - after each save, the deal: the next hand's gösterge is tapped (its colour, then its number,
   each sent as tapped), by a joined phone where the players joined, else on the scorer's form;
 - the scorer's page and a joined phone's ask for the open hand's rows (the rows' section: its
-  hx-get and hx-trigger "every N s", as the answer gives them, and until a row is in the pace
-  of its data-rows-schedule by the sheet's quiet, as seats.js lets htmx's ticks through; the
-  scorer's page asks at once when drawn) and ask for the sheet only when the rows' answer says
-  it changed (HX-Trigger cetele:poll-now) or after their own save; the view link's phones poll
-  the sheet;
+  hx-get and hx-trigger "every N s", as the answer gives them; the scorer's page asks at once
+  when drawn) and ask for the sheet only when the rows' answer says it changed (HX-Trigger
+  cetele:poll-now) or after their own save; the view link's phones poll the sheet;
+- the scorer's save names the rows its page has shown (data-rows-seen, as seats.js copies it);
+  one refused because a row came since (its form brought up to date) is tapped again once;
 - the sheet is polled on the schedule the page gives (data-poll-schedule, from how long the match
   has been quiet; or every `--poll-every` s when given), and every phone now and then reloads
   its page (`--reloads-per-minute`, a Poisson rate per phone: only the HTML page counts, static
@@ -140,7 +140,7 @@ ROWS_SECTION = re.compile(
     rb'<section id="table-rows"[^>]*?hx-get="([^"]+)"[^>]*?hx-trigger="([^"]*)"', re.S
 )
 EVERY = re.compile(rb"every (\d+)s")
-ROWS_SCHEDULE = re.compile(rb'<section id="table-rows"[^>]*?data-rows-schedule="([0-9:,]*)"', re.S)
+ROWS_SEEN = re.compile(rb'<section id="table-rows"[^>]*?data-rows-seen="([^"]*)"', re.S)
 # The tournament's live section (cetele/tournaments/_live.html): where it asks and how often.
 LIVE_SECTION = re.compile(
     rb'<section id="live" hx-get="([^"]+)"[^>]*?data-poll-schedule="([0-9:,]*)"'
@@ -328,7 +328,7 @@ class Phone:
     # hx-trigger="load"); while they are asked, the sheet asks only when they say it changed.
     rows_url: str = ""
     rows_every: float = 0.0
-    rows_schedule: list[tuple[float, float]] = field(default_factory=list)  # until a row is in
+    rows_seen: str = ""  # the rows the scorer's page shows, which its save names
     sheet_polls: bool = True
     row_form: Form | None = None  # a joined phone's own row
     indicator_form: Form | None = None  # a joined phone's gösterge
@@ -644,8 +644,8 @@ class Load:
             phone.rows_url = html.unescape(found[1].decode())
             every = EVERY.search(found[2])
             phone.rows_every = float(every[1]) if every else 0.0
-            paced = ROWS_SCHEDULE.search(body)
-            phone.rows_schedule = parse_schedule(paced[1]) if paced else []
+            seen = ROWS_SEEN.search(body)
+            phone.rows_seen = html.unescape(seen[1].decode()) if seen else ""
         if phone.role == "k" and (form := read_form(body.decode(), '/satir/"')):
             phone.row_form = form
         if phone.role == "k" and (form := read_form(body.decode(), '/gosterge/"')):
@@ -816,14 +816,17 @@ class Load:
         else:
             step.error(f"preview: HTTP {status}" + (" (no preview)" if status == 200 else ""))
 
-    async def save(self, step: Step, table: Table, due: float, phone: Phone, inputs) -> None:
+    async def save(
+        self, step: Step, table: Table, due: float, phone: Phone, inputs, again: bool = False
+    ) -> None:
         form = phone.form
         if form is None:
             step.error("save: the page has no hand form")
             return
         token = form.value("request_token")
         self.sent.add(token)
-        body = form.data(hand_taps(inputs)[-1], extra=(("action", "save"),))
+        chosen = {**hand_taps(inputs)[-1], "rows_seen": phone.rows_seen}
+        body = form.data(chosen, extra=(("action", "save"),))
         answer = await self.timed(step, "save", self.hand_post(phone, form, body, "hand-form"), due)
         if answer is None:
             return
@@ -839,6 +842,16 @@ class Load:
             now = time.monotonic()
             table.changed_at = phone.changed_at = now
             self.fire(step, self.poll(step, table, phone, now, saved_at=now))
+        elif (
+            status == 200 and "cetele:rows-now" in (header(head, b"hx-trigger") or "") and not again
+        ):
+            # A row came since the page last asked: the form is shown with it; the scorer looks
+            # and taps again (with the rows the form now names).
+            step.record("save", "a row came first: shown, tapped again", elapsed)
+            shown = read_form(body.decode(), 'id="hand-form"')
+            if shown is not None and phone.form is form:
+                phone.form, phone.rows_seen = shown, shown.value("rows_seen")
+            await self.save(step, table, time.monotonic(), phone, inputs, again=True)
         else:
             step.error(f"save: HTTP {status}" + (" (not saved)" if status == 200 else ""))
 
@@ -976,8 +989,6 @@ class Load:
 
         def every(at: float) -> float:
             if phone.rows_url and not phone.sheet_polls:  # the rows' poll, which says the rest
-                if phone.rows_schedule:  # no row in yet: at the pace its section names
-                    return phone.interval(at - phone.changed_at, schedule=phone.rows_schedule)
                 return phone.rows_every or 4.0
             return phone.interval(at - phone.changed_at, fixed)
 
