@@ -71,7 +71,7 @@ def brought_up_to_date(
                 data.pop(key, None)  # an unticked box is not sent
             else:
                 data[key] = value
-    data["rows_seen"] = rows_seen(arrived.table)
+    data["rows_seen"] = rows_seen(arrived.written)
     data["position"] = str(position)
     return data
 

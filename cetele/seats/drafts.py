@@ -104,11 +104,11 @@ def rows_seen(table: list[SeatState]) -> str:
 
 class RowsArrived(Exception):
     """A save drawn before rows the server holds: `arrived` are the rows its form never showed,
-    `table` every player's state now."""
+    `written` every row written now."""
 
-    def __init__(self, arrived: list[SeatState], table: list[SeatState]) -> None:
+    def __init__(self, arrived: list[SeatState], written: list[SeatState]) -> None:
         super().__init__()
-        self.arrived, self.table = arrived, table
+        self.arrived, self.written = arrived, written
 
 
 def check_rows_seen(match: Match, players: list, position: int, seen: frozenset[str]) -> None:
@@ -119,10 +119,11 @@ def check_rows_seen(match: Match, players: list, position: int, seen: frozenset[
     after waits for the save and is refused to its phone (HandClosed). So no row the server held
     is ever saved over in silence."""
     Match.objects.select_for_update().only("id").get(pk=match.pk)
-    table = table_rows(match, players, position)
-    arrived = [state for state in table if state.row is not None and state.stamp not in seen]
+    rows = {row.seat: row for row in match.draft_rows.filter(position=position)}
+    written = [SeatState(p.seat, p.name, True, rows[p.seat]) for p in players if p.seat in rows]
+    arrived = [state for state in written if state.stamp not in seen]
     if arrived:
-        raise RowsArrived(arrived, table)
+        raise RowsArrived(arrived, written)
 
 
 def table_rows(match: Match, players: list, position: int | None) -> list[SeatState]:
