@@ -130,3 +130,15 @@ def test_a_finished_row_is_said_and_the_scorers_finisher_stays(client):
     assert "Ayşe yazdı: Bitirdi — bakıp kaydedin." in body
     assert re.search(r'name="finisher" value="0"[^>]*checked', body)
     assert not Hand.objects.exists()
+
+
+def test_the_refused_save_speaks_english_with_the_switch(client):
+    client.cookies["django_language"] = "en"
+    match = make_match()
+    joined_phone(match, 1).post(join("join_row", match), row_data(1, remaining=20, okeys=1))
+
+    answer = client.post(edit("hand_create", match), form_data(ali_finished(), position=1))
+
+    body = answer.content.decode()
+    assert "The hand wasn&#x27;t saved: a row came from a phone as you saved" in body
+    assert "From Ayşe’s phone: Run/set · 20 · 1 okey — check it and save." in body
