@@ -174,8 +174,8 @@ SHEETS_CACHE = {
 }
 
 
-# How many times sooner than cetele.live.schedule.rows_pace's intervals a page asks for the open
-# hand's rows: 1, the schedule itself. Only tests/settings.py changes it, so that the browser
+# How many times sooner than cetele.live.schedule.rows_every a page asks for the open
+# hand's rows: 1, the pace itself. Only tests/settings.py changes it, so that the browser
 # tests of joined phones wait for a row to arrive rather than for the seconds of a table's pace.
 CETELE_ROWS_POLL_SPEEDUP = 1
 

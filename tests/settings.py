@@ -21,10 +21,10 @@ CACHES = {
 }
 CETELE_MISS_COUNTS = "cache"
 
-# The joined phones' rows are asked for eight times as often as at a table (every 1 or 2 s, not
-# 4, 8 or 16; cetele.live.schedule.rows_pace): the browser tests of the whole table wait for a
-# row to arrive, not out a table's pace (the whole-table test once spent most of its 90 s so).
-# tests/web/test_seats.py checks the schedule itself, at 1.
+# The joined phones' rows are asked for eight times as often as at a table (every 1 s, not 4;
+# cetele.live.schedule.rows_every): the browser tests of the whole table wait for a row to
+# arrive, not out a table's pace (the whole-table test once spent most of its 90 s so).
+# tests/web/test_seats.py checks the pace itself, at 1.
 CETELE_ROWS_POLL_SPEEDUP = 8
 
 # A write left unanswered is given up after 8 s, not 25 (offline.js, seats.js, tea.js): the

@@ -22,11 +22,11 @@ A table is one match and `--viewers` + 1 phones:
 - after each save, the deal: the next hand's gösterge is tapped (its colour, then its number,
   each sent as tapped), by a joined phone where the players joined, else on the scorer's form;
 - the scorer's page and a joined phone's ask for the open hand's rows (the rows' section: its
-  hx-get and hx-trigger "every N s", as the answer gives them, and until a row is in the pace
-  of its data-rows-schedule by the sheet's quiet, as seats.js lets htmx's ticks through; the
-  scorer's page asks at once when drawn) and ask for the sheet only when the rows' answer says
-  it changed (HX-Trigger cetele:poll-now) or after their own save; the view link's phones poll
-  the sheet;
+  hx-get and hx-trigger "every N s", as the answer gives them; the scorer's page asks at once
+  when drawn) and ask for the sheet only when the rows' answer says it changed (HX-Trigger
+  cetele:poll-now) or after their own save; the view link's phones poll the sheet;
+- the scorer's save names the rows its page has shown (data-rows-seen, as seats.js copies it);
+  one refused because a row came since (its form brought up to date) is tapped again once;
 - the sheet is polled on the schedule the page gives (data-poll-schedule, from how long the match
   has been quiet; or every `--poll-every` s when given), and every phone now and then reloads
   its page (`--reloads-per-minute`, a Poisson rate per phone: only the HTML page counts, static

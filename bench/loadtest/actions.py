@@ -18,8 +18,8 @@ from bench.loadtest.page import (
     EVERY,
     HAND_LINK,
     NEW_VERSION,
-    ROWS_SCHEDULE,
     ROWS_SECTION,
+    ROWS_SEEN,
     SCHEDULE,
     SHEET_TRIGGER,
     Form,
@@ -101,8 +101,8 @@ class PhoneActions(Browser):
             phone.rows_url = html.unescape(found[1].decode())
             every = EVERY.search(found[2])
             phone.rows_every = float(every[1]) if every else 0.0
-            paced = ROWS_SCHEDULE.search(body)
-            phone.rows_schedule = parse_schedule(paced[1]) if paced else []
+            seen = ROWS_SEEN.search(body)
+            phone.rows_seen = html.unescape(seen[1].decode()) if seen else ""
         if phone.role == "k" and (form := read_form(body.decode(), '/satir/"')):
             phone.row_form = form
         if phone.role == "k" and (form := read_form(body.decode(), '/gosterge/"')):
@@ -273,14 +273,17 @@ class PhoneActions(Browser):
         else:
             step.error(f"preview: HTTP {status}" + (" (no preview)" if status == 200 else ""))
 
-    async def save(self, step: Step, table: Table, due: float, phone: Phone, inputs) -> None:
+    async def save(
+        self, step: Step, table: Table, due: float, phone: Phone, inputs, again: bool = False
+    ) -> None:
         form = phone.form
         if form is None:
             step.error("save: the page has no hand form")
             return
         token = form.value("request_token")
         self.sent.add(token)
-        body = form.data(hand_taps(inputs)[-1], extra=(("action", "save"),))
+        chosen = {**hand_taps(inputs)[-1], "rows_seen": phone.rows_seen}
+        body = form.data(chosen, extra=(("action", "save"),))
         answer = await self.timed(step, "save", self.hand_post(phone, form, body, "hand-form"), due)
         if answer is None:
             return
@@ -296,6 +299,16 @@ class PhoneActions(Browser):
             now = time.monotonic()
             table.changed_at = phone.changed_at = now
             self.fire(step, self.poll(step, table, phone, now, saved_at=now))
+        elif (
+            status == 200 and "cetele:rows-now" in (header(head, b"hx-trigger") or "") and not again
+        ):
+            # A row came since the page last asked: the form is shown with it; the scorer looks
+            # and taps again (with the rows the form now names).
+            step.record("save", "a row came first: shown, tapped again", elapsed)
+            shown = read_form(body.decode(), 'id="hand-form"')
+            if shown is not None and phone.form is form:
+                phone.form, phone.rows_seen = shown, shown.value("rows_seen")
+            await self.save(step, table, time.monotonic(), phone, inputs, again=True)
         else:
             step.error(f"save: HTTP {status}" + (" (not saved)" if status == 200 else ""))
 

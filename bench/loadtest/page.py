@@ -21,7 +21,7 @@ ROWS_SECTION = re.compile(
     rb'<section id="table-rows"[^>]*?hx-get="([^"]+)"[^>]*?hx-trigger="([^"]*)"', re.S
 )
 EVERY = re.compile(rb"every (\d+)s")
-ROWS_SCHEDULE = re.compile(rb'<section id="table-rows"[^>]*?data-rows-schedule="([0-9:,]*)"', re.S)
+ROWS_SEEN = re.compile(rb'<section id="table-rows"[^>]*?data-rows-seen="([^"]*)"', re.S)
 # The tournament's live section (cetele/tournaments/_live.html): where it asks and how often.
 LIVE_SECTION = re.compile(
     rb'<section id="live" hx-get="([^"]+)"[^>]*?data-poll-schedule="([0-9:,]*)"'

@@ -31,7 +31,7 @@ class Phone:
     # hx-trigger="load"); while they are asked, the sheet asks only when they say it changed.
     rows_url: str = ""
     rows_every: float = 0.0
-    rows_schedule: list[tuple[float, float]] = field(default_factory=list)  # until a row is in
+    rows_seen: str = ""  # the rows the scorer's page shows, which its save names
     sheet_polls: bool = True
     row_form: Form | None = None  # a joined phone's own row
     indicator_form: Form | None = None  # a joined phone's gösterge

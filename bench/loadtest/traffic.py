@@ -130,8 +130,6 @@ class Load(PhoneActions):
 
         def every(at: float) -> float:
             if phone.rows_url and not phone.sheet_polls:  # the rows' poll, which says the rest
-                if phone.rows_schedule:  # no row in yet: at the pace its section names
-                    return phone.interval(at - phone.changed_at, schedule=phone.rows_schedule)
                 return phone.rows_every or 4.0
             return phone.interval(at - phone.changed_at, fixed)
 

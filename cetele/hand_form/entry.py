@@ -30,6 +30,8 @@ from scoring.labels import PENALTY_NAMES
 from scoring.turkish import capitalize
 
 NOBODY = "none"  # the finisher choice "kimse bitmedi"
+ROW_STAMP = re.compile(r"\d{1,2}-[0-9a-f]{12}")  # cetele.seats.drafts.SeatState.stamp
+MAX_ROWS_SEEN_CHARS = 400  # far past a table's rows: a longer field holds no more of them
 MAX_PENALTIES_PER_SEAT = 10
 NUMERIC = {"inputmode": "numeric", "pattern": "-?[0-9]*", "autocomplete": "off"}
 OPENED_CHOICES = [("no", _("Açmadı")), ("series", _("Seri")), ("pairs", _("Çift"))]
@@ -121,6 +123,15 @@ HOUSE_FACTS = {
 }
 
 
+class RowStampsField(forms.Field):
+    """The stamps of the phones' rows a form has shown, as a set. Whatever else is sent is no
+    stamp and is dropped, never an error: this hidden field would have nowhere to show one."""
+
+    def to_python(self, value) -> frozenset[str]:
+        sent = str(value or "")[:MAX_ROWS_SEEN_CHARS].split()
+        return frozenset(stamp for stamp in sent if ROW_STAMP.fullmatch(stamp))
+
+
 class HandLevelForm(forms.Form):
     """The hand's own facts; "Kim bitirdi?" lists the players and its message names them."""
 
@@ -170,6 +181,10 @@ class HandLevelForm(forms.Form):
     # tells whether another phone saved first.
     version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
     position = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+    # The joined phones' rows a new hand's form has shown (cetele.seats.drafts.rows_seen): a
+    # save that did not see a row the server holds is refused with the row shown. Anything else
+    # in it names no row, which only makes a save show the rows first: never an error.
+    rows_seen = RowStampsField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, players, ruleset: Ruleset, typing: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -402,6 +417,7 @@ class HandEntry:
             "request_token": request_token or ("" if data is not None else new_request_token()),
             "version": hand.version if hand is not None else None,
             "position": position,
+            "rows_seen": "",  # a new form has shown no row yet (seats.js fills it as it shows them)
             **initial.get("hand", {}),
         }
         self.data, self.initial, self.hand_initial = data, initial, hand_initial
@@ -428,9 +444,9 @@ class HandEntry:
     @property
     def head(self) -> dict:
         """The form's hidden fields as the page carries them (_hand_form.html): the one-time
-        token, the version a correction was made from, the place a new hand was entered as;
-        posted values as posted, a new form's from its initial values."""
-        names = ("request_token", "version", "position")
+        token, the version a correction was made from, the place a new hand was entered as, the
+        phones' rows it has shown; posted values as posted, a new form's from its initial values."""
+        names = ("request_token", "version", "position", "rows_seen")
         if self.is_bound:
             return {name: self.hand_form[name].value() for name in names}
         return {name: self.hand_initial[name] for name in names}
@@ -481,6 +497,11 @@ class HandEntry:
         """The form's one-time token: the one posted, or the new form's (read once: a save asks
         for it again and again, and each reading made a bound field)."""
         return self.head["request_token"] or ""
+
+    @property
+    def rows_seen(self) -> frozenset[str]:
+        """The stamps of the phones' rows this (valid) form has shown (HandLevelForm)."""
+        return self.hand_form.cleaned_data["rows_seen"]
 
     @property
     def partner_scores_zero(self) -> bool:

@@ -5,7 +5,7 @@ import json
 import logging
 
 from django.contrib import messages
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
 from django.http import (
     Http404,
     HttpRequest,
@@ -57,7 +57,8 @@ from cetele.models import (
     ResultFrozen,
     UndoRefused,
 )
-from cetele.seats.drafts import HandClosed
+from cetele.seats.arrivals import arrived_notices, brought_up_to_date
+from cetele.seats.drafts import HandClosed, RowsArrived, check_rows_seen
 from cetele.seats.objections import objection_history, scorer_objections
 from cetele.sharing.links import (
     EDIT,
@@ -323,7 +324,7 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
     try:
         if hand is None:
             shown = match.version
-            saved = match.add_hand(entry.inputs, entry.request_token, position, result=entry.result)
+            saved = add_hand_seeing_rows(match, players, entry, position)
             if match.version != shown + 1:  # a change came between (a renaming?): read them anew
                 players = players_of(match)
         else:
@@ -336,6 +337,8 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
     except AlreadySaved:
         # A double tap or a retried request: its change is already on the sheet.
         return hand_saved(request, match, None, entry, players)
+    except RowsArrived as arrived:
+        return rows_arrived(request, match, entry, arrived)
     except HandTaken as taken:
         entry.taken = [(hand_position(match, h), h) for h in taken.hands]
         entry.notices.append(
@@ -370,6 +373,30 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
         response["HX-Trigger"] = "cetele:save-failed"  # a phone's outbox tries again later
         return response
     return hand_saved(request, match, saved, entry, players)
+
+
+def add_hand_seeing_rows(match: Match, players: list, entry: HandEntry, position: int) -> Hand:
+    """Save the next hand only if its form has shown every row the joined phones wrote for it
+    (RowsArrived otherwise): the check and the save in one transaction, under the match's lock
+    that a row's write takes too (cetele.seats.drafts.check_rows_seen)."""
+    with transaction.atomic():
+        check_rows_seen(match, players, position, entry.rows_seen)
+        return match.add_hand(entry.inputs, entry.request_token, position, result=entry.result)
+
+
+def rows_arrived(request, match: Match, entry: HandEntry, arrived: RowsArrived) -> TemplateResponse:
+    """A save that had not seen every row: nothing saved; the form again with the rows that
+    arrived written in, saying what each said (cetele.seats.arrivals), and the page's rows'
+    section asked for at once (its rows, applied by seats.js, are then the form's)."""
+    data = brought_up_to_date(request.POST, arrived, entry.position, entry.partner_scores_zero)
+    fresh = HandEntry(
+        match, entry.players, data, position=entry.position, indicator=entry.stored_indicator
+    )
+    fresh.is_valid()  # its preview, or what still needs fixing, with the rows in
+    fresh.notices.extend(arrived_notices(arrived.arrived))
+    response = render_hand_form(request, match, fresh)
+    response["HX-Trigger"] = "cetele:rows-now"
+    return response
 
 
 # What a request that asks for the preview alone may do: show the scores, or keep the gösterge.

@@ -7,6 +7,7 @@ both, so a phone learns of a new row and of a saved hand (its row then moves to 
 from one indexed query, and "nothing changed" costs only that.
 """
 
+import hashlib
 import json
 from dataclasses import dataclass
 
@@ -84,6 +85,45 @@ class SeatState:
     @property
     def data_json(self) -> str:
         return json.dumps(self.data) if self.row is not None else ""
+
+    @property
+    def stamp(self) -> str:
+        """What names this row as written (its seat and a digest of what it says): the same
+        row sent again keeps its stamp, a changed one gets another. "" without a row."""
+        if self.row is None:
+            return ""
+        said = json.dumps([self.seat, self.row.values, self.row.finished], sort_keys=True)
+        return f"{self.seat}-{hashlib.sha256(said.encode()).hexdigest()[:12]}"
+
+
+def rows_seen(table: list[SeatState]) -> str:
+    """The stamps of every row written, as the scorer's hand form carries them once it has
+    shown them (the rows' section's data-rows-seen, taken by seats.js; a refused save's form)."""
+    return " ".join(state.stamp for state in table if state.row is not None)
+
+
+class RowsArrived(Exception):
+    """A save drawn before rows the server holds: `arrived` are the rows its form never showed,
+    `written` every row written now."""
+
+    def __init__(self, arrived: list[SeatState], written: list[SeatState]) -> None:
+        super().__init__()
+        self.arrived, self.written = arrived, written
+
+
+def check_rows_seen(match: Match, players: list, position: int, seen: frozenset[str]) -> None:
+    """Within the save's transaction, before it writes: RowsArrived when the server holds a row
+    for the hand at `position` that the saving form did not show (`seen`: the stamps it carries).
+    The match's row is locked first, as write_row and the save lock it, and the rows are read
+    after the lock in a statement of their own: a row committed before this is seen, one sent
+    after waits for the save and is refused to its phone (HandClosed). So no row the server held
+    is ever saved over in silence."""
+    Match.objects.select_for_update().only("id").get(pk=match.pk)
+    rows = {row.seat: row for row in match.draft_rows.filter(position=position)}
+    written = [SeatState(p.seat, p.name, True, rows[p.seat]) for p in players if p.seat in rows]
+    arrived = [state for state in written if state.stamp not in seen]
+    if arrived:
+        raise RowsArrived(arrived, written)
 
 
 def table_rows(match: Match, players: list, position: int | None) -> list[SeatState]:

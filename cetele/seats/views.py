@@ -29,7 +29,7 @@ from cetele.deal.indicator import indicator_json, open_indicator
 from cetele.deal.views import indicator_context
 from cetele.live.board import players_of
 from cetele.live.rows import Rows, RowsState, rows_for
-from cetele.live.schedule import rows_pace
+from cetele.live.schedule import rows_every
 from cetele.matches.exports import match_csv, match_json
 from cetele.matches.views import NOT_WRITTEN, get_hand, hand_context, match_url, sheet_context
 from cetele.models import HandGone, Match, ObjectionGone
@@ -46,7 +46,7 @@ from cetele.seats.claims import (
     take_seat,
     taken_seats,
 )
-from cetele.seats.drafts import HandClosed, open_position, table_rows, write_row
+from cetele.seats.drafts import HandClosed, open_position, rows_seen, table_rows, write_row
 from cetele.seats.forms import FreeSeatForm, PlayerRow, RotateJoinForm, SeatChoiceForm
 from cetele.seats.objections import CloseObjectionForm, ObjectionForm, objection_history
 from cetele.sharing.links import (
@@ -155,7 +155,7 @@ def joined_page(
         "table": table,
         "any_joined": True,  # this phone has
         "rows_url": rows_url(match, JOIN, position),
-        "rows_pace": rows_pace(table),
+        "rows_every": rows_every(),
         "own_seat": seat,
         **indicator_context(match, players, position),
     }
@@ -295,8 +295,10 @@ def draw_rows(pk: int, role: str) -> Rows:
         "table": table,
         "any_joined": any(state.joined or state.row for state in table),
         "rows_url": rows_url(match, role, position),
-        "rows_pace": rows_pace(table),
+        "rows_every": rows_every(),
         "role": role,
+        # The rows as the scorer's form takes them (seats.js): a save names those it has shown.
+        "rows_seen": rows_seen(table),
         # The gösterge kept for this hand: the scorer's page takes it into the hand form
         # (seats.js); a joined phone's gösterge section is drawn again when the sheet changed.
         "indicator_json": indicator_json(open_indicator(match, position)),

@@ -30,34 +30,11 @@
     else if (el.matches("[data-table-rows]") && waiting().length) {
       event.preventDefault();
       sendWaiting();
-    } else if (el.matches("[data-table-rows]") && !rowsDue(el)) event.preventDefault();
-    else if (kind && !navigator.onLine) {
+    } else if (kind && !navigator.onLine) {
       event.preventDefault();
       keep(kind, el);
     } else if (kind) inFlight.add(kind);
   });
-
-  // With no phone joined, the rows' section names its pace (data-rows-schedule, cetele/live/
-  // schedule.py rows_pace) by how long the match has been quiet, which the page's sheet says
-  // (app.js reads it): htmx ticks, and a tick asks only when it is due.
-  const rowsAsked = new WeakMap();
-  document.addEventListener("htmx:load", function (event) {
-    const root = event.detail.elt;
-    if (!root || !root.querySelectorAll) return;
-    const boxes = Array.from(root.querySelectorAll("[data-rows-schedule]"));
-    if (root.matches && root.matches("[data-rows-schedule]")) boxes.push(root);
-    boxes.forEach(function (box) { if (!rowsAsked.has(box)) rowsAsked.set(box, Date.now()); });
-  });
-  function rowsDue(box) {
-    const sheet = document.querySelector("[data-poll]");
-    if (!box.dataset.rowsSchedule || !sheet || !window.ceteleSheetPace) return true;
-    const now = Date.now();
-    if (!rowsAsked.has(box)) rowsAsked.set(box, now); // drawn now: its first tick waits
-    const due = rowsAsked.get(box) + window.ceteleSheetPace(sheet, box.dataset.rowsSchedule) * 1000 - 500;
-    if (now < due) return false;
-    rowsAsked.set(box, now);
-    return true;
-  }
 
   // --- A joined phone without signal -------------------------------------------------------
   // Its row, and the gösterge it taps, wait on the phone (localStorage, under the match's phone
@@ -373,6 +350,12 @@
   function apply(rows) {
     const form = handForm();
     if (!form) return;
+    // Every row is now in the form, or beside it where the scorer's own typing differs: the
+    // save names them (a save that did not see a row the server holds is refused and shown it:
+    // cetele/seats/arrivals.py).
+    const box = document.getElementById("table-rows");
+    const seen = form.querySelector('input[name="rows_seen"]');
+    if (seen && box && placeOf(form) === box.dataset.position) seen.value = box.dataset.rowsSeen || "";
     const mine = touchedIn(form);
     const changed = [];
     // Who finished first: it decides which rows hold no tiles.
@@ -525,7 +508,11 @@
       apply(lastRows);
       applyIndicator(box, form);
     } else if (target && target.id === "hand-form") {
-      if (form && placeOf(form) === box.dataset.position) apply(lastRows);
+      // A refused save's form has newer rows than this section (it names other ones): they are
+      // in it already, and the section, asked for at once, brings them ("cetele:rows-now").
+      const seen = form && form.querySelector('input[name="rows_seen"]');
+      const newer = seen && seen.value !== (box.dataset.rowsSeen || "");
+      if (form && placeOf(form) === box.dataset.position && !newer) apply(lastRows);
     }
   });
 })();

@@ -329,19 +329,19 @@ def rows_asked_in(page, url: str, seconds: int) -> list[str]:
         ("joined", 30, 30),
         ("scorer", 300, 30),
         ("scorer", 30, 30),
-        # No phone joined: the scorer's page waits at a viewer's pace (a seat taken, or another
-        # editor's save, is its only news).
-        ("scorer alone", 300, 15),  # the table plays: every 8 s
-        ("scorer alone", 30, 9),  # just saved: 16 s until quiet for 2 min (5), then 8 s (4)
+        # No phone joined yet: the scorer's page asks every 4 s too, for its first news is often
+        # a phone joining and writing at once (at a viewer's pace, 16 s after a save, a save in
+        # that time had not seen the row).
+        ("scorer alone", 300, 30),
+        ("scorer alone", 30, 30),
     ],
 )
 def test_the_rows_are_asked_every_4_s_once_a_phone_has_joined(
     phone, second_phone, settings, page_of, quiet, expected
 ):
-    """cetele.live.schedule.rows_pace, as seats.js lets htmx's ticks through: once a phone has
-    joined, a row (the hand's first too) shows on the scorer's form and on every other joined
-    phone about 2 s after it is written; with none joined the scorer's page asks at the pace of
-    the match's quiet."""
+    """cetele.live.schedule.rows_every: a row (the hand's first too) shows on the scorer's form
+    and on every other joined phone about 2 s after it is written, whatever the match's quiet,
+    and the scorer's page opened before anyone joined learns of the first phone as soon."""
     settings.CETELE_ROWS_POLL_SPEEDUP = 1  # the table's own pace
     match = Match.start(NAMES, teams=False, planned_hands=3, rules=_rules())
     if page_of != "scorer alone":

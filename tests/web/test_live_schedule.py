@@ -11,14 +11,12 @@ from django.utils import timezone
 
 from cetele.live.schedule import (
     POLL_SCHEDULE,
-    RowsPace,
     poll_every,
     quiet_seconds,
-    rows_pace,
+    rows_every,
     schedule_attribute,
 )
-from cetele.models import DraftRow, Match
-from cetele.seats.drafts import SeatState
+from cetele.models import Match
 from tests.factories import add_hand, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db
@@ -97,27 +95,12 @@ def test_the_sheet_asked_for_after_a_save_has_just_changed(client):
     assert int(re.search(r'data-quiet="(\d+)"', html)[1]) <= 5
 
 
-@pytest.mark.parametrize(
-    ("speedup", "tick", "waiting", "writing"),
-    [
-        (1, 4, "120:16,900:8,3600:32,0:120", 4),
-        (4, 1, "120:4,900:2,3600:8,0:30", 1),
-        (16, 1, "120:1,900:1,3600:2,0:7", 1),
-    ],
-)
-def test_the_rows_pace_only_gets_sooner_with_the_tests_speedup(
-    settings, speedup, tick, waiting, writing
-):
+@pytest.mark.parametrize(("speedup", "every"), [(1, 4), (4, 1), (16, 1)])
+def test_the_rows_pace_only_gets_sooner_with_the_tests_speedup(settings, speedup, every):
     """CETELE_ROWS_POLL_SPEEDUP (1 in production, 8 in tests/settings.py) divides the rows'
-    intervals, never below a second: the browser tests follow the same schedule, sooner. With
-    no phone joined the pace follows the match's quiet (a viewer's); once one has joined, or a
-    row is in, every page of the table asks every 4 s."""
+    interval, never below a second: the browser tests follow the same pace, sooner. Every page
+    of the table that asks for rows asks every 4 s, the scorer's before any phone has joined
+    too (tests/web/test_seats.py, tests/browser/test_live_view.py)."""
     settings.CETELE_ROWS_POLL_SPEEDUP = speedup
-    nobody = [SeatState(seat, f"P{seat}", False, None) for seat in range(4)]
-    joined = [SeatState(0, "P0", False, None), SeatState(1, "P1", True, None)]
-    row = DraftRow(seat=1, values={})
-    writing_table = [SeatState(0, "P0", False, None), SeatState(1, "P1", True, row)]
 
-    assert rows_pace(nobody) == RowsPace(tick, waiting)
-    assert rows_pace(joined) == RowsPace(writing, "")
-    assert rows_pace(writing_table) == RowsPace(writing, "")
+    assert rows_every() == every

@@ -1,0 +1,98 @@
+"""A joined phone's row and the scorer's "Eli kaydet" sent at the same moment, for real: gunicorn
+workers on a SQLite file (WAL, IMMEDIATE), or on PostgreSQL under scripts/with-postgres.sh.
+
+Bora sends "Seri 20" while the scorer, whose form never showed it, saves Ayşe's finish. Each
+round ends one of two ways, and the phone and the scorer are told which: the save waited for the
+row and was refused with the row written into its form ("Bora yazdı: Seri · 20 — bakıp
+kaydedin."), or the row waited for the save and its phone was told it was not used. Never both
+"Satırınız gönderildi" and a saved hand without it (cetele.seats.drafts.check_rows_seen)."""
+
+import os
+import random
+import re
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bench.harness import Client, Gunicorn, hand_form_data, prepare, server_env
+
+ROUNDS = 12
+JOIN_LINK = re.compile(r"/k/([A-Za-z0-9_-]{22,64})/")
+KEPT = "Satırınız gönderildi"
+NOT_USED = "bu satır işlenmedi"
+TOLD = "Bora yazdı: Seri · 20 — bakıp kaydedin."
+ROW = {"position": "1", "row-opened": "series", "row-remaining": "20"}
+ROW |= {"row-okeys": "0", "row-fake_okeys": "0"}
+
+
+def database_url(tmp_path: Path) -> str:
+    """The PostgreSQL of scripts/with-postgres.sh when it runs the tests, else a SQLite file."""
+    url = os.environ.get("DATABASE_URL", "")
+    return url if url.startswith("postgres") else f"sqlite:///{tmp_path}/rows.sqlite3"
+
+
+def ayse_finished() -> dict:
+    """The scorer's first hand: Ayşe finished, nobody else opened (Bora's row not shown)."""
+    players = [{"opened": "series", "okeys": 0, "fake_okeys": 0, "penalties": []}]
+    players += [{"opened": "no", "okeys": 0, "fake_okeys": 0, "penalties": []}] * 3
+    return {"finisher": 0, "okey_finish": False, "kafa": False, "players": players}
+
+
+def a_table(port: int) -> tuple[Client, str, Client, str]:
+    """A new match and Bora's phone joined to it: (scorer, edit path, phone, join path)."""
+    scorer = Client(port)
+    edit = scorer.start_match()
+    join = "/k/" + JOIN_LINK.search(scorer.get(edit + "paylas/")[2].decode())[1] + "/"
+    phone = Client(port)
+    phone.get(join)
+    status, _, _ = phone.post(join, {"seat": "1"})
+    assert status == 302, status
+    return scorer, edit, phone, join
+
+
+def one_round(port: int, rng: random.Random) -> tuple[str, str, bool]:
+    """The row and the save at once (either a few ms ahead): (row's answer, save's, saved)."""
+    scorer, edit, phone, join = a_table(port)
+    save = hand_form_data(ayse_finished()) | {"position": "1", "rows_seen": ""}
+    start = threading.Barrier(2)
+    answers: dict = {}
+
+    def send(name: str, client: Client, path: str, form: dict) -> None:
+        start.wait()
+        time.sleep(rng.uniform(0, 0.03))
+        answers[name] = client.post(path, form, htmx=True)
+
+    threads = [
+        threading.Thread(target=send, args=("row", phone, join + "satir/", ROW)),
+        threading.Thread(target=send, args=("save", scorer, edit + "el/", save)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    row, saved = answers["row"], answers["save"]
+    assert row[0] == 200 and saved[0] == 200, (row[0], saved[0])
+    return row[2].decode(), saved[2].decode(), "cetele:hand-saved" in saved[1].get("hx-trigger", "")
+
+
+@pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
+def test_a_row_racing_the_save_is_shown_to_the_scorer_or_refused_to_its_phone(
+    tmp_path, static_root
+):
+    env = server_env(database_url(tmp_path), static_root)
+    prepare(env, static=False)
+    rng = random.Random(7)
+    outcomes = []
+    with Gunicorn(env, workers=2, log=tmp_path / "gunicorn.log") as server:
+        for _ in range(ROUNDS):
+            row, save, saved = one_round(server.port, rng)
+            if saved:  # the row waited for the save: its phone is told it was not used
+                assert NOT_USED in row and KEPT not in row, row
+                outcomes.append("row refused")
+            else:  # the save waited for the row: refused, with the row in the form
+                assert KEPT in row, row
+                assert TOLD in save and 'name="p1-remaining" value="20"' in save, save
+                outcomes.append("save refused")
+    print(f"\n{outcomes.count('save refused')} saves refused, {outcomes.count('row refused')} rows")
