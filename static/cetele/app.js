@@ -422,7 +422,10 @@
   });
 
   // Tapping "Bitirdi" collapses the row: the finisher holds no tiles, so their sum and okeys
-  // are cleared where everyone sees the row change.
+  // are cleared where everyone sees the row change. Cleared in the capture phase, before the
+  // form's own listener (htmx) reads the fields for the tap's preview: cleared after, the
+  // preview was asked with the sum still there and its "toplamı silin" stayed under a row
+  // already empty, with nothing left to ask again.
   document.addEventListener("change", function (event) {
     const input = event.target;
     if (!input.matches || !input.matches('.finish input[name="finisher"]') || !input.checked) return;
@@ -441,7 +444,7 @@
         if (zero) zero.checked = true;
       });
     });
-  });
+  }, true);
 
   // "Taşları say": tap the tiles off the rack; the dialog adds them up and fills the row.
   let counting = null; // {row, tiles: [1..13 | "okey" | "fake"]}
