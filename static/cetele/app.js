@@ -183,6 +183,26 @@
     if (document.visibilityState !== "visible" || !window.htmx) return;
     document.querySelectorAll("[data-poll]").forEach(pollNow);
   });
+  // Back to a page the browser kept: "back" shows it from the browser's memory (bfcache) or
+  // from its HTTP cache, which a history step reads without asking the server even where the
+  // page said "no-cache". Its sheet is the one this phone left, whose rows may link hands
+  // deleted since (a 404) or name the wrong places. Ask at once; until the answer its links
+  // are not followed (data-stale, app.css): a sheet, or "nothing changed", lifts it.
+  function cameBack(event) {
+    const entries = performance.getEntriesByType ? performance.getEntriesByType("navigation") : [];
+    return event.persisted || (entries.length > 0 && entries[0].type === "back_forward");
+  }
+  window.addEventListener("pageshow", function (event) {
+    if (!window.htmx || !cameBack(event)) return;
+    document.querySelectorAll("[data-poll]").forEach(function (el) {
+      el.dataset.stale = "1";
+      pollNow(el);
+    });
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const el = event.detail.elt;
+    if (el && el.dataset && el.dataset.stale) delete el.dataset.stale;
+  });
   // Ask at once: the connection is back (offline.js sends this).
   document.addEventListener("cetele:poll-now", function () {
     if (window.htmx) document.querySelectorAll("[data-poll]").forEach(pollNow);
