@@ -1,12 +1,14 @@
 """Screens that say nothing false, without a reload: what the hand form, the sheet and the rows'
 list show always goes with what the page holds now."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from cetele.models import Match
 from tests.browser.sheet import start_match
-from tests.browser.test_join_table import join_as
+from tests.browser.test_join_table import join_as, write_row
 from tests.browser.test_live_view import LIVE, install_clock, ticks
 from tests.factories import add_hand, make_match, sample_inputs
 
@@ -131,3 +133,38 @@ def test_back_to_the_sheet_after_a_deletion_elsewhere(phone):
     # Within the time of one request, not of the poll's schedule (8 s at the soonest).
     expect_links_open_their_hands(page, match, within=2_000)
     assert console.errors == []
+
+
+@pytest.mark.parametrize("scorer_first", [True, False], ids=["scorer-first", "phone-first"])
+def test_the_rows_list_never_says_settled_what_the_form_does_not_hold(
+    phone, second_phone, scorer_first
+):
+    """Can's phone writes Seri · 21 while the scorer's form holds 20 for him (typed before the
+    row came, or over the row once it was in): the scorer's list of the phones' rows says the
+    form holds something else, and says it no more once the scorer takes the phone's."""
+    scorer, scorer_console = phone
+    can, _ = second_phone
+    match = make_match(planned_hands=5)
+    join_as(can, match, "Can")
+    scorer.goto(f"/m/{match.edit_token}/")
+    listed = scorer.locator('#table-rows li[data-seat="2"]')
+    if scorer_first:
+        scorer.fill("#id_p2-remaining", "20")
+        write_row(can, tiles=(12, 9))
+        expect(listed).to_contain_text("Can yazdı", timeout=LIVE)
+        scorer.wait_for_timeout(300)  # the rows applied (htmx settles 20 ms after a swap)
+    else:
+        write_row(can, tiles=(12, 9))
+        expect(scorer.locator("#id_p2-remaining")).to_have_value("21", timeout=LIVE)
+        scorer.fill("#id_p2-remaining", "20")
+
+    expect(listed).to_contain_text("Seri · 21")
+    expect(listed).not_to_have_class(re.compile(r"\bwritten\b"))
+    expect(listed.locator(".mark")).not_to_have_text("✓")
+    expect(listed).to_contain_text("sizde 20")
+    scorer.locator("#seat-2 [data-phone-note]").get_by_role("button", name="Al").click()
+    expect(scorer.locator("#id_p2-remaining")).to_have_value("21")
+    expect(listed).to_have_class(re.compile(r"\bwritten\b"))
+    expect(listed.locator(".mark")).to_have_text("✓")
+    expect(listed).not_to_contain_text("sizde")
+    assert scorer_console.errors == []
