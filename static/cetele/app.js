@@ -183,25 +183,10 @@
     if (document.visibilityState !== "visible" || !window.htmx) return;
     document.querySelectorAll("[data-poll]").forEach(pollNow);
   });
-  // Back to a page the browser kept: "back" shows it from the browser's memory (bfcache) or
-  // from its HTTP cache, which a history step reads without asking the server even where the
-  // page said "no-cache". Its sheet is the one this phone left, whose rows may link hands
-  // deleted since (a 404) or name the wrong places. Ask at once; until the answer its links
-  // are not followed (data-stale, app.css): a sheet, or "nothing changed", lifts it.
-  function cameBack(event) {
-    const entries = performance.getEntriesByType ? performance.getEntriesByType("navigation") : [];
-    return event.persisted || (entries.length > 0 && entries[0].type === "back_forward");
-  }
-  window.addEventListener("pageshow", function (event) {
-    if (!window.htmx || !cameBack(event)) return;
-    document.querySelectorAll("[data-poll]").forEach(function (el) {
-      el.dataset.stale = "1";
-      pollNow(el);
-    });
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    const el = event.detail.elt;
-    if (el && el.dataset && el.dataset.stale) delete el.dataset.stale;
+  // "Back" shows the page as cached, even a no-cache one (rows of hands deleted since): ask.
+  window.addEventListener("pageshow", function (e) {
+    const nav = performance.getEntriesByType("navigation")[0];
+    if (e.persisted || (nav && nav.type === "back_forward")) document.dispatchEvent(new Event("cetele:poll-now"));
   });
   // Ask at once: the connection is back (offline.js sends this).
   document.addEventListener("cetele:poll-now", function () {
@@ -442,10 +427,7 @@
   });
 
   // Tapping "Bitirdi" collapses the row: the finisher holds no tiles, so their sum and okeys
-  // are cleared where everyone sees the row change. Cleared in the capture phase, before the
-  // form's own listener (htmx) reads the fields for the tap's preview: cleared after, the
-  // preview was asked with the sum still there and its "toplamı silin" stayed under a row
-  // already empty, with nothing left to ask again.
+  // are cleared where everyone sees the row change; on capture, before htmx reads the form.
   document.addEventListener("change", function (event) {
     const input = event.target;
     if (!input.matches || !input.matches('.finish input[name="finisher"]') || !input.checked) return;
