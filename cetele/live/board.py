@@ -62,9 +62,12 @@ class Board:
     last_change: str  # what "Geri al" would undo (the edit link only), "" when nothing
     last_change_id: int | None  # the change "Geri al" names (its form carries it)
     redo_id: int | None  # the undo "Yinele" would reverse, None when none
-    # The gösterge of the hand being entered, at this version (cetele.deal): the scorer's form
-    # starts from it.
+    # The gösterge of the hand being entered (cetele.deal), read with the sheet, and the rows'
+    # version (Match.draft_version) it was read at. A colour tapped before its number moves only
+    # that version, not the sheet's: the scorer's form starts from this one only while the rows'
+    # version is still that (form_indicator).
     indicator: Indicator | None = None
+    indicator_at: int = -1
     # The open objections, oldest first: the scorer's page lists them with their buttons,
     # drawn per request (a form), from this reading.
     open_objections: tuple["OpenObjection", ...] = ()
@@ -233,9 +236,19 @@ def draw(match: Match, links: dict) -> Board:
         played=len(hands),
         finished=finished,
         indicator=indicator,
+        indicator_at=match.draft_version,
         **undo_buttons(match, links["role"], numbers),
         open_objections=tuple(objections),
     )
+
+
+def form_indicator(match: Match, board: Board) -> Indicator | None:
+    """The gösterge the next hand's form starts from: the one drawn with the kept sheet while
+    the match's rows' version is the one it was read at, else read now (a colour tapped alone
+    bumps only that version: cetele.deal.indicator.set_indicator)."""
+    if board.indicator_at == match.draft_version:
+        return board.indicator
+    return open_indicator(match, board.played + 1)
 
 
 def undo_buttons(match: Match, role: str, numbers: list[int]) -> dict:
