@@ -434,7 +434,10 @@
         return now !== undefined && now !== values[name];
       });
       note(form, seatRow, row, differ, values);
-      listed(form, row, differ);
+      // A row the form holds no tiles for (its player finished, or with teams is the
+      // finisher's partner) while the phone wrote some: the list says so too.
+      const tiles = (row.remaining !== null && row.remaining !== undefined) || row.okeys || row.fake_okeys;
+      listed(form, row, holdsNone && tiles && !row.finished ? differ.concat("none") : differ);
     });
   }
   function listed(form, row, differ) {
@@ -458,6 +461,13 @@
   // A field's value in the form as the list writes values: a label, a number, "—" for none.
   function formsWords(form, name, row) {
     const now = valueOf(form, name) || "";
+    if (name === "none") {
+      const box = document.getElementById("table-rows");
+      const finished = valueOf(form, "finisher") === String(row.seat);
+      const partner = form.querySelector("#seat-" + row.seat + " .partner-note");
+      if (!finished && partner) return partner.textContent.trim(); // "eşi bitirdi · 0"
+      return (box.dataset.finisher || "{name}").replace("{name}", row.name);
+    }
     if (name === "finisher") {
       const chosen = form.querySelector('input[name="finisher"]:checked');
       const seat = chosen && chosen.closest(".seat-row");

@@ -167,3 +167,27 @@ def test_the_rows_list_never_says_settled_what_the_form_does_not_hold(
     expect(listed.locator(".mark")).to_have_text("✓")
     expect(listed).not_to_contain_text("sizde")
     assert scorer_console.errors == []
+
+
+def test_the_rows_list_says_the_form_holds_no_tiles_for_the_finisher_s_partner(phone, second_phone):
+    """With teams, Can (Ali's partner) writes Seri · 21, then the scorer taps "Ali bitirdi": the
+    form holds 0 for Can, and the list says so beside Can's row instead of a ✓."""
+    scorer, scorer_console = phone
+    can, _ = second_phone
+    match = make_match(teams=True, preset="om-klasik", planned_hands=5)
+    join_as(can, match, "Can")
+    scorer.goto(f"/m/{match.edit_token}/")
+    write_row(can, tiles=(12, 9))
+    expect(scorer.locator("#id_p2-remaining")).to_have_value("21", timeout=LIVE)
+    listed = scorer.locator('#table-rows li[data-seat="2"]')
+    expect(listed.locator(".mark")).to_have_text("✓")
+
+    scorer.locator("#seat-0 .finish").click()
+
+    expect(listed).to_contain_text("sizde eşi bitirdi · 0")
+    expect(listed.locator(".mark")).not_to_have_text("✓")
+    scorer.locator("#seat-1 .finish").click()  # Ayşe finished after all: Can's 21 is back
+    expect(scorer.locator("#id_p2-remaining")).to_have_value("21")
+    expect(listed.locator(".mark")).to_have_text("✓")
+    expect(listed).not_to_contain_text("sizde")
+    assert scorer_console.errors == []
