@@ -447,8 +447,7 @@
     const held = li.querySelector("[data-form-holds]");
     if (held) held.remove();
     const mark = li.querySelector(".mark");
-    li.classList.toggle("written", !differ.length);
-    li.classList.toggle("differs", differ.length > 0);
+    li.classList.toggle("differs", differ.length > 0); // still "written": the row came
     if (mark) mark.textContent = differ.length ? "≠" : "✓";
     if (!differ.length) return;
     const span = document.createElement("span");

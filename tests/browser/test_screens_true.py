@@ -158,12 +158,12 @@ def test_the_rows_list_never_says_settled_what_the_form_does_not_hold(
         scorer.fill("#id_p2-remaining", "20")
 
     expect(listed).to_contain_text("Seri · 21")
-    expect(listed).not_to_have_class(re.compile(r"\bwritten\b"))
+    expect(listed).to_have_class(re.compile(r"\bdiffers\b"))
     expect(listed.locator(".mark")).not_to_have_text("✓")
     expect(listed).to_contain_text("sizde 20")
     scorer.locator("#seat-2 [data-phone-note]").get_by_role("button", name="Al").click()
     expect(scorer.locator("#id_p2-remaining")).to_have_value("21")
-    expect(listed).to_have_class(re.compile(r"\bwritten\b"))
+    expect(listed).not_to_have_class(re.compile(r"\bdiffers\b"))
     expect(listed.locator(".mark")).to_have_text("✓")
     expect(listed).not_to_contain_text("sizde")
     assert scorer_console.errors == []
