@@ -64,9 +64,12 @@ class Board:
     last_change: str  # what "Geri al" would undo (the edit link only), "" when nothing
     last_change_id: int | None  # the change "Geri al" names (its form carries it)
     redo_id: int | None  # the undo "Yinele" would reverse, None when none
-    # The gösterge of the hand being entered, at this version (cetele.deal): the scorer's form
-    # starts from it.
+    # The gösterge of the hand being entered (cetele.deal), read with the sheet, and the rows'
+    # version (Match.draft_version) it was read at. A colour tapped before its number moves only
+    # that version, not the sheet's: the scorer's form starts from this one only while the rows'
+    # version is still that (form_indicator).
     indicator: Indicator | None = None
+    indicator_at: int = -1
     # The open objections, oldest first: the scorer's page lists them with their buttons,
     # drawn per request (a form), from this reading.
     open_objections: tuple["OpenObjection", ...] = ()
@@ -152,14 +155,30 @@ def sheet_lines(
     return lines
 
 
+def drawing_key(kind: str, state: str, *shown: str, token: str = "") -> str:
+    """The one way every kept drawing (cetele.live: the sheet, the open hand's rows, the next
+    hand's empty fields and chips) is named: its kind; the state it is drawn from (`stamp`:
+    whatever changes in the database moves it); what else it shows that no version moves
+    (`shown`: a role, whom the totals are drawn for, the players' names...); the link it holds,
+    as a digest (a rotated link names other drawings; the key never holds a link); and the
+    language. Whatever a drawing shows beside its state must be in `shown`: anything else would
+    be kept from before it changed (tests/web/test_kept_inputs.py)."""
+    digest = hashlib.sha256(token.encode()).hexdigest()[:32] if token else ""
+    return ":".join((kind, state, *shown, digest, get_language()))
+
+
 def stamp(match: Match) -> str:
-    """What names one state of one match in a key: its id and creation time (an id alone may
-    name another match in a database restored from a backup, and in every test, whose
-    transaction is rolled back), its version, and the moment of the change that made it (a
-    restored database reaches a version number again with other contents, never at the same
-    moment; `touched_at` is also moved by a day's first visit, which costs one drawing)."""
-    created, changed = match.created_at.timestamp(), match.touched_at.timestamp()
-    return f"{match.pk}:{created}:{match.version}:{changed}"
+    """What names one state of one match in a key: see `state_stamp`."""
+    return state_stamp(match.pk, match.created_at, str(match.version), match.touched_at)
+
+
+def state_stamp(pk: int, created_at, versions: str, touched_at) -> str:
+    """One state of one match (or tournament): its id and creation time (an id alone may name
+    another match in a database restored from a backup, and in every test, whose transaction is
+    rolled back), its versions, and the moment of the change that made it (a restored database
+    reaches a version number again with other contents, never at the same moment; `touched_at`
+    is also moved by a day's first visit, which costs one drawing)."""
+    return f"{pk}:{created_at.timestamp()}:{versions}:{touched_at.timestamp()}"
 
 
 def audience(match: Match, role: str) -> str:
@@ -172,11 +191,10 @@ def audience(match: Match, role: str) -> str:
 
 
 def board_key(match: Match, links: dict) -> str:
-    """What names one drawing of the sheet: the match's state, the link (a digest of its token)
-    and its role, whom the totals are drawn for, the language."""
-    token_digest = hashlib.sha256(links["token"].encode()).hexdigest()[:32]
+    """What names one drawing of the sheet: the match's state, the link's role, whom the totals
+    are drawn for, the link, the language."""
     seen_by = audience(match, links["role"])
-    return f"{stamp(match)}:{links['role']}:{seen_by}:{token_digest}:{get_language()}"
+    return drawing_key("sheet", stamp(match), links["role"], seen_by, token=links["token"])
 
 
 def board_for(match: Match, links: dict) -> Board:
@@ -239,10 +257,20 @@ def draw(match: Match, links: dict) -> Board:
         played=len(hands),
         finished=finished,
         indicator=indicator,
+        indicator_at=match.draft_version,
         **undo_buttons(match, links["role"], numbers),
         open_objections=tuple(objections),
         heading=match_heading(match),
     )
+
+
+def form_indicator(match: Match, board: Board) -> Indicator | None:
+    """The gösterge the next hand's form starts from: the one drawn with the kept sheet while
+    the match's rows' version is the one it was read at, else read now (a colour tapped alone
+    bumps only that version: cetele.deal.indicator.set_indicator)."""
+    if board.indicator_at == match.draft_version:
+        return board.indicator
+    return open_indicator(match, board.played + 1)
 
 
 def undo_buttons(match: Match, role: str, numbers: list[int]) -> dict:
@@ -288,8 +316,8 @@ def empty_hand_fields(match: Match, entry) -> SafeString:
     (tests/web/test_kept_drawings.py checks that no phone's token is in another's page)."""
     form_url = reverse("hand_create", args=[match.edit_token])
     names = "\x1f".join(player.name for player in entry.players)
-    identity = f"{stamp_of_start(match)}\x1e{form_url}\x1e{get_language()}\x1e{names}"
-    key = "fields:" + hashlib.sha256(identity.encode()).hexdigest()  # it holds the edit link
+    names_digest = hashlib.sha256(names.encode()).hexdigest()
+    key = drawing_key("fields", stamp_of_start(match), names_digest, token=match.edit_token)
     cache = caches[SHEETS]
     html = cache.get(key)
     if html is None:
@@ -310,7 +338,7 @@ def empty_indicator_chips(entry) -> SafeString:
     times the minimal view through gunicorn instead of 10.00 (make bench, the two alternated
     three times, 2026-12-04; docs/performance.md).
     Nothing in it varies with the match, the request or the hand: no name, no link, no token."""
-    key = f"chips:{get_language()}:{entry.has_riziko}"
+    key = drawing_key("chips", "", str(entry.has_riziko))
     cache = caches[SHEETS]
     html = cache.get(key)
     if html is None:

@@ -19,16 +19,14 @@ the phone's fresh row after a save, its gösterge section — are drawn per requ
 A deletion empties the cache with the sheets (cetele.your_data.forgetting).
 """
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import caches
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language
 
-from cetele.live.board import SHEETS
+from cetele.live.board import SHEETS, drawing_key, state_stamp
 
 
 @dataclass(frozen=True)
@@ -54,16 +52,12 @@ class Rows:
 
 
 def rows_key(state: RowsState, role: str, token: str) -> str:
-    """What names one drawing: the match's state (its id and creation time, as board.stamp: an id
-    alone may name another match in a restored database; both versions and the last change's
-    moment), the role and the link (a digest: the section's URL holds the token) and the
+    """What names one drawing (cetele.live.board.drawing_key): the match's state (both versions
+    and the last change's moment), the role, the link (the section's URL holds the token), the
     language."""
-    digest = hashlib.sha256(token.encode()).hexdigest()[:32]
-    created, changed = state.created_at.timestamp(), state.touched_at.timestamp()
-    return (
-        f"rows:{state.pk}:{created}:{state.version}:{state.draft_version}:{changed}"
-        f":{role}:{digest}:{get_language()}"
-    )
+    versions = f"{state.version}.{state.draft_version}"
+    match_state = state_stamp(state.pk, state.created_at, versions, state.touched_at)
+    return drawing_key("rows", match_state, role, token=token)
 
 
 def rows_for(state: RowsState, role: str, token: str, draw: Callable[[], Rows]) -> Rows:

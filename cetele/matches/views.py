@@ -31,6 +31,7 @@ from cetele.live.board import (
     buttons_after,
     empty_hand_fields,
     empty_indicator_chips,
+    form_indicator,
     players_of,
     undo_buttons,
 )
@@ -229,8 +230,9 @@ def sheet_page(
     (cetele.live.board); the page around it is this request's own."""
     context = {**sheet_context(match, role=role, rows_poll=role == EDIT), **(note or {})}
     if role == EDIT and not context["finished"]:  # a finished match takes no more hands
-        board = context["board"]  # its gösterge is the one of this version: not read again
-        context.update(next_hand(match, players_of(match), board.played + 1, board.indicator))
+        board = context["board"]
+        indicator = form_indicator(match, board)  # not always the kept sheet's: see there
+        context.update(next_hand(match, players_of(match), board.played + 1, indicator))
     return TemplateResponse(request, template_name, context)
 
 

@@ -18,6 +18,7 @@ from cetele.matches.stats import PlayedHand, PlayedMatch, TableStats, table_stat
 from cetele.models import Hand, Match, Player, Table, TablePlayer
 from cetele.sharing.links import EDIT, VIEW, BadLink
 from cetele.shell.language import preset_name
+from cetele.tea.tally import bump_table
 
 TABLE_TOKEN_FIELDS = {EDIT: "edit_token", VIEW: "view_token"}
 MAX_TABLE_PLAYERS = 8
@@ -179,6 +180,9 @@ def table_from_match(match: Match, name: str) -> Table:
             player.table_place = (player.seat - steps_of[player.match_id]) % seats
         Player.objects.bulk_update(placed, ["table_place"])
         Match.objects.filter(pk__in=steps_of).update(table=table)
+        # Their sheets show the table's tea list and rule from now on: every kept drawing of
+        # them is of the version before (cetele.live.board).
+        bump_table(table.pk)
     return table
 
 

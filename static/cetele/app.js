@@ -183,6 +183,11 @@
     if (document.visibilityState !== "visible" || !window.htmx) return;
     document.querySelectorAll("[data-poll]").forEach(pollNow);
   });
+  // "Back" shows the page as cached, even a no-cache one (rows of hands deleted since): ask.
+  window.addEventListener("pageshow", function (e) {
+    const nav = performance.getEntriesByType("navigation")[0];
+    if (e.persisted || (nav && nav.type === "back_forward")) document.dispatchEvent(new Event("cetele:poll-now"));
+  });
   // Ask at once: the connection is back (offline.js sends this).
   document.addEventListener("cetele:poll-now", function () {
     if (window.htmx) document.querySelectorAll("[data-poll]").forEach(pollNow);
@@ -422,7 +427,7 @@
   });
 
   // Tapping "Bitirdi" collapses the row: the finisher holds no tiles, so their sum and okeys
-  // are cleared where everyone sees the row change.
+  // are cleared where everyone sees the row change; on capture, before htmx reads the form.
   document.addEventListener("change", function (event) {
     const input = event.target;
     if (!input.matches || !input.matches('.finish input[name="finisher"]') || !input.checked) return;
@@ -441,7 +446,7 @@
         if (zero) zero.checked = true;
       });
     });
-  });
+  }, true);
 
   // "Taşları say": tap the tiles off the rack; the dialog adds them up and fills the row.
   let counting = null; // {row, tiles: [1..13 | "okey" | "fake"]}

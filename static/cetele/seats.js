@@ -381,23 +381,97 @@
       const holdsNone = finisher === String(row.seat) ||
         (partnerZero && (Number(finisher) + 2) % 4 === row.seat);
       const values = wanted(row, holdsNone);
-      const differ = [];
       Object.keys(values).forEach(function (name) {
         const now = valueOf(form, name);
-        if (now === undefined || now === values[name]) return;
-        if (mine.has(name)) differ.push(name);
-        else {
-          const el = setValue(form, name, values[name]);
-          if (el && name === "finisher") el.dataset.fromPhone = "1";
-          if (el) changed.push(el);
-        }
+        if (now === undefined || now === values[name] || mine.has(name)) return;
+        const el = setValue(form, name, values[name]);
+        if (el && name === "finisher") el.dataset.fromPhone = "1";
+        if (el) changed.push(el);
       });
-      note(form, seatRow, row, differ, values);
     });
     // The finisher first (app.js collapses that row), then one change for the preview.
     changed.sort(function (a, b) { return (b.name === "finisher") - (a.name === "finisher"); });
     changed.forEach(function (el) { el.dispatchEvent(new Event("change", { bubbles: true })); });
+    compare(rows);
   }
+
+  // What the form holds against each phone's row, said where the scorer reads it: beside the
+  // seat's row of the form, and in the list of the phones' rows, whose ✓ (drawn by the server,
+  // the same for every page: cetele/live/rows.py) says a row is in the form. Where the form
+  // holds something else (the scorer typed over it, or before it came) the list says what the
+  // form holds instead, until the scorer takes the phone's. Asked again at every change of the
+  // form, not only when rows come: typing over a row that came before changes nothing else.
+  function compare(rows) {
+    const form = handForm();
+    if (!form) return;
+    const finisher = valueOf(form, "finisher");
+    const partnerZero = form.classList.contains("partner-zero") && /^\d+$/.test(finisher || "");
+    rows.forEach(function (row) {
+      const seatRow = form.querySelector("#seat-" + row.seat);
+      if (!seatRow) return;
+      const holdsNone = finisher === String(row.seat) ||
+        (partnerZero && (Number(finisher) + 2) % 4 === row.seat);
+      const values = wanted(row, holdsNone);
+      const differ = Object.keys(values).filter(function (name) {
+        const now = valueOf(form, name);
+        return now !== undefined && now !== values[name];
+      });
+      note(form, seatRow, row, differ, values);
+      // A row the form holds no tiles for (its player finished, or with teams is the
+      // finisher's partner) while the phone wrote some: the list says so too.
+      const tiles = (row.remaining !== null && row.remaining !== undefined) || row.okeys || row.fake_okeys;
+      listed(form, row, holdsNone && tiles && !row.finished ? differ.concat("none") : differ);
+    });
+  }
+  function listed(form, row, differ) {
+    const box = document.getElementById("table-rows");
+    const li = box && box.querySelector('li[data-seat="' + row.seat + '"][data-row]');
+    if (!li) return;
+    const held = li.querySelector("[data-form-holds]");
+    if (held) held.remove();
+    const mark = li.querySelector(".mark");
+    li.classList.toggle("differs", differ.length > 0); // still "written": the row came
+    if (mark) mark.textContent = differ.length ? "≠" : "✓";
+    if (!differ.length) return;
+    const span = document.createElement("span");
+    span.setAttribute("data-form-holds", "");
+    // No colon: the line already has one ("Can: Can yazdı — …").
+    const words = differ.map(function (name) { return formsWords(form, name, row); }).join(", ");
+    span.textContent = " · " + (box.dataset.formHolds || "{values}").replace("{values}", words);
+    li.append(span);
+  }
+  // A field's value in the form as the list writes values: a label, a number, "—" for none.
+  function formsWords(form, name, row) {
+    const now = valueOf(form, name) || "";
+    if (name === "none") {
+      const box = document.getElementById("table-rows");
+      const finished = valueOf(form, "finisher") === String(row.seat);
+      const partner = form.querySelector("#seat-" + row.seat + " .partner-note");
+      if (!finished && partner) return partner.textContent.trim(); // "eşi bitirdi · 0"
+      return (box.dataset.finisher || "{name}").replace("{name}", row.name);
+    }
+    if (name === "finisher") {
+      const chosen = form.querySelector('input[name="finisher"]:checked');
+      const seat = chosen && chosen.closest(".seat-row");
+      const who = seat && seat.querySelector(".seat-name");
+      const box = document.getElementById("table-rows");
+      return who ? (box.dataset.finisher || "{name}").replace("{name}", who.textContent.trim()) : "—";
+    }
+    if (name.endsWith("-okeys") || name.endsWith("-fake_okeys")) {
+      const label = form.querySelector("#p" + row.seat + (name.endsWith("-okeys") ? "-okeys-label" : "-fake-label"));
+      return (label ? label.textContent.trim() + " " : "") + (now || "0");
+    }
+    return now === "" ? "—" : labelOf(form, name, now);
+  }
+  let comparing = 0;
+  function compareSoon(e) {
+    if (!e.isTrusted || !e.target.closest || !e.target.closest("#hand-form")) return;
+    // After every listener of this event (app.js clears a finisher's row on "change").
+    clearTimeout(comparing);
+    comparing = setTimeout(function () { compare(lastRows); }, 0);
+  }
+  document.addEventListener("input", compareSoon);
+  document.addEventListener("change", compareSoon);
 
   function note(form, seatRow, row, differ, values) {
     let el = seatRow.querySelector("[data-phone-note]");
@@ -426,7 +500,7 @@
         const changed = setValue(form, name, values[name]);
         if (changed) { changed.dispatchEvent(new Event("change", { bubbles: true })); last = changed; }
       });
-      if (last) note(form, seatRow, row, [], values);
+      if (last) compare(lastRows);
     });
     el.append(take);
   }
