@@ -186,10 +186,6 @@ def match_detail(request: HttpRequest, token: str) -> HttpResponse:
     """The çetele with the form for the next hand (and, after a correction, its note)."""
     match = editable_match(token)
     note = corrected_note(request, match)
-    if shown_frozen(match.pk):  # said before a tap on "Düzelt" or "Geri al" is refused
-        note["frozen_note"] = _(
-            "Bu oyunun sonucu turnuvanın sonraki kurasında kullanıldı: elleri artık değiştirilemez."
-        )
     return sheet_page(request, match, "cetele/match.html", role=EDIT, note=note)
 
 
@@ -229,6 +225,12 @@ def sheet_page(
     correction's `note`), or the view link's. The sheet inside is the one drawn for this version
     (cetele.live.board); the page around it is this request's own."""
     context = {**sheet_context(match, role=role, rows_poll=role == EDIT), **(note or {})}
+    # A tournament's game (the kept sheet knows: other matches ask nothing more) whose result a
+    # later draw used: said before a tap on "Düzelt" or "Geri al" is refused.
+    if role == EDIT and context["board"].heading is not None and shown_frozen(match.pk):
+        context["frozen_note"] = _(
+            "Bu oyunun sonucu turnuvanın sonraki kurasında kullanıldı: elleri artık değiştirilemez."
+        )
     if role == EDIT and not context["finished"]:  # a finished match takes no more hands
         board = context["board"]
         indicator = form_indicator(match, board)  # not always the kept sheet's: see there
