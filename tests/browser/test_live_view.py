@@ -173,7 +173,7 @@ def test_my_matches_lists_the_matches_this_phone_started_or_opened(phone, second
     assert links.nth(0).get_attribute("href") == f"/v/{other.view_token}/"
     assert links.nth(1).get_attribute("href") == f"/m/{match.edit_token}/"
     assert "Ali, Ayşe, Can, Deniz" in links.nth(1).inner_text()
-    assert "el 0/5" in box.locator("li").nth(1).inner_text()
+    assert "0/5 el" in box.locator("li").nth(1).inner_text()
     assert "izleme" in box.locator("li").nth(0).inner_text()
     links.nth(1).click()
     page.wait_for_url(f"**/m/{match.edit_token}/")
