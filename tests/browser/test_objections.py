@@ -1,6 +1,6 @@
 """In a real phone-sized browser: a joined phone objects to a hand ("İtiraz"), the scorer's sheet
 shows it without a reload, the scorer closes one ("Doğru, kapat") and corrects the hand of
-another, and the history says how each ended; and "gizli puan" hides the totals and the chart
+another, and the history says how each ended; and "gizli toplam" hides the totals and the chart
 on a view phone but not on the scorer's."""
 
 from datetime import timedelta

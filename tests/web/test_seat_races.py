@@ -78,7 +78,7 @@ def test_a_row_waiting_for_the_saves_lock_sees_the_saved_hand_and_is_refused():
         match.add_hand(sample_inputs(), request_token="race")
     thread.join(30)
 
-    assert "bu satır işlenmedi" in answer["response"].content.decode()
+    assert "bu satır sayılmadı" in answer["response"].content.decode()
     assert not DraftRow.objects.exists()
 
 
