@@ -40,7 +40,7 @@ COLOUR_CHOICES = [
     ("red", _("Kırmızı")),
     ("blue", _("Mavi")),
     ("black", _("Siyah")),
-    ("yellow", _("Sarı (yeşil)")),
+    ("yellow", _("Sarı/yeşil")),
 ]
 
 
