@@ -20,10 +20,12 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils.translation import override
 
 from cetele.seats.models import DraftRow, Objection
 from cetele.tables.season import table_from_match
 from cetele.tea.models import Drink
+from cetele.tea.tally import Tally
 from tests.factories import make_match, make_tournament
 from tests.web.phones import join, joined_phone
 from tests.web.test_seats import row_data
@@ -183,6 +185,17 @@ def test_more_than_two_names_are_listed_with_ve():
     assert ampersand_joins() == []
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"), [("tr", "Ali, Deniz ve Ömer"), ("en", "Ali, Deniz and Ömer")]
+)
+def test_three_players_tied_for_last_pay_as_a_list(lang, said):
+    """The tea bill's payers when three share last place."""
+    tally = Tally([], [], [], 0, False, "loser", ["Ali", "Deniz", "Ömer"], True)
+
+    with override(lang):
+        assert tally.payers_words == said
+
+
 # --- 4. One colon a line ----------------------------------------------------------------------
 
 # Not a reader's colon: a time, a link, a route ("<int:number>"), an address ("::1"), and an
@@ -265,6 +278,7 @@ SAME_IN_BOTH = {
     "Kafa": "the game's own word (WORDS.md English 2)",
     "Okey": "the game's own word",
     "Okey: %(tile)s": "the game's own word and a tile",
+    "%(okeys)s okey": "one okey (its plural, msgstr[1], is “okeys”)",
     "Çetele": "the app's name",
     "Türkçe": "a language's name is written in that language",
     "English": "a language's name is written in that language",
@@ -350,6 +364,46 @@ def test_english_counts_take_the_plural():
     assert singular_counts() == []
 
 
+# --- 7. One apostrophe in the English; "işlemek" only for a tile added to a meld ---------------
+
+
+def curly_apostrophes() -> list[str]:
+    """English strings with ’ where the others write ' ("The indicator’s colour" beside
+    "Indicator's number")."""
+    return sorted({s for _i, s in catalogue_entries(PO.read_text()) if "’" in s})
+
+
+def test_the_english_writes_one_apostrophe():
+    assert curly_apostrophes() == []
+
+
+# "İşlemek" is adding a tile to a meld on the table (WORDS.md Turkish 1): a row, a gösterge, a
+# drink is "sayıldı" or "kullanıldı", never "işlendi".
+APPLIED = re.compile(r"\bişlen(?:ir|di|medi|mez|ecek|iyor)\b", re.IGNORECASE)
+
+
+def applied_as_islemek() -> list[str]:
+    return sorted(
+        {
+            f"{where}: {text!r}"
+            for where, lang, text in shown_strings()
+            if lang == "tr" and APPLIED.search(text)
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "caught"),
+    [("bu satır işlenmedi", True), ("eli kaydedince işlenir", True), ("İşlek taş attı", False)],
+)
+def test_the_applied_scanner_catches_islemek(text, caught):
+    assert bool(APPLIED.search(text)) is caught
+
+
+def test_nothing_is_islendi_but_a_tile():
+    assert applied_as_islemek() == []
+
+
 # --- Pages as phones see them -----------------------------------------------------------------
 
 
@@ -373,6 +427,8 @@ def table_pages(client):
     Drink.objects.bulk_create([Drink(table=table, place=place, item=0) for place in (0, 1)])
     urls = {
         "scorer": reverse("match_detail", args=[match.edit_token]),
+        # What the scorer's page asks for once drawn: the rows the phones wrote.
+        "scorer_rows": reverse("seat_rows", args=[match.edit_token]),
         "view": reverse("view_match", args=[match.view_token]),
         "history": reverse("match_history", args=[match.edit_token]),
         "share": reverse("match_share", args=[match.edit_token]),
@@ -385,9 +441,10 @@ def table_pages(client):
         for phone in (client, ayse, can):
             phone.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
         for name, url in urls.items():
-            pages[name, lang] = client.get(url).content.decode()
+            response = client.get(url)
+            assert response.status_code == 200, name
+            pages[name, lang] = response.content.decode()
         pages["joined", lang] = can.get(join("join_match", match)).content.decode()
-    assert all("<html" in page for page in pages.values())
     return pages
 
 
@@ -406,9 +463,11 @@ def test_pages_hold_one_colon_a_line_and_speak_of_others_in_the_third_person(tab
 @pytest.mark.django_db
 def test_the_rows_every_phone_sees_say_who_finished_in_the_third_person(table_pages):
     """ "✓ Ayşe bitirdi", on Can's phone and on the scorer's; never "Ayşe: Bitirdim"."""
-    for page in ("joined", "scorer"):
+    for page in ("joined", "scorer_rows"):
         rows = re.search(r'<section id="table-rows".*?</section>', table_pages[page, "tr"], re.S)
-        text = " ".join(page_text_of(rows[0]).split())
+        # "(siz)" shows only beside the phone's own player (seats.css): not a word of the list.
+        rows = re.sub(r"<span class=\"own-mark\">.*?</span>", "", rows[0])
+        text = " ".join(page_text_of(rows).split())
         assert "Ayşe bitirdi" in text and "Bitirdim" not in text, text
 
 
