@@ -187,7 +187,7 @@ def test_a_row_written_offline_while_the_scorer_saves_is_refused_and_the_player_
     row = player.locator("#my-row")
     refused = "2. el siz yazarken kaydedildi; bu satır sayılmadı."
     expect(row.get_by_role("alert")).to_contain_text(refused, timeout=LIVE)
-    expect(row.locator("#my-row-title")).to_have_text(f"3. el: {NAMES[2]}")
+    expect(row.locator("#my-row-title")).to_have_text("3. el: satırınız")
     # The rows' poll that follows brings hand 3's empty row: the sentence stays.
     player.wait_for_timeout(4_500)
     expect(row.get_by_role("alert")).to_contain_text(refused)
@@ -259,7 +259,7 @@ def test_a_row_kept_for_a_hand_saved_since_is_refused_when_the_page_opens_again(
 
     posts = open_again_with_signal(player, "**/satir/")
     row = player.locator("#my-row")
-    expect(row.locator("#my-row-title")).to_have_text(f"3. el: {NAMES[3]}")
+    expect(row.locator("#my-row-title")).to_have_text("3. el: satırınız")
     told_on_the_page_opened_again(
         player, console, "#my-row", "2. el siz yazarken kaydedildi; bu satır sayılmadı.", posts
     )
@@ -274,7 +274,7 @@ def test_a_row_kept_for_a_hand_saved_since_is_refused_when_the_page_opens_again(
 def joined_and_kept(player, match: Match, name: str) -> str:
     """`player` joins as `name`; returns the join page's path once its copy is on the phone."""
     join_as(player, match, name)
-    kept_for_offline(player, f"Bu telefon {name}")
+    kept_for_offline(player, f"Bu telefonda {name} olarak yazıyorsunuz")
     return f"/k/{match.join_token}/"
 
 
@@ -290,7 +290,7 @@ def test_the_join_page_and_its_pages_open_without_signal_as_last_seen(second_pho
     player.context.set_offline(True)
     player.goto(path)
     expect(player.get_by_text(OFFLINE_NOTE)).to_be_visible()
-    expect(player.locator("#my-row-title")).to_have_text(f"2. el: {NAMES[2]}")
+    expect(player.locator("#my-row-title")).to_have_text("2. el: satırınız")
     expect(player.locator("table.sheet tbody tr[data-hand]")).to_have_count(1)
     for read, heading in pages:
         player.goto(read)

@@ -1,6 +1,8 @@
 """The whole table keeps the sheet: three players join from their own phones ("Masaya katıl"),
 write their own rows, and the scorer sees them on the hand form and saves with a tap or two."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -21,7 +23,7 @@ def join_as(page, match: Match, name: str) -> None:
     page.goto(f"/k/{match.join_token}/")
     page.locator(".seat-choices label", has_text=name).click()
     page.get_by_role("button", name="Bu benim").click()
-    expect(page.get_by_text(f"Bu telefon {name}")).to_be_visible()
+    expect(page.get_by_text(f"Bu telefonda {name} olarak yazıyorsunuz")).to_be_visible()
     # Its scripts too, as a player's first tap finds them: the heading shows before they have
     # run, and a tap then (a loaded make test run made one) sends nothing.
     page.wait_for_load_state("load")
@@ -100,7 +102,9 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
     expect(scorer.locator("#id_p3-remaining")).to_have_value("20")
     expect(scorer.locator("#id_p3-opened_2")).to_be_checked()  # Çift
     # Another joined phone sees the same numbers before anything is saved.
-    expect(players["Can"].locator("#table-rows")).to_contain_text("Ayşe: Seri · 35", timeout=LIVE)
+    expect(players["Can"].locator("#table-rows")).to_contain_text(
+        re.compile(r"Ayşe( \(siz\))?:\s+Seri · 35"), timeout=LIVE
+    )
     # Each phone's list is the same drawing (cetele.live.rows); "(siz)" shows on its own row.
     can_rows = players["Can"].locator("#table-rows li")
     shown = {"use_inner_text": True}  # what the player sees, not what is in the page
@@ -126,8 +130,8 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
     }
     expect_scores(match, 1, first)
     # The rows were cleared; each phone's row moved on to the next hand.
-    for name, page in players.items():
-        expect(page.locator("#my-row-title")).to_have_text(f"2. el: {name}", timeout=LIVE)
+    for page in players.values():
+        expect(page.locator("#my-row-title")).to_have_text("2. el: satırınız", timeout=LIVE)
 
     # Hand 2: Ayşe finishes and says so on her phone; the scorer's own row is "Açmadı".
     scorer.evaluate(WATCH_ROWS)

@@ -303,7 +303,7 @@ def seat_as_can(page, match: Match) -> None:
     page.goto(f"/k/{match.join_token}/")
     page.locator(".seat-choices label", has_text="Can").click()
     page.get_by_role("button", name="Bu benim").click()
-    expect(page.get_by_text("Bu telefon Can")).to_be_visible()
+    expect(page.get_by_text("Bu telefonda Can olarak yazıyorsunuz")).to_be_visible()
 
 
 def rows_asked_in(page, url: str, seconds: int) -> list[str]:
