@@ -416,7 +416,7 @@ def test_a_gosterge_tapped_without_signal_is_sent_when_back_and_shows_on_the_sco
 
     player.context.set_offline(False)
     expect(player.locator("#indicator .okey-words")).to_contain_text(
-        f"Okey: kırmızı 8 ({NAMES[2]} yazdı)", timeout=LIVE
+        f"Okey: kırmızı 8 ({NAMES[2]} gösterdi)", timeout=LIVE
     )
     expect(scorer.locator("[data-deal]")).to_contain_text("Okey: kırmızı 8", timeout=LIVE)
     picker = scorer.locator("#indicator-picker")
