@@ -3,6 +3,7 @@ scores come from `scoring`, totals from `scoring.sheet`."""
 
 import json
 import logging
+from dataclasses import replace
 
 from django.contrib import messages
 from django.db import DatabaseError
@@ -663,7 +664,11 @@ def match_history(request: HttpRequest, token: str) -> TemplateResponse:
         "players": players,
         "history": history,
         "Action": Change.Action,
-        "objections": objection_history(match, players),
+        # Its objections name their hands by place too ("2. el · Ayşe: …").
+        "objections": [
+            replace(line, number=place_among(numbers, line.number))
+            for line in objection_history(match, players)
+        ],
     }
     return TemplateResponse(request, "cetele/history.html", context)
 

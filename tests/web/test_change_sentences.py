@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from cetele.models import Match
 from tests.factories import make_match, undo_form
+from tests.web.phones import join, joined_phone
 from tests.web.test_vocabulary import page_text
 
 pytestmark = pytest.mark.django_db
@@ -108,3 +109,16 @@ def test_the_history_names_a_hand_by_its_place_on_the_sheet_not_its_number(clien
     lines = [line.strip() for line in page.splitlines() if re.match(r"^\s*\d\. el ", line)]
 
     assert lines[:2] == ["1. el silindi", "3. el eklendi"]
+
+
+def test_the_historys_objections_name_their_hand_by_its_place(client):
+    """An objection to the hand saved third, once the first is deleted, is about the sheet's
+    second hand: "2. el · Ayşe", as the sheet's own list says it."""
+    match = make_match(hands=3)
+    third = list(match.hands.values_list("number", flat=True))[2]
+    joined_phone(match, 1).post(join("join_objection", match, third), {"reason": "score"})
+    client.post(url("hand_delete", match, 1), follow=True)
+
+    page = " ".join(page_text(client.get(url("match_history", match))).split())
+
+    assert "2. el · Ayşe : Puan yanlış" in page
