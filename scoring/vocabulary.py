@@ -138,6 +138,8 @@ RETIRED: tuple[Retired, ...] = (
     Retired(r"yeri boşalt", "Telefonu çıkar"),
     Retired(r"bir yer almamış", "Henüz adınızı seçmediniz (no hearsay -mış)"),
     Retired(r"fazla büyük", "çok yüksek (a price)"),
+    Retired(r"\bdokunuş", "what was tapped (içecek, değişiklik): a player's word"),
+    Retired(r"toplam yazılmış", "toplam yazılı (no hearsay -mış)"),
     Retired(r"\bscorer\b|person keeping score", "the scorekeeper", "en"),
     Retired(r"could not be told", "We couldn't tell which …", "en"),
     Retired(r"^averaj$", "score difference", "en"),

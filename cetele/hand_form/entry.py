@@ -605,7 +605,7 @@ class HandEntry:
                     form.add_error(
                         "remaining",
                         gettext(
-                            "%(name)s açmadı ama toplam yazılmış: “Seri” ya da “Çift”i seçin, "
+                            "%(name)s açmadı ama toplam yazılı: “Seri” ya da “Çift”i seçin, "
                             "ya da toplamı silin."
                         )
                         % {"name": name},

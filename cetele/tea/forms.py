@@ -11,7 +11,7 @@ from cetele.shell.names import NameField
 from cetele.tea.models import RULE_WORDS
 from cetele.tea.tally import MAX_ITEMS, MAX_PRICE, Item
 
-BAD_TAP = _("Bu dokunuş anlaşılamadı; çay defterinde hiçbir şey değişmedi.")
+BAD_TAP = _("Neye dokunulduğu anlaşılamadı; çay defterinde hiçbir şey değişmedi.")
 CENTS = Decimal("0.01")
 NEW_ROWS = 2  # empty rows under a table's list, for new items
 

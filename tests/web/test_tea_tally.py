@@ -227,11 +227,11 @@ def test_without_javascript_a_tap_comes_back_to_the_page_with_its_sentence(clien
     [
         ({"seat": 4, "item": 0, "seen": 0, "action": "add"}, "Bu oyuncu ya da içecek bu maçta yok"),
         ({"seat": 0, "item": 5, "seen": 0, "action": "add"}, "Bu oyuncu ya da içecek bu maçta yok"),
-        ({"seat": 99, "item": 0, "seen": 0, "action": "add"}, "Bu dokunuş anlaşılamadı"),
-        ({"seat": "x", "item": 0, "seen": 0, "action": "add"}, "Bu dokunuş anlaşılamadı"),
-        ({"seat": 0, "item": 0, "seen": -1, "action": "add"}, "Bu dokunuş anlaşılamadı"),
-        ({"seat": 0, "item": 0, "seen": 0, "action": "drink"}, "Bu dokunuş anlaşılamadı"),
-        ({}, "Bu dokunuş anlaşılamadı"),
+        ({"seat": 99, "item": 0, "seen": 0, "action": "add"}, "Neye dokunulduğu anlaşılamadı"),
+        ({"seat": "x", "item": 0, "seen": 0, "action": "add"}, "Neye dokunulduğu anlaşılamadı"),
+        ({"seat": 0, "item": 0, "seen": -1, "action": "add"}, "Neye dokunulduğu anlaşılamadı"),
+        ({"seat": 0, "item": 0, "seen": 0, "action": "drink"}, "Neye dokunulduğu anlaşılamadı"),
+        ({}, "Neye dokunulduğu anlaşılamadı"),
     ],
 )
 def test_an_unknown_player_or_item_or_a_garbled_tap_changes_nothing(client, data, sentence):
