@@ -57,4 +57,6 @@ def said(change: Change, place: int | None) -> str:
     if change.action == Action.RESCORE:  # not a person's change: its label says it
         return str(change.get_action_display())
     action, how = what_it_did(change)
+    if place is None and action != Action.RENAME:  # a hand's change with no hand to name
+        return str(change.get_action_display())
     return SENTENCES[action][how] % {"number": place}
