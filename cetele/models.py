@@ -175,7 +175,7 @@ class Match(Forgettable):
     )
     # Bumped by every change: viewers' polls compare it, editors' saves detect conflicts.
     version = models.PositiveIntegerField(default=0)
-    # "Gizli puan": the running totals and the chart are hidden from the joined and view phones
+    # "Gizli toplam": the running totals and the chart are hidden from the joined and view phones
     # until the last hands (Match.totals_hidden); the scorer always sees them.
     hidden_totals = models.BooleanField(default=False)
     # Bumped by every row a joined phone writes (cetele.seats.drafts): the rows' poll compares

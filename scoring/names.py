@@ -92,17 +92,18 @@ PENALTY_NAMES = {
 
 # --- The indicator's colours (the colours house rule) ---------------------------------------
 
-# Yellow is printed green in some sets: both are said where the colour is named.
+# Yellow is printed green in some sets: both are said where the colour is named, as one name
+# ("sarı/yeşil 8"), never one in brackets after the other.
 COLOUR_NAMES = {
-    "tr": {"red": "kırmızı", "blue": "mavi", "black": "siyah", "yellow": "sarı (yeşil)"},
-    "en": {"red": "red", "blue": "blue", "black": "black", "yellow": "yellow (green)"},
+    "tr": {"red": "kırmızı", "blue": "mavi", "black": "siyah", "yellow": "sarı/yeşil"},
+    "en": {"red": "red", "blue": "blue", "black": "black", "yellow": "yellow/green"},
 }
 
 
-# The same inside a breakdown's brackets, where "sarı (yeşil)" would nest: "× 2 (sarı/yeşil)".
+# The same inside a breakdown's brackets ("× 2 (sarı/yeşil)").
 COLOUR_REASONS = {
-    "tr": {**COLOUR_NAMES["tr"], "yellow": "sarı/yeşil"},
-    "en": {**COLOUR_NAMES["en"], "yellow": "yellow/green"},
+    "tr": {**COLOUR_NAMES["tr"]},
+    "en": {**COLOUR_NAMES["en"]},
 }
 
 

@@ -46,7 +46,7 @@ TOOK_BACK = Term("taş geri aldı", "took tiles back")
 OKEY_TAKEN = Term("okey aldırmak", "having the okey taken from your meld")
 LET_OKEY_BE_TAKEN = Term("okey aldırdı", "okey taken from their meld")
 PARTNER_TOOK_OKEY = Term("okeyi eşine aldırdı", "their partner took the okey")
-SCORE_KEEPER = Term("çeteleyi tutan kişi", "the person keeping score")
+SCORE_KEEPER = Term("çeteleyi tutan kişi", "the scorekeeper")
 OR = Term("ya da", "or")
 APP_NAME = Term("Çetele", "Çetele")  # the product's name in both languages
 
@@ -131,6 +131,18 @@ RETIRED: tuple[Retired, ...] = (
     Retired(r"^(?:first|second|third|fourth) player$|^name %\(", "Place N (one label)", "en"),
     Retired(r"^Ç: ", "P: pairs finish (English letters)", "en"),
     Retired(r"“Runs”", "“Run/set”, the button's word", "en"),
+    # Issue "Words a player trusts" (docs: WORDS.md): one name a thing, a player's words.
+    Retired(r"gizli puan", "gizli toplam (it hides the totals only)"),
+    Retired(r"turnuvayı aç", "turnuvayı kur (açmak is a 101 move)"),
+    Retired(r"^hesap yok", "üyelik (hesap is the bill)"),
+    Retired(r"yeri boşalt", "Telefonu çıkar"),
+    Retired(r"bir yer almamış", "Henüz adınızı seçmediniz (no hearsay -mış)"),
+    Retired(r"fazla büyük", "çok yüksek (a price)"),
+    Retired(r"\bdokunuş", "what was tapped (içecek, değişiklik): a player's word"),
+    Retired(r"toplam yazılmış", "toplam yazılı (no hearsay -mış)"),
+    Retired(r"\bscorer\b|person keeping score", "the scorekeeper", "en"),
+    Retired(r"could not be told", "We couldn't tell which …", "en"),
+    Retired(r"^averaj$", "score difference", "en"),
 )
 
 # A number as a page prints it: the minus sign (U+2212), never a hyphen-minus before a digit

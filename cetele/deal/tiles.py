@@ -17,7 +17,7 @@ COLOUR_WORDS = {
     "red": _("kırmızı"),
     "blue": _("mavi"),
     "black": _("siyah"),
-    "yellow": _("sarı (yeşil)"),
+    "yellow": _("sarı/yeşil"),
 }
 
 

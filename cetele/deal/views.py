@@ -22,12 +22,12 @@ from cetele.sharing.links import EDIT, JOIN, match_by_token, secret_link
 
 
 def set_by(indicator: Indicator | None, players: list) -> str:
-    """Who set the gösterge, as the joined phones say it ("Ayşe yazdı")."""
+    """Who showed the gösterge, as the joined phones say it ("Ayşe gösterdi")."""
     if indicator is None:
         return ""
     if indicator.seat is None or indicator.seat >= len(players):
-        return _("çeteleyi tutan yazdı")
-    return _("%(name)s yazdı") % {"name": players[indicator.seat].name}
+        return _("çeteleyi tutan gösterdi")
+    return _("%(name)s gösterdi") % {"name": players[indicator.seat].name}
 
 
 def indicator_context(match: Match, players: list, position: int | None, form=None) -> dict:
@@ -80,7 +80,7 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
     except SeatFreed:
         return no_seat(request, match)
     except HandClosed as closed:
-        notice = _("%(number)s. el kaydedildi; gösterge işlenmedi.") % {"number": position}
+        notice = _("%(number)s. el kaydedildi; gösterge kullanılmadı.") % {"number": position}
         if not request.htmx:
             messages.error(request, notice)
             return redirect("join_match", match.join_token)
@@ -96,7 +96,7 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
         return response
     except ScorersIndicator as scorers:
         notice = _(
-            "Göstergeyi çeteleyi tutan kişi yazdı (%(okey)s); sizinki işlenmedi. Yanlışsa ona "
+            "Göstergeyi çeteleyi tutan gösterdi (%(okey)s); sizinki kullanılmadı. Yanlışsa ona "
             "söyleyin."
         ) % {"okey": scorers.kept.words}
         if not request.htmx:
@@ -114,7 +114,7 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
         response = TemplateResponse(request, "cetele/deal/_indicator_form.html#status", context)
         response["HX-Trigger"] = "cetele:poll-now"  # the sheet shows the okey: ask for it now
         return response
-    messages.success(request, _("Gösterge yazıldı: bütün telefonlar görüyor."))
+    messages.success(request, _("Gösterge gösterildi: bütün telefonlar görüyor."))
     return redirect("join_match", match.join_token)
 
 

@@ -42,7 +42,7 @@ COLOUR_CHOICES = [
     ("red", _("Kırmızı")),
     ("blue", _("Mavi")),
     ("black", _("Siyah")),
-    ("yellow", _("Sarı (yeşil)")),
+    ("yellow", _("Sarı/yeşil")),
 ]
 
 
@@ -626,7 +626,7 @@ class HandEntry:
                     form.add_error(
                         "remaining",
                         gettext(
-                            "%(name)s açmadı ama toplam yazılmış: “Seri” ya da “Çift”i seçin, "
+                            "%(name)s açmadı ama toplam yazılı: “Seri” ya da “Çift”i seçin, "
                             "ya da toplamı silin."
                         )
                         % {"name": name},

@@ -64,6 +64,7 @@ class Board:
     last_change: str  # what "Geri al" would undo (the edit link only), "" when nothing
     last_change_id: int | None  # the change "Geri al" names (its form carries it)
     redo_id: int | None  # the undo "Yinele" would reverse, None when none
+    redo_change: str  # what "Yinele" brings back ("2. el düzeltildi"), "" when nothing
     # The gösterge of the hand being entered (cetele.deal), read with the sheet, and the rows'
     # version (Match.draft_version) it was read at. A colour tapped before its number moves only
     # that version, not the sheet's: the scorer's form starts from this one only while the rows'
@@ -279,7 +280,12 @@ def undo_buttons(match: Match, role: str, numbers: list[int]) -> dict:
     last = match.last_undoable_change() if role == EDIT else None
     redo = match.redoable_change() if role == EDIT else None
     place = place_among(numbers, last.hand_number) if last and last.hand_number else None
-    return buttons(last, redo, place)
+    actions = buttons(last, redo, place)
+    if redo is not None:  # "↷ Yinele: 2. el düzeltildi": the change it brings back
+        undone = redo.undoes
+        at = place_among(numbers, undone.hand_number) if undone.hand_number else None
+        actions["redo_change"] = undone.named(at)
+    return actions
 
 
 def buttons_after(change: Change, position: int) -> dict:
@@ -295,6 +301,7 @@ def buttons(last: Change | None, redo: Change | None, place: int | None) -> dict
         "last_change": last.named(place) if last else "",
         "last_change_id": last.pk if last else None,
         "redo_id": redo.pk if redo else None,
+        "redo_change": "",
     }
 
 

@@ -118,7 +118,7 @@ class MatchForm(forms.Form):
         initial=5,
     )
     hidden_totals = forms.BooleanField(
-        label=_("Gizli puan: toplamlar son iki ele kadar yalnız çeteleyi tutanda görünür"),
+        label=_("Gizli toplam: son iki ele kadar toplamları yalnız çeteleyi tutan görür"),
         required=False,
     )
 
@@ -250,10 +250,10 @@ class PlayerNamesForm(forms.Form):
 
 
 class HiddenTotalsForm(forms.Form):
-    """ "Gizli puan" on or off for a match already started."""
+    """ "Gizli toplam" on or off for a match already started."""
 
     hidden = forms.BooleanField(
-        label=_("Gizli puan: toplamlar son iki ele kadar yalnız çeteleyi tutanda görünür"),
+        label=_("Gizli toplam: son iki ele kadar toplamları yalnız çeteleyi tutan görür"),
         required=False,
     )
 

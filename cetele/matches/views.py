@@ -3,6 +3,7 @@ scores come from `scoring`, totals from `scoring.sheet`."""
 
 import json
 import logging
+from dataclasses import replace
 
 from django.contrib import messages
 from django.db import DatabaseError, transaction
@@ -17,6 +18,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -36,6 +38,7 @@ from cetele.live.board import (
     undo_buttons,
 )
 from cetele.live.schedule import live_context
+from cetele.matches.changes import said
 from cetele.matches.forms import (
     DUPLICATE_NAME,
     HiddenTotalsForm,
@@ -57,6 +60,7 @@ from cetele.models import (
     NothingToUndo,
     ResultFrozen,
     UndoRefused,
+    place_among,
 )
 from cetele.seats.arrivals import arrived_notices, brought_up_to_date
 from cetele.seats.drafts import HandClosed, RowsArrived, check_rows_seen
@@ -435,7 +439,7 @@ def show_indicator(request: HttpRequest, match: Match, entry: HandEntry) -> None
         set_indicator(match, entry.position, form.indicator_for(None))
     except HandClosed:
         entry.notices.append(
-            _("%(number)s. el az önce başka bir telefondan kaydedildi; gösterge işlenmedi.")
+            _("%(number)s. el az önce başka bir telefondan kaydedildi; gösterge kullanılmadı.")
             % {"number": entry.position}
         )
 
@@ -633,7 +637,7 @@ def reverse_change(request: HttpRequest, match: Match, *, redo: bool) -> HttpRes
         messages.info(request, _("Geri alınacak bir değişiklik yok."))
     except AlreadyUndone as done:
         if redo:
-            messages.info(request, _("Bu geri alma zaten yinelendi."))
+            messages.info(request, _("Bu değişiklik zaten yinelendi."))
         else:
             what = done.change.named(change_place(match, done.change))
             messages.info(request, _("Bu zaten geri alındı: %(what)s.") % {"what": what})
@@ -653,36 +657,10 @@ def reverse_change(request: HttpRequest, match: Match, *, redo: bool) -> HttpRes
 
 
 def reversed_sentence(match: Match, change: Change, *, redo: bool) -> str:
-    """What a "Geri al" or a "Yinele" just did, naming the hand by its place on the sheet:
-    "2. elin düzeltmesi geri alındı.", "5. el yeniden eklendi."."""
+    """What a "Geri al" or a "Yinele" just did, as the history says it, naming the hand by its
+    place on the sheet: "2. el çeteleden çıkarıldı.", "Silinen 5. el geri geldi."."""
     reversed_change = change.undoes.undoes if redo else change.undoes
-    undone, redone = REVERSED_SENTENCES.get(
-        reversed_change.action, (_("Geri alındı: %(what)s."), _("Yinelendi: %(what)s."))
-    )
-    place = change_place(match, reversed_change)
-    values = {"number": place, "what": reversed_change.named(place)}
-    return (redone if redo else undone) % values  # a sentence takes the values it names
-
-
-# (undone, redone) by the kind of change reversed; any other kind is named by its label.
-REVERSED_SENTENCES = {
-    Change.Action.CREATE: (
-        gettext_lazy("%(number)s. elin eklenmesi geri alındı."),
-        gettext_lazy("%(number)s. el yeniden eklendi."),
-    ),
-    Change.Action.EDIT: (
-        gettext_lazy("%(number)s. elin düzeltmesi geri alındı."),
-        gettext_lazy("%(number)s. elin düzeltmesi yinelendi."),
-    ),
-    Change.Action.DELETE: (
-        gettext_lazy("%(number)s. elin silinmesi geri alındı."),
-        gettext_lazy("%(number)s. el yeniden silindi."),
-    ),
-    Change.Action.RENAME: (
-        gettext_lazy("Oyuncu adlarının değişmesi geri alındı."),
-        gettext_lazy("Oyuncu adlarının değişmesi yinelendi."),
-    ),
-}
+    return capfirst(said(change, change_place(match, reversed_change))) + "."
 
 
 def change_came_between(match: Match, latest: Change | None) -> str:
@@ -697,7 +675,7 @@ def change_came_between(match: Match, latest: Change | None) -> str:
         Change.Action.DELETE: _("%(number)s. el başka bir telefondan silindi") % place,
         Change.Action.RENAME: _("Oyuncu adları başka bir telefondan değiştirildi"),
         Change.Action.UNDO: _("Başka bir telefondan bir değişiklik geri alındı"),
-        Change.Action.REDO: _("Başka bir telefondan bir geri alma yinelendi"),
+        Change.Action.REDO: _("Başka bir telefondan bir değişiklik yinelendi"),
     }.get(latest.action, _("Çetele başka bir telefondan değişti"))
     return _("%(what)s; hiçbir şey geri alınmadı.") % {"what": what}
 
@@ -711,6 +689,10 @@ def change_place(match: Match, change: Change) -> int | None:
     return match.hands.filter(number__lt=change.hand_number).count() + 1
 
 
+def hand_place(numbers: list[int], change: Change) -> int | None:
+    return place_among(numbers, change.hand_number) if change.hand_number else None
+
+
 @require_safe
 @secret_link(role=EDIT)
 def match_history(request: HttpRequest, token: str) -> TemplateResponse:
@@ -718,13 +700,26 @@ def match_history(request: HttpRequest, token: str) -> TemplateResponse:
     match = editable_match(token)
     players = players_of(match)
     changes = match.changes.select_related("undoes")
-    history = [(change, score_rows(change, match.teams)) for change in changes]
+    # Each change says its hand by the place the sheet and "Geri al" name it by.
+    numbers = list(match.hands.values_list("number", flat=True))
+    history = [
+        (
+            change,
+            capfirst(said(change, hand_place(numbers, change))),
+            score_rows(change, match.teams),
+        )
+        for change in changes
+    ]
     context = {
         "match": match,
         "players": players,
         "history": history,
         "Action": Change.Action,
-        "objections": objection_history(match, players),
+        # Its objections name their hands by place too ("2. el · Ayşe: …").
+        "objections": [
+            replace(line, number=place_among(numbers, line.number))
+            for line in objection_history(match, players)
+        ],
     }
     return TemplateResponse(request, "cetele/history.html", context)
 
@@ -778,7 +773,7 @@ def match_players(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 @secret_link(role=EDIT)
 def match_hidden_totals(request: HttpRequest, token: str) -> HttpResponse:
-    """ "Gizli puan" on or off, from the players' page; the sheet is drawn again for everyone."""
+    """ "Gizli toplam" on or off, from the players' page; the sheet is drawn again for everyone."""
     match = editable_match(token)
     form = HiddenTotalsForm(request.POST)
     form.is_valid()  # an unticked box is "off": nothing in it can be invalid
@@ -790,14 +785,17 @@ def match_hidden_totals(request: HttpRequest, token: str) -> HttpResponse:
         messages.error(request, NOT_WRITTEN)
         return redirect("match_players", match.edit_token)
     if not changed:
-        messages.info(request, _("Gizli puan zaten böyleydi: hiçbir şey değişmedi."))
+        messages.info(request, _("Gizli toplam zaten böyleydi: hiçbir şey değişmedi."))
     elif hidden:
         messages.success(
             request,
-            _("Gizli puan açık: izleyen ve katılan telefonlar toplamları son iki elde görür."),
+            _(
+                "Gizli toplam açık: izleyen ve katılan telefonlar toplamları yalnız son iki elde "
+                "görür."
+            ),
         )
     else:
-        messages.success(request, _("Gizli puan kapalı: toplamlar her telefonda görünür."))
+        messages.success(request, _("Gizli toplam kapalı: toplamlar her telefonda görünür."))
     return redirect(match_url(match))
 
 

@@ -137,10 +137,10 @@ class FreeSeatForm(forms.Form):
         min_value=0,
         max_value=3,
         error_messages={
-            "required": _("Hangi yerin boşaltılacağı anlaşılamadı."),
-            "invalid": _("Hangi yerin boşaltılacağı anlaşılamadı."),
-            "min_value": _("Hangi yerin boşaltılacağı anlaşılamadı."),
-            "max_value": _("Hangi yerin boşaltılacağı anlaşılamadı."),
+            "required": _("Hangi telefonun çıkarılacağı anlaşılamadı."),
+            "invalid": _("Hangi telefonun çıkarılacağı anlaşılamadı."),
+            "min_value": _("Hangi telefonun çıkarılacağı anlaşılamadı."),
+            "max_value": _("Hangi telefonun çıkarılacağı anlaşılamadı."),
         },
     )
 

@@ -106,8 +106,8 @@ def pick_seat(request: HttpRequest, match: Match, claim) -> HttpResponse:
     except SeatTaken:
         form = SeatChoiceForm(players=players, taken=taken_seats(match))
         form.taken_message = _(
-            "%(name)s yerini başka bir telefon aldı. Kendi adınızı seçin; o sizseniz çeteleyi "
-            "tutan kişiden yerinizi boşaltmasını isteyin."
+            "Bu adı başka bir telefon seçti: %(name)s. Kendi adınızı seçin; o siz iseniz çeteleyi "
+            "tutan kişi o telefonu çıkarabilir."
         ) % {"name": players[seat].name}
         return pick_page(request, match, form, status=409)
     # What the phone is for is said under it, on the page itself (cetele/seats/joined.html).
@@ -191,7 +191,7 @@ def join_row(request: HttpRequest, token: str) -> HttpResponse:
             return fresh_row(request, match, claim.seat, notice)
         messages.error(request, notice)
         return redirect("join_match", match.join_token)
-    sent = _("Satırınız gönderildi: çeteleyi tutan kişi eli kaydedince işlenir.")
+    sent = _("Satırınız gönderildi: çeteleyi tutan kişi eli kaydedince sayılır.")
     if request.htmx:
         return row_status(request, match, [sent])
     messages.success(request, sent)
@@ -200,11 +200,11 @@ def join_row(request: HttpRequest, token: str) -> HttpResponse:
 
 def hand_closed_notice(written_for: int, now_open: int | None) -> str:
     if now_open is None:
-        return _("%(number)s. el siz yazarken kaydedildi ve maç bitti; bu satır işlenmedi.") % {
+        return _("%(number)s. el siz yazarken kaydedildi ve maç bitti; bu satır sayılmadı.") % {
             "number": written_for
         }
     return _(
-        "%(number)s. el siz yazarken kaydedildi; bu satır işlenmedi. Kaydedilen el çetelede; "
+        "%(number)s. el siz yazarken kaydedildi; bu satır sayılmadı. Kaydedilen el çetelede; "
         "şimdi %(next)s. el için yazın."
     ) % {"number": written_for, "next": now_open}
 
@@ -239,7 +239,7 @@ def fresh_row(request, match: Match, seat: int, notice: str) -> HttpResponse:
 def no_seat(request: HttpRequest, match: Match) -> HttpResponse:
     """A row from a phone that holds no seat here (never joined, freed, or the link rotated):
     nothing is written."""
-    message = _("Bu telefon bu maçta bir yer almamış: önce adınızı seçin.")
+    message = _("Bu maçta henüz adınızı seçmediniz: önce adınızı seçin.")
     if request.htmx:
         return row_status(request, match, [message], error=True)
     messages.error(request, message)
@@ -414,16 +414,16 @@ def join_objection(request: HttpRequest, token: str, number: int) -> HttpRespons
         logger.error("Objection not saved, the database refused the write: %s", error)
         return objection_refused(request, match, NOT_WRITTEN)
     if replaced:
-        said = _("İtirazınız güncellendi: bu ele tek itirazınız olur, yeni nedeniniz geçerli.")
+        said = _("İtirazınızın nedeni değişti: bir ele bir itirazınız olur.")
     else:
-        said = _("İtirazınız çeteleyi tutana iletildi; çetelede bu elin yanında görünür.")
+        said = _("İtirazınız gönderildi: çeteleyi tutan onu bu elin yanında görür.")
     if request.htmx:
         return objection_answer(request, match, hand, ObjectionForm(), claim, said=said)
     messages.success(request, said)
     return redirect("join_hand", match.join_token, number)
 
 
-NO_SEAT = gettext_lazy("Bu telefon bu maçta bir yer almamış: itiraz için önce adınızı seçin.")
+NO_SEAT = gettext_lazy("Bu maçta henüz adınızı seçmediniz: itiraz etmek için önce adınızı seçin.")
 OBJECTION_HAND_GONE = gettext_lazy(
     "Bu el az önce silindi ya da geri alındı; itirazınız kaydedilmedi."
 )
@@ -532,16 +532,20 @@ def seat_free(request: HttpRequest, token: str) -> HttpResponse:
     form = FreeSeatForm(request.POST)
     players = players_of(match)
     if not form.is_valid() or form.cleaned_data["seat"] >= len(players):
-        messages.error(request, _("Hangi yerin boşaltılacağı anlaşılamadı: hiçbir şey değişmedi."))
+        unclear = _("Hangi telefonun çıkarılacağı anlaşılamadı: hiçbir şey değişmedi.")
+        messages.error(request, unclear)
         return redirect("match_share", match.edit_token)
     seat = form.cleaned_data["seat"]
     name = players[seat].name
     if free_seat(match, seat):
         messages.success(
-            request, _("%(name)s yerini boşalttınız: başka bir telefon alabilir.") % {"name": name}
+            request,
+            _("Telefon çıkarıldı; bu adı artık başka bir telefon seçebilir: %(name)s.")
+            % {"name": name},
         )
     else:
-        messages.info(request, _("%(name)s yerinde zaten telefon yoktu.") % {"name": name})
+        none = _("Bu adda telefon yoktu: %(name)s. Hiçbir şey değişmedi.")
+        messages.info(request, none % {"name": name})
     return redirect("match_share", match.edit_token)
 
 
@@ -569,6 +573,6 @@ def objection_close(request: HttpRequest, token: str) -> HttpResponse:
     else:  # a double tap, or a correction or deletion came first
         messages.info(
             request,
-            _("Bu itiraz zaten bitmişti: %(how)s.") % {"how": objection.get_outcome_display()},
+            _("Bu itiraz zaten kapandı: %(how)s.") % {"how": objection.get_outcome_display()},
         )
     return redirect(match_url(match))

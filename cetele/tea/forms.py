@@ -8,10 +8,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from cetele.shell.names import NameField
-from cetele.tea.models import TeaRule
+from cetele.tea.models import RULE_WORDS
 from cetele.tea.tally import MAX_ITEMS, MAX_PRICE, Item, list_mark
 
-BAD_TAP = _("Bu dokunuş anlaşılamadı; çay defterinde hiçbir şey değişmedi.")
+BAD_TAP = _("Neye dokunulduğu anlaşılamadı; çay defterinde hiçbir şey değişmedi.")
 CENTS = Decimal("0.01")
 NEW_ROWS = 2  # empty rows under a table's list, for new items
 
@@ -52,7 +52,7 @@ class WaitingDrinkForm(DrinkForm):
 class TeaRuleForm(forms.Form):
     rule = forms.ChoiceField(
         label=_("Hesabı kim öder?"),
-        choices=TeaRule.choices,
+        choices=list(RULE_WORDS.items()),
         widget=forms.RadioSelect,
         error_messages={
             "required": _("Hesabı kimin ödeyeceğini seçin."),
@@ -72,11 +72,11 @@ def price_field() -> forms.DecimalField:
         localize=True,
         error_messages={
             "min_value": _("Fiyat eksi olamaz."),
-            "max_value": _("Bu fiyat fazla büyük."),
+            "max_value": _("Bu fiyat çok yüksek."),
             "invalid": _("Fiyatı bir sayı olarak yazın (örneğin 15 ya da 12,50)."),
             "max_decimal_places": _("Fiyatta virgülden sonra en çok iki hane olur."),
-            "max_digits": _("Bu fiyat fazla büyük."),
-            "max_whole_digits": _("Bu fiyat fazla büyük."),
+            "max_digits": _("Bu fiyat çok yüksek."),
+            "max_whole_digits": _("Bu fiyat çok yüksek."),
         },
     )
 

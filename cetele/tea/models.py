@@ -22,6 +22,11 @@ class TeaRule(models.TextChoices):
     OWN = "own", _("Herkes kendi")
 
 
+# What the pages call each rule: a whole sentence ("Herkes kendi öder"). The choices' own labels
+# stay as the migrations recorded them.
+RULE_WORDS = {TeaRule.LOSER: _("Kaybeden öder"), TeaRule.OWN: _("Herkes kendi öder")}
+
+
 class TeaItem(models.Model):
     """One item of a table's list, as its scorer wrote it. An item taken off the list is kept
     (`retired`): the drinks already counted under it keep their name and price."""

@@ -35,14 +35,22 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, F
 from django.utils import timezone
 from django.utils.formats import number_format
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from cetele.models import Match, SheetError, Table
-from cetele.tea.models import Drink, TeaItem, TeaRule
+from cetele.tea.models import RULE_WORDS, Drink, TeaItem, TeaRule
 from scoring.sheet import TEAM_SEATS
 
 DEFAULT_ITEMS = (gettext_lazy("çay"), gettext_lazy("kahve"), gettext_lazy("su"))
+# The default items counted, in the page's language ("2 teas"); an item a table named itself is
+# counted as it was written ("2 çay").
+DEFAULT_COUNTS = (
+    ngettext_lazy("%(count)s çay", "%(count)s çay", "count"),
+    ngettext_lazy("%(count)s kahve", "%(count)s kahve", "count"),
+    ngettext_lazy("%(count)s su", "%(count)s su", "count"),
+)
 MAX_ITEMS = 8  # a table's list, retired items included
 MAX_PRICE = 100_000_00  # kuruş: far past any drink, a typo beyond it is refused
 
@@ -53,10 +61,14 @@ class Item:
     name: str
     price: int | None  # kuruş
     retired: bool = False
+    counted: object = None  # a default item's count words (DEFAULT_COUNTS)
 
 
 def default_items() -> list[Item]:
-    return [Item(place, str(name), None) for place, name in enumerate(DEFAULT_ITEMS)]
+    return [
+        Item(place, str(name), None, counted=counted)
+        for place, (name, counted) in enumerate(zip(DEFAULT_ITEMS, DEFAULT_COUNTS, strict=True))
+    ]
 
 
 def table_items(table_id: int) -> list[Item]:
@@ -115,6 +127,8 @@ class Cell:
 
     @property
     def words(self) -> str:
+        if self.item.counted is not None:
+            return self.item.counted % {"count": self.count}
         return f"{self.count} {self.item.name}"
 
 
@@ -142,7 +156,7 @@ class Tally:
     total_cost: int
     priced: bool  # whether any drink has a price: money is shown only then
     rule: str
-    payers: list[str]  # the names of who pays ("Can & Deniz"), empty while not known
+    payers: list[str]  # the names of who pays, empty while not known
     settled: bool  # whether the bill is final: the match is over
 
     @property
@@ -151,11 +165,16 @@ class Tally:
 
     @property
     def rule_label(self) -> str:
-        return TeaRule(self.rule).label
+        return RULE_WORDS[TeaRule(self.rule)]
 
     @property
     def total_words(self) -> str:
         return ", ".join(cell.words for cell in self.totals)
+
+    @property
+    def payers_words(self) -> str:
+        """ "Ali, Deniz ve Ömer": a list, never "Ali & Deniz & Ömer" (players tied for last)."""
+        return get_text_list(self.payers, _("ve"))
 
 
 def losing_seats(teams: bool, sheet) -> list[int]:
@@ -238,7 +257,7 @@ def bill_text(tally: Tally, title: str) -> str:
     if tally.rule == TeaRule.OWN:
         lines.append(_("Herkes kendi içtiğini öder."))
     elif tally.payers:
-        payers = " & ".join(tally.payers)
+        payers = tally.payers_words
         if tally.priced:
             share = next(line.owes for line in tally.lines if line.pays)
             if len(tally.payers) > 1:

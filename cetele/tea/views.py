@@ -193,8 +193,8 @@ def refusal(error: Exception, words) -> tuple[str, bool]:
     if isinstance(error, TallyMoved):
         return (
             _(
-                "%(name)s için %(item)s sayısı az önce değişti, şimdi %(count)s. Bu dokunuş "
-                "sayılmadı; gerekiyorsa yeniden dokunun."
+                "%(name)s için %(item)s sayısı az önce değişti, şimdi %(count)s. Bu değişiklik "
+                "yapılmadı; gerekiyorsa yeniden dokunun."
             )
             % {**words(), "count": error.count},
             True,

@@ -40,7 +40,10 @@ def number(label, initial=None, *, low=0, high=99, required=True) -> forms.Integ
 
 # Which field a rule of the core's speaks of, and how to say it.
 SPEC_ERRORS = {
-    "kind_layout": ("layout", _("Tek turnuva turlarla oynanır; eşli turnuva gruplarla ya da lig.")),
+    "kind_layout": (
+        "layout",
+        _("Tek turnuva turlarla, eşli turnuva gruplarla ya da lig olarak oynanır."),
+    ),
     "hands_per_game": ("hands_per_game", _("Bir oyun en az bir el sürer.")),
     "games_per_pairing": ("games_per_pairing", _("Bir eşleşme tek oyun ya da üç oyundur.")),
     "group_size": ("group_size", _("Bir grupta en az iki takım olur.")),
@@ -58,7 +61,7 @@ class TournamentForm(forms.Form):
         label=_("Oyun"), choices=Kind.choices, initial=Kind.ESLI, widget=forms.RadioSelect
     )
     layout = forms.ChoiceField(
-        label=_("Düzen"), choices=Layout.choices, initial=Layout.GROUPS, widget=forms.RadioSelect
+        label=_("Biçim"), choices=Layout.choices, initial=Layout.GROUPS, widget=forms.RadioSelect
     )
     preset = preset_field()
     cezali = cezali_field()
@@ -82,7 +85,8 @@ class TournamentForm(forms.Form):
     place_3 = number(_("3."), 1)
     place_4 = number(_("4."), 0)
     random_draw = forms.BooleanField(
-        label=_("Kura rastgele (işaretsiz: yazılış sırasıyla, ilk yazılanlar baş)"), required=False
+        label=_("Kurayı rastgele çek (işaretsizse yazılış sırasıyla; ilk yazılanlar baş olur)"),
+        required=False,
     )
 
     def __init__(self, *args, **kwargs) -> None:
@@ -268,7 +272,7 @@ class ResultForm(forms.Form):
     reason = TextField(
         label=_("Neden"),
         max_length=200,
-        help_text=_("Örneğin: hükmen, masa kâğıtta tuttu, yanlış girilmiş."),
+        help_text=_("Örneğin: hükmen, masa kâğıtta tuttu, yanlış girildi."),
         error_messages={"required": _("Nedenini yazın; sayfada sonuçla birlikte görünür.")},
     )
 
@@ -287,7 +291,7 @@ class ResultForm(forms.Form):
         self.count = len(sides)
         for index, name in enumerate(sides):
             self.fields[f"total_{index}"] = forms.IntegerField(
-                label=_("%(name)s toplamı") % {"name": name},
+                label=_("Toplam — %(name)s") % {"name": name},
                 min_value=-99999,
                 max_value=99999,
             )

@@ -59,8 +59,8 @@ def tournament_by_token(role: str, token: str) -> Tournament:
 
 def stale_sentence() -> str:
     return _(
-        "Turnuva bu sayfa açıldığından beri değişti (başka bir dokunuş ya da telefon); hiçbir "
-        "şey yapılmadı. Sayfaya yeniden bakıp tekrar deneyin."
+        "Turnuva bu sayfa açıldıktan sonra başka bir yerden değişti; hiçbir şey yapılmadı. "
+        "Sayfaya yeniden bakıp tekrar deneyin."
     )
 
 

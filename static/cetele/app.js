@@ -3,7 +3,7 @@
 (function () {
   "use strict";
 
-  // What only a page without JavaScript needs ("Herkese göster": here every tap does it) hides.
+  // What only a page without JavaScript needs ("Göstergeyi göster": here every tap does it) hides.
   document.documentElement.classList.add("js");
 
   // Keep the phone's screen awake while a score sheet is open (Screen Wake Lock API).

@@ -8,7 +8,7 @@ and an option chosen), the digits typed aside.
 from playwright.sync_api import expect
 
 OPENED_LABELS = {"no": "Açmadı", "series": "Seri", "pairs": "Çift"}
-COLOUR_LABELS = {"red": "Kırmızı", "blue": "Mavi", "black": "Siyah", "yellow": "Sarı (yeşil)"}
+COLOUR_LABELS = {"red": "Kırmızı", "blue": "Mavi", "black": "Siyah", "yellow": "Sarı/yeşil"}
 
 
 def is_a_save(request) -> bool:

@@ -501,7 +501,7 @@ def test_without_javascript_the_form_still_saves_and_never_drops_a_typed_sum(bro
         page.locator("#seat-0 .finish").click()
         page.fill("#id_p1-remaining", "34")  # no script to mark "Seri": the server must ask
         page.get_by_role("button", name="Eli kaydet").click()
-        expect(page.locator("#seat-1")).to_contain_text("Burak açmadı ama toplam yazılmış")
+        expect(page.locator("#seat-1")).to_contain_text("Burak açmadı ama toplam yazılı")
         assert Hand.objects.count() == 0
 
         page.locator("#seat-1 .opened-series").click()

@@ -105,7 +105,7 @@ def test_a_joined_phone_taps_the_gosterge_and_every_phone_shows_the_okey(
     # The next hand: the deal has passed on, and its gösterge is not yet turned.
     expect(viewer.locator("[data-deal]")).to_have_text("2. el · Dağıtan: Can")
     expect(player.locator("#indicator .okey-words")).to_contain_text(
-        "Gösterge henüz yazılmadı", timeout=LIVE
+        "Gösterge henüz gösterilmedi", timeout=LIVE
     )
     for console in (scorer_console, player_console, viewer_console):
         assert console.errors == []
@@ -137,7 +137,7 @@ def test_every_tap_of_the_scorer_on_the_gosterge_is_kept_whatever_the_form_asks_
     page.route("**/el/", hold_the_colour)
     page.goto(f"/m/{match.edit_token}/")
     picker = page.locator("#indicator-picker")
-    picker.locator(".colours").get_by_text("Sarı (yeşil)").click()
+    picker.locator(".colours").get_by_text("Sarı/yeşil").click()
     picker.locator(".numbers").get_by_text("12", exact=True).click()
     page.fill("#id_p1-remaining", "34")  # its preview asks 300 ms after the typing stops
     page.wait_for_timeout(600)
@@ -145,7 +145,7 @@ def test_every_tap_of_the_scorer_on_the_gosterge_is_kept_whatever_the_form_asks_
         with contextlib.suppress(Error):
             route.continue_()
 
-    expect(page.locator("#okey-words")).to_contain_text("Okey: sarı (yeşil) 13", timeout=LIVE)
+    expect(page.locator("#okey-words")).to_contain_text("Okey: sarı/yeşil 13", timeout=LIVE)
     expect(picker.locator('input[name="indicator"][value="12"]')).to_be_checked()
     # Kept for every phone; the rows' poll that comes next leaves the scorer's taps as they are.
     stored_soon(
@@ -193,7 +193,7 @@ def test_rows_asked_for_before_the_scorers_last_gosterge_tap_was_kept_do_not_und
     page.route(lambda url: "/satirlar/" in url, rows)
     page.goto(f"/m/{match.edit_token}/")
     picker = page.locator("#indicator-picker")
-    picker.locator(".colours").get_by_text("Sarı (yeşil)").click()
+    picker.locator(".colours").get_by_text("Sarı/yeşil").click()
     kept = OpenIndicator.objects.filter(match=match, colour="yellow")
     stored_soon(page, kept.filter(number=None))
     armed.append(True)
@@ -216,7 +216,7 @@ def test_rows_asked_for_before_the_scorers_last_gosterge_tap_was_kept_do_not_und
     page.wait_for_timeout(1_000)
     assert False not in page.evaluate("window.heldTwelve")
     expect(picker.locator('input[name="indicator"][value="12"]')).to_be_checked()
-    expect(page.locator("#okey-words")).to_contain_text("Okey: sarı (yeşil) 13")
+    expect(page.locator("#okey-words")).to_contain_text("Okey: sarı/yeşil 13")
     assert console.errors == []
 
 
@@ -256,10 +256,10 @@ def test_a_preview_asked_before_the_gosterge_was_tapped_does_not_show_over_the_t
         page.wait_for_timeout(100)
     assert held, "the typing asked for no preview"
     picker = page.locator("#indicator-picker")
-    picker.locator(".colours").get_by_text("Sarı (yeşil)").click()
+    picker.locator(".colours").get_by_text("Sarı/yeşil").click()
     picker.locator(".numbers").get_by_text("12", exact=True).click()
     words = page.locator("#okey-words")
-    expect(words).to_contain_text("Okey: sarı (yeşil) 13", timeout=LIVE)
+    expect(words).to_contain_text("Okey: sarı/yeşil 13", timeout=LIVE)
     # What the okey's words say from now on, each time they are drawn.
     page.evaluate("""() => { window.saidOkey = [];
       const words = () => document.getElementById("okey-words").textContent;
@@ -268,9 +268,9 @@ def test_a_preview_asked_before_the_gosterge_was_tapped_does_not_show_over_the_t
     with contextlib.suppress(Error):
         held[0].continue_()
     page.wait_for_timeout(1_000)
-    expect(words).to_contain_text("Okey: sarı (yeşil) 13")
+    expect(words).to_contain_text("Okey: sarı/yeşil 13")
     said = page.evaluate("window.saidOkey")
-    assert all("Okey: sarı (yeşil) 13" in words for words in said), said
+    assert all("Okey: sarı/yeşil 13" in words for words in said), said
     assert console.errors == []
 
 

@@ -289,7 +289,7 @@ def test_the_editor_round_trips_every_parameter(phone):
         "opening.raising": "Seri ve çift",
         "hands": "3, 7 el",
         "riziko": "gösterge sahte okeyse bitiş tablosu × 3",
-        "colours": "kırmızı × 2, mavi × 3, siyah × 4, sarı (yeşil) × 5 (elin bütün puanı çarpılır)",
+        "colours": "kırmızı × 2, mavi × 3, siyah × 4, sarı/yeşil × 5 (elin bütün puanı çarpılır)",
         "last_hand_multiplier": "7",
         "discard_used": "taş × 5 (seride), × 6 (çiftte); okey × 7 / × 8",
     }

@@ -28,8 +28,8 @@ from tests.factories import NAMES, make_match
 # worker: what the service worker keeps for a phone offline (tests/browser/conftest.py).
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 
-KEPT = "Bağlantı yok — satırınız bu telefonda saklı, bağlantı gelince gönderilecek."
-GOSTERGE_KEPT = "Bağlantı yok — gösterge bu telefonda saklı, bağlantı gelince gönderilecek."
+KEPT = "Bağlantı yok: satırınız bu telefonda bekliyor; bağlantı gelince gönderilir."
+GOSTERGE_KEPT = "Bağlantı yok: gösterge bu telefonda bekliyor; bağlantı gelince gönderilir."
 
 
 ROWS_KEPT = "cetele.row."  # seats.js's localStorage keys for the rows it keeps
@@ -135,7 +135,7 @@ def test_a_row_written_without_signal_is_sent_when_the_connection_is_back(phone,
     status = player.locator("#my-row #row-status")
     expect(status).to_contain_text("Satırınız gönderildi", timeout=LIVE)
     expect(scorer.locator("#id_p2-remaining")).to_have_value("17", timeout=LIVE)
-    expect(scorer.locator("#seat-2 [data-phone-note]")).to_have_text(f"{NAMES[2]} yazdı")
+    expect(scorer.locator("#seat-2 [data-phone-note]")).to_have_text("Telefonundan yazdı")
     assert match.draft_rows.get().values["remaining"] == 17
     assert waiting_rows(player) == {}
     assert not scorer_console.errors and not script_errors(player_console)
@@ -185,9 +185,9 @@ def test_a_row_written_offline_while_the_scorer_saves_is_refused_and_the_player_
 
     player.context.set_offline(False)
     row = player.locator("#my-row")
-    refused = "2. el siz yazarken kaydedildi; bu satır işlenmedi."
+    refused = "2. el siz yazarken kaydedildi; bu satır sayılmadı."
     expect(row.get_by_role("alert")).to_contain_text(refused, timeout=LIVE)
-    expect(row.locator("#my-row-title")).to_have_text(f"3. el: {NAMES[2]}")
+    expect(row.locator("#my-row-title")).to_have_text("3. el: satırınız")
     # The rows' poll that follows brings hand 3's empty row: the sentence stays.
     player.wait_for_timeout(4_500)
     expect(row.get_by_role("alert")).to_contain_text(refused)
@@ -233,7 +233,7 @@ def test_a_row_whose_answer_hangs_waits_and_is_sent_again(phone, second_phone):
     seen = player.evaluate("() => window.seen")
     kept = [keys for text, keys in seen if text == KEPT]
     assert kept and kept[0] == [f"cetele.row.{match.phone_key}.2"], seen
-    expect(scorer.locator("#seat-2 [data-phone-note]")).to_have_text(f"{NAMES[2]} yazdı")
+    expect(scorer.locator("#seat-2 [data-phone-note]")).to_have_text("Telefonundan yazdı")
     assert match.draft_rows.get().values["opened"] == "pairs"
     assert waiting_rows(player) == {} and len(held) == 1
     hung = "console: htmx:timeout,"  # htmx says so: the row's own request, given up
@@ -259,9 +259,9 @@ def test_a_row_kept_for_a_hand_saved_since_is_refused_when_the_page_opens_again(
 
     posts = open_again_with_signal(player, "**/satir/")
     row = player.locator("#my-row")
-    expect(row.locator("#my-row-title")).to_have_text(f"3. el: {NAMES[3]}")
+    expect(row.locator("#my-row-title")).to_have_text("3. el: satırınız")
     told_on_the_page_opened_again(
-        player, console, "#my-row", "2. el siz yazarken kaydedildi; bu satır işlenmedi.", posts
+        player, console, "#my-row", "2. el siz yazarken kaydedildi; bu satır sayılmadı.", posts
     )
     expect(player.locator("#id_row-opened_0")).to_be_checked()  # hand 3's row starts empty
     assert not match.draft_rows.exists()
@@ -274,7 +274,7 @@ def test_a_row_kept_for_a_hand_saved_since_is_refused_when_the_page_opens_again(
 def joined_and_kept(player, match: Match, name: str) -> str:
     """`player` joins as `name`; returns the join page's path once its copy is on the phone."""
     join_as(player, match, name)
-    kept_for_offline(player, f"Bu telefon {name}")
+    kept_for_offline(player, f"Bu telefonda {name} olarak yazıyorsunuz")
     return f"/k/{match.join_token}/"
 
 
@@ -290,7 +290,7 @@ def test_the_join_page_and_its_pages_open_without_signal_as_last_seen(second_pho
     player.context.set_offline(True)
     player.goto(path)
     expect(player.get_by_text(OFFLINE_NOTE)).to_be_visible()
-    expect(player.locator("#my-row-title")).to_have_text(f"2. el: {NAMES[2]}")
+    expect(player.locator("#my-row-title")).to_have_text("2. el: satırınız")
     expect(player.locator("table.sheet tbody tr[data-hand]")).to_have_count(1)
     for read, heading in pages:
         player.goto(read)
@@ -368,7 +368,7 @@ def test_a_seat_freed_while_offline_writes_nothing_and_the_player_is_told(second
     write_offline(player, "30")
     player.context.set_offline(False)
     expect(player.locator("#row-status")).to_have_text(
-        "Bu telefon bu maçta bir yer almamış: önce adınızı seçin.", timeout=LIVE
+        "Bu maçta henüz adınızı seçmediniz: önce adınızı seçin.", timeout=LIVE
     )
     assert not match.draft_rows.exists()
     assert waiting_rows(player) == {}
@@ -415,7 +415,7 @@ def test_a_gosterge_tapped_without_signal_is_sent_when_back_and_shows_on_the_sco
 
     player.context.set_offline(False)
     expect(player.locator("#indicator .okey-words")).to_contain_text(
-        f"Okey: kırmızı 8 ({NAMES[2]} yazdı)", timeout=LIVE
+        f"Okey: kırmızı 8 ({NAMES[2]} gösterdi)", timeout=LIVE
     )
     expect(scorer.locator("[data-deal]")).to_contain_text("Okey: kırmızı 8", timeout=LIVE)
     picker = scorer.locator("#indicator-picker")
@@ -457,9 +457,9 @@ def test_a_gosterge_kept_without_signal_does_not_replace_the_scorers_and_the_pla
     tap_gosterge_offline(player, "Kırmızı", "7")
     # Meanwhile the scorer, who sees the tile, taps it on the hand form.
     picker = scorer.locator("#indicator-picker")
-    picker.locator(".colours").get_by_text("Sarı (yeşil)").click()
+    picker.locator(".colours").get_by_text("Sarı/yeşil").click()
     picker.locator(".numbers").get_by_text("12", exact=True).click()
-    expect(scorer.locator("#okey-words")).to_contain_text("Okey: sarı (yeşil) 13", timeout=LIVE)
+    expect(scorer.locator("#okey-words")).to_contain_text("Okey: sarı/yeşil 13", timeout=LIVE)
     # The colour and the number are two requests: the server holds the scorer's gösterge before
     # the phone's connection comes back (on a busy machine the number's may still be on its way).
     stored_by_scorer(match, "yellow", 12)
@@ -468,7 +468,7 @@ def test_a_gosterge_kept_without_signal_does_not_replace_the_scorers_and_the_pla
     player.evaluate(COUNT_DRAWINGS)
     player.context.set_offline(False)
     section = player.locator("#indicator")
-    refused = "Göstergeyi çeteleyi tutan kişi yazdı (Okey: sarı (yeşil) 13); sizinki işlenmedi."
+    refused = "Göstergeyi çeteleyi tutan gösterdi (Okey: sarı/yeşil 13); sizinki kullanılmadı."
     expect(section.get_by_role("alert")).to_contain_text(refused, timeout=LIVE)
     expect(section.locator('input[name="indicator"][value="12"]')).to_be_checked()
     expect(section.locator('input[name="colour"][value="yellow"]')).to_be_checked()
@@ -500,7 +500,7 @@ def test_a_gosterge_kept_for_a_hand_saved_since_is_refused_when_the_page_opens_a
     section = player.locator("#indicator")
     expect(section.locator("#indicator-title")).to_have_text("3. el: gösterge")
     told_on_the_page_opened_again(
-        player, console, "#indicator", "2. el kaydedildi; gösterge işlenmedi.", posts
+        player, console, "#indicator", "2. el kaydedildi; gösterge kullanılmadı.", posts
     )
     expect(section.locator('input[name="indicator"]:checked')).to_have_count(0)
     assert not OpenIndicator.objects.exists()

@@ -1,6 +1,8 @@
 """The whole table keeps the sheet: three players join from their own phones ("Masaya katıl"),
 write their own rows, and the scorer sees them on the hand form and saves with a tap or two."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -20,7 +22,7 @@ def join_as(page, match: Match, name: str) -> None:
     page.goto(f"/k/{match.join_token}/")
     page.locator(".seat-choices label", has_text=name).click()
     page.get_by_role("button", name="Bu benim").click()
-    expect(page.get_by_text(f"Bu telefon {name}")).to_be_visible()
+    expect(page.get_by_text(f"Bu telefonda {name} olarak yazıyorsunuz")).to_be_visible()
     # Its scripts too, as a player's first tap finds them: the heading shows before they have
     # run, and a tap then (a loaded make test run made one) sends nothing.
     page.wait_for_load_state("load")
@@ -94,12 +96,14 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
     # Nobody is chosen as the finisher yet: the preview still asks for it, and nothing is red.
     expect(scorer.locator("#hand-preview")).to_contain_text("Kimin bitirdiğini")
     expect(scorer.locator("#hand-form .errorlist")).to_have_count(0)
-    expect(scorer.locator("#seat-1 [data-phone-note]")).to_have_text("Ayşe yazdı")
+    expect(scorer.locator("#seat-1 [data-phone-note]")).to_have_text("Telefonundan yazdı")
     expect(scorer.locator("#id_p1-remaining")).to_have_value("35")
     expect(scorer.locator("#id_p3-remaining")).to_have_value("20")
     expect(scorer.locator("#id_p3-opened_2")).to_be_checked()  # Çift
     # Another joined phone sees the same numbers before anything is saved.
-    expect(players["Can"].locator("#table-rows")).to_contain_text("Ayşe yazdı", timeout=LIVE)
+    expect(players["Can"].locator("#table-rows")).to_contain_text(
+        re.compile(r"Ayşe( \(siz\))?:\s+Seri · 35"), timeout=LIVE
+    )
     # Each phone's list is the same drawing (cetele.live.rows); "(siz)" shows on its own row.
     can_rows = players["Can"].locator("#table-rows li")
     shown = {"use_inner_text": True}  # what the player sees, not what is in the page
@@ -125,8 +129,8 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
     }
     expect_scores(match, 1, first)
     # The rows were cleared; each phone's row moved on to the next hand.
-    for name, page in players.items():
-        expect(page.locator("#my-row-title")).to_have_text(f"2. el: {name}", timeout=LIVE)
+    for page in players.values():
+        expect(page.locator("#my-row-title")).to_have_text("2. el: satırınız", timeout=LIVE)
 
     # Hand 2: Ayşe finishes and says so on her phone; the scorer's own row is "Açmadı".
     scorer.evaluate(WATCH_ROWS)
@@ -155,7 +159,7 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
         ],
     }
     expect_scores(match, 2, second)
-    expect(players["Can"].locator("#my-row-title")).to_have_text("3. el: Can", timeout=LIVE)
+    expect(players["Can"].locator("#my-row-title")).to_have_text("3. el: satırınız", timeout=LIVE)
 
     # Hand 3: the scorer typed Can's sum before Can did: the scorer's value stays, the phone's
     # is shown beside it with one tap to take it.
@@ -165,11 +169,11 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
     write_row(players["Can"], tiles=(12, 12, 1))  # Seri, 25
     note = scorer.locator("#seat-2 [data-phone-note]")
     (
-        expect(note).to_contain_text("telefonda: 25", timeout=LIVE),
+        expect(note).to_contain_text("telefondaki: 25", timeout=LIVE),
         (scorer_console.errors + third_phone[1].errors),
     )
     expect(scorer.locator("#id_p2-remaining")).to_have_value("30")
-    note.get_by_role("button", name="Al").click()
+    note.get_by_role("button", name="Telefondakini al").click()
     expect(scorer.locator("#id_p2-remaining")).to_have_value("25")
     # "Bitirdim" by mistake, then taken back: the scorer's form follows both.
     write_row(players["Deniz"], finished=True)
@@ -234,7 +238,9 @@ def test_no_serious_accessibility_violation_on_the_join_pages(phone, second_phon
     write_row(player, tiles=(7, 8))
     assert blocking_violations(player) == [], "joined"
     scorer.goto(f"/m/{match.edit_token}/")
-    expect(scorer.locator("#seat-1 [data-phone-note]")).to_have_text("Ayşe yazdı", timeout=LIVE)
+    expect(scorer.locator("#seat-1 [data-phone-note]")).to_have_text(
+        "Telefonundan yazdı", timeout=LIVE
+    )
     assert blocking_violations(scorer) == [], "scorer"
     scorer.goto(f"/m/{match.edit_token}/paylas/")
     assert blocking_violations(scorer) == [], "share"

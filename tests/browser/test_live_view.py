@@ -173,7 +173,7 @@ def test_my_matches_lists_the_matches_this_phone_started_or_opened(phone, second
     assert links.nth(0).get_attribute("href") == f"/v/{other.view_token}/"
     assert links.nth(1).get_attribute("href") == f"/m/{match.edit_token}/"
     assert "Ali, Ayşe, Can, Deniz" in links.nth(1).inner_text()
-    assert "el 0/5" in box.locator("li").nth(1).inner_text()
+    assert "0/5 el" in box.locator("li").nth(1).inner_text()
     assert "izleme" in box.locator("li").nth(0).inner_text()
     links.nth(1).click()
     page.wait_for_url(f"**/m/{match.edit_token}/")
@@ -303,7 +303,7 @@ def seat_as_can(page, match: Match) -> None:
     page.goto(f"/k/{match.join_token}/")
     page.locator(".seat-choices label", has_text="Can").click()
     page.get_by_role("button", name="Bu benim").click()
-    expect(page.get_by_text("Bu telefon Can")).to_be_visible()
+    expect(page.get_by_text("Bu telefonda Can olarak yazıyorsunuz")).to_be_visible()
 
 
 def rows_asked_in(page, url: str, seconds: int) -> list[str]:

@@ -34,7 +34,7 @@ def test_geri_al_on_a_phone_that_missed_another_phones_hand_removes_nothing(phon
 
     # The page now names the latest change: its Geri al undoes hand 2, then Yinele brings it back.
     page.get_by_role("button", name="Geri al: 2. el eklendi").click()
-    expect(page.locator(".messages")).to_contain_text("2. elin eklenmesi geri alındı.")
+    expect(page.locator(".messages")).to_contain_text("2. el çeteleden çıkarıldı.")
     assert Hand.objects.count() == 1
     page.get_by_role("button", name="Yinele").click()
     expect(page.locator(".messages")).to_contain_text("2. el yeniden eklendi.")

@@ -1,6 +1,6 @@
 """In a real phone-sized browser: a joined phone objects to a hand ("İtiraz"), the scorer's sheet
 shows it without a reload, the scorer closes one ("Doğru, kapat") and corrects the hand of
-another, and the history says how each ended; and "gizli puan" hides the totals and the chart
+another, and the history says how each ended; and "gizli toplam" hides the totals and the chart
 on a view phone but not on the scorer's."""
 
 from datetime import timedelta
@@ -22,7 +22,7 @@ def join_as(page, match: Match, name: str) -> None:
     page.goto(f"/k/{match.join_token}/")
     page.locator(".seat-choices label", has_text=name).click()
     page.get_by_role("button", name="Bu benim").click()
-    expect(page.get_by_text(f"Bu telefon {name}")).to_be_visible()
+    expect(page.get_by_text(f"Bu telefonda {name} olarak yazıyorsunuz")).to_be_visible()
 
 
 def object_to(page, place: int, reason: str, note: str = "") -> None:
@@ -33,7 +33,7 @@ def object_to(page, place: int, reason: str, note: str = "") -> None:
     if note:
         form.get_by_label("Kısaca (isteğe bağlı)").fill(note)
     form.get_by_role("button", name="İtiraz et").click()
-    expect(form).to_contain_text("İtirazınız çeteleyi tutana iletildi")
+    expect(form).to_contain_text("İtirazınız gönderildi")
 
 
 def quiet_for_a_while(match: Match) -> None:

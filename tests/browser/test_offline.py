@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 
 NAMES = ["Ali", "Burak", "Can", "Deniz"]
 OFFLINE_NOTE = "Bağlantı yok — çetele en son böyleydi"
-WAITING = "Bağlantı bekleniyor — el telefonda saklı"
+WAITING = "Bağlantı yok: el bu telefonda bekliyor"
 NO_PREVIEW = "Bağlantı yok: puanlar bağlantı gelince hesaplanır. “Eli kaydet” eli telefonda saklar."
 
 
@@ -345,7 +345,7 @@ def test_a_place_taken_meanwhile_is_asked_about_as_with_two_phones(phone, second
     page.context.set_offline(False)
     form = page.locator("#hand-form")
     expect(form).to_contain_text("1. el az önce başka bir telefondan kaydedildi", timeout=15_000)
-    expect(page.locator("[data-outbox]")).to_contain_text("kararınız gerekiyor")
+    expect(page.locator("[data-outbox]")).to_contain_text("ne olacağını seçin")
     # The form asking about the waiting hand keeps that hand's place; nothing moves it on.
     expect(form.locator("input[name=position]")).to_have_value("1")
     assert blocking_violations(page) == []
@@ -505,7 +505,7 @@ def test_the_app_passes_chromiums_installability_check(browser, live_server, tmp
 
 
 # Issue 27, item 10: offline, the phone never says something untrue about a hand.
-KEPT = "telefonda saklı; bağlantı gelince gönderilecek"
+KEPT = "bu telefonda bekliyor; bağlantı gelince gönderilir"
 
 
 def pending_rows(page):
@@ -753,7 +753,7 @@ def test_the_next_hand_typed_while_a_waiting_one_is_asked_about_comes_back_after
 
     page.context.set_offline(False)
     outbox = page.locator("[data-outbox]")
-    expect(outbox).to_contain_text("kararınız gerekiyor", timeout=15_000)
+    expect(outbox).to_contain_text("ne olacağını seçin", timeout=15_000)
     outbox.get_by_role("button", name="Göster").click()
     expect(page.locator("#hand-form")).to_contain_text("başka bir telefondan kaydedildi")
     page.get_by_role("button", name="Benimkini 2. el olarak ekle").click()

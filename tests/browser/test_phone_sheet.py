@@ -125,12 +125,12 @@ def test_the_colour_chips_show_their_colour_and_its_name(phone):
         seen[chip.inner_text().strip()] = chip.evaluate(
             "el => getComputedStyle(el).backgroundColor"
         )
-    assert set(seen) == {"Kırmızı", "Mavi", "Siyah", "Sarı (yeşil)"}  # the word, for everyone
+    assert set(seen) == {"Kırmızı", "Mavi", "Siyah", "Sarı/yeşil"}  # the word, for everyone
     assert seen == {
         "Kırmızı": "rgb(198, 40, 40)",
         "Mavi": "rgb(21, 101, 192)",
         "Siyah": "rgb(33, 33, 33)",
-        "Sarı (yeşil)": "rgb(212, 160, 0)",
+        "Sarı/yeşil": "rgb(212, 160, 0)",
     }
     blue = chips.filter(has_text="Mavi")
     blue.click()  # chosen, it keeps its colour (and is ringed)
@@ -201,7 +201,7 @@ def test_a_corrections_geri_al_sits_in_its_own_note_and_undoes_it(phone):
     assert hand.inputs != before
     note.get_by_role("button", name="Geri al").click()
 
-    expect(page.locator(".messages")).to_contain_text("2. elin düzeltmesi geri alındı.")
+    expect(page.locator(".messages")).to_contain_text("2. el düzeltmeden önceki haline döndü.")
     hand.refresh_from_db()
     assert hand.inputs == before
     assert console.errors == []

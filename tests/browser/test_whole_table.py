@@ -100,7 +100,7 @@ def join_from_the_share_page(scorer, phones: dict) -> None:
         page.goto(join_url)
         page.locator(".seat-choices label", has_text=name).click()
         page.get_by_role("button", name="Bu benim").click()
-        expect(page.get_by_text(f"Bu telefon {name}")).to_be_visible()
+        expect(page.get_by_text(f"Bu telefonda {name} olarak yazıyorsunuz")).to_be_visible()
     scorer.go_back()
 
 
@@ -227,7 +227,7 @@ def test_a_whole_eleven_hand_team_match_with_three_joined_phones(
         wait_for_hand(scorer, number)
         for seat, page in phones.items():
             expect(page.locator("#my-row-title")).to_have_text(
-                f"{number}. el: {NAMES[seat]}", timeout=LIVE
+                f"{number}. el: satırınız", timeout=LIVE
             )
             phone_writes(page, hand["rows"][seat], finished=hand["finisher"] == seat)
         expect(scorer.locator("#table-rows li.written")).to_have_count(3, timeout=LIVE)

@@ -72,7 +72,7 @@ def test_a_joined_phone_sets_the_gosterge_and_every_phone_shows_the_okey():
     assert line in page(Client(), edit("match_detail", match))
     assert line in page(viewer, view("view_match", match))
     joined = page(phone, join("join_match", match))
-    assert "Okey: kırmızı 8" in joined and "Ayşe yazdı" in joined
+    assert "Okey: kırmızı 8" in joined and "Ayşe gösterdi" in joined
     # The scorer's form starts from it: the red chip and the 7 are chosen.
     scorer = page(Client(), edit("match_detail", match))
     assert 'name="colour" value="red" id="id_colour_0" checked' in scorer
@@ -191,7 +191,7 @@ def test_a_gosterge_for_a_hand_already_saved_is_told_and_not_applied(client):
 
     response = phone.post(join("join_indicator", match), gosterge(1, "red", "7"), follow=True)
 
-    assert "1. el kaydedildi; gösterge işlenmedi." in response.content.decode()
+    assert "1. el kaydedildi; gösterge kullanılmadı." in response.content.decode()
     assert not OpenIndicator.objects.exists()
 
 
@@ -212,13 +212,13 @@ def test_the_scorer_sets_and_corrects_the_gosterge_in_the_hand_form_without_java
     assert response.status_code == 200
     kept = OpenIndicator.objects.get(match=match)
     assert (kept.colour, kept.number, kept.seat) == ("yellow", 12, None)
-    assert "Okey: sarı (yeşil) 13" in response.content.decode()
+    assert "Okey: sarı/yeşil 13" in response.content.decode()
     assert not match.hands.exists()  # showing the gösterge saves no hand
     joined = page(joined_phone(match, 2), join("join_match", match))
-    assert "Okey: sarı (yeşil) 13" in joined and "çeteleyi tutan yazdı" in joined
+    assert "Okey: sarı/yeşil 13" in joined and "çeteleyi tutan gösterdi" in joined
 
 
-SCORERS = "Göstergeyi çeteleyi tutan kişi yazdı (Okey: sarı (yeşil) 13); sizinki işlenmedi."
+SCORERS = "Göstergeyi çeteleyi tutan gösterdi (Okey: sarı/yeşil 13); sizinki kullanılmadı."
 
 
 def scorer_sets(match: Match, colour: str, number: str) -> None:
@@ -262,7 +262,7 @@ def test_a_phone_that_says_the_scorers_gosterge_changes_nothing_and_is_not_refus
     )
 
     text = response.content.decode()
-    assert "işlenmedi" not in text and "Okey: sarı (yeşil) 13" in text
+    assert "kullanılmadı" not in text and "Okey: sarı/yeşil 13" in text
     assert OpenIndicator.objects.get(match=match).seat is None  # still the scorer's
     assert Match.objects.get(pk=match.pk).version == version
 
@@ -399,13 +399,13 @@ def test_a_gosterge_sent_by_htmx_for_a_hand_saved_meanwhile_brings_the_next_hand
 
     assert response["HX-Retarget"] == "#indicator"
     text = response.content.decode()
-    assert "1. el kaydedildi; gösterge işlenmedi." in text
+    assert "1. el kaydedildi; gösterge kullanılmadı." in text
     assert '<input type="hidden" name="position" value="2">' in text
     # The last hand saved meanwhile: the sentence alone, nothing to write for.
     add_hand(match, sample_inputs())
     over = phone.post(join("join_indicator", match), gosterge(2, "red", "7"), headers=HTMX)
     assert "HX-Retarget" not in over
-    assert "2. el kaydedildi; gösterge işlenmedi." in over.content.decode()
+    assert "2. el kaydedildi; gösterge kullanılmadı." in over.content.decode()
     assert 'name="position"' not in over.content.decode()
     assert not OpenIndicator.objects.exists()
 
@@ -423,7 +423,7 @@ def test_the_rows_poll_brings_the_gosterge_to_the_scorer_and_to_the_other_phones
     theirs = other.get(join("join_rows", match) + asked, headers=HTMX).content.decode()
     section = theirs.split('<section id="indicator"')[1]
     assert section.startswith(' class="card indicator-card"') and 'hx-swap-oob="true"' in section
-    assert "Okey: kırmızı 8" in section and "Ayşe yazdı" in section
+    assert "Okey: kırmızı 8" in section and "Ayşe gösterdi" in section
     assert 'name="indicator" value="7" id="gosterge_indicator_6" checked' in section
 
 

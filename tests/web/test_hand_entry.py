@@ -55,7 +55,7 @@ def test_a_sum_typed_for_a_player_who_did_not_open_is_refused_not_ignored(client
 
     response = client.post(url("hand_create", match), data)
 
-    assert any(line.startswith("Can açmadı ama toplam yazılmış") for line in errors_of(response))
+    assert any(line.startswith("Can açmadı ama toplam yazılı") for line in errors_of(response))
     assert response.context["entry"].seat_forms[2].errors["remaining"]
     assert not Hand.objects.exists()
 

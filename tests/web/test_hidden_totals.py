@@ -1,4 +1,4 @@
-"""Hidden totals ("gizli puan"): the joined and view phones see each hand's scores but neither
+"""Hidden totals ("gizli toplam"): the joined and view phones see each hand's scores but neither
 the running totals nor the chart until the last two hands (hands played ≥ planned − 2); the
 scorer always sees them; the end of the match shows everything; the exports hide them too."""
 
@@ -64,10 +64,10 @@ def test_the_table_sees_the_hands_scores_but_not_the_totals_the_scorer_sees_all(
     for role in ("view", "join"):
         body = seen[role].content.decode()
         assert not shows_totals(seen[role]), role
-        assert "Gizli puan: toplamlar 3. el kaydedilince görünür" in body
+        assert "Gizli toplam: toplamlar 3. el kaydedilince görünür" in body
         hand_links = re.findall(r'<a href="/[vk]/[^"]+/el/\d+/', body)
         assert len(hand_links) == 2 * (1 + 4)  # each hand: its place, 4 scores
-    assert "Gizli puan" not in seen["edit"].content.decode()
+    assert "Gizli toplam" not in seen["edit"].content.decode()
 
 
 def test_the_totals_show_from_the_save_that_leaves_two_hands_to_play():
@@ -103,18 +103,18 @@ def test_the_scorer_turns_it_on_and_off_later_and_every_phone_is_drawn_again(cli
     match = make_match(planned_hands=9, hands=2)
     match.refresh_from_db()
     page = client.get(reverse("match_players", args=[match.edit_token])).content.decode()
-    assert 'name="hidden"' in page and "toplamları ve grafiği 7. el kaydedilince" in page
+    assert 'name="hidden"' in page and "toplamları ve grafiği ise 7. el kaydedilince görür" in page
     url = reverse("match_hidden_totals", args=[match.edit_token])
     view_poll = reverse("view_poll", args=[match.view_token]) + f"?v={match.version}"
 
     on = client.post(url, {"hidden": "on"}, follow=True)
 
-    assert "Gizli puan açık" in on.content.decode()
+    assert "Gizli toplam açık" in on.content.decode()
     assert Match.objects.get().hidden_totals
     polled = Client().get(view_poll, headers=HTMX)  # the viewer's page at the old version
     assert polled.status_code == 200 and not shows_totals(polled)
     same = client.post(url, {"hidden": "on"}, follow=True)
-    assert "Gizli puan zaten böyleydi" in same.content.decode()
+    assert "Gizli toplam zaten böyleydi" in same.content.decode()
 
     client.post(url, {})  # the box unticked
     assert not Match.objects.get().hidden_totals

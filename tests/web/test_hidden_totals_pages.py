@@ -1,4 +1,4 @@
-"""Hidden totals ("gizli puan") stay hidden on every page a view or join link can open: the
+"""Hidden totals ("gizli toplam") stay hidden on every page a view or join link can open: the
 match's own pages, its exports, its polls, the table's page and its season statistics. Walked
 over the URLconf (every GET route of a view, join, table-view or tournament-view key), so a new
 page is covered without anyone remembering to add it here.

@@ -145,7 +145,7 @@ def test_a_match_page_names_the_outbox_strings_and_the_match_key(client):
     html = client.get(f"/m/{match.edit_token}/").content.decode()
 
     assert "data-outbox" in html
-    assert "Bağlantı bekleniyor — el telefonda saklı" in html
+    assert "Bağlantı yok: el bu telefonda bekliyor; bağlantı gelince gönderilir." in html
     assert "Bağlantı yok — çetele en son böyleydi" in html
     key = re.search(r'data-outbox data-match-key="(\w+)"', html).group(1)
     assert f'data-match-key="{key}"' in client.get(f"/v/{match.view_token}/").content.decode()

@@ -274,7 +274,7 @@ def test_the_empty_form_follows_the_language(client):
 def chips_of(html: str) -> str:
     """The gösterge's chips on the scorer's form."""
     start = html.index('<div class="indicator-chips">')
-    return html[start : html.index("data-without-js", start)]  # "Herkese göster", after them
+    return html[start : html.index("data-without-js", start)]  # "Göstergeyi göster", after them
 
 
 def test_the_kept_empty_chips_never_hide_a_gosterge_a_phone_set(client):
@@ -408,7 +408,7 @@ def test_a_flash_message_is_shown_once_and_only_to_its_phone(client):
     shown = client.get(url).content.decode()
     again = client.get(url).content.decode()
 
-    note = "3. elin eklenmesi geri alındı."
+    note = "3. el çeteleden çıkarıldı."
     assert note in shown
     assert note not in again and note not in Client().get(url).content.decode()
 

@@ -347,7 +347,7 @@ def test_correcting_a_hand_recomputes_and_keeps_the_old_scores_in_the_history(cl
     assert change.before["result"]["scores"][1] == 20
     assert change.after["result"]["scores"][1] == 35
     history = client.get(url("match_history", match)).content.decode()
-    assert "El düzeltildi" in history and "<td>20</td>" in history and "<td>35</td>" in history
+    assert "1. el düzeltildi" in history and "<td>20</td>" in history and "<td>35</td>" in history
 
 
 def correct_after_another_phone(client, **headers):

@@ -71,7 +71,7 @@ def test_geri_al_on_the_latest_note_undoes_that_hand():
     )
 
     assert list(match.hands.values_list("inputs__finisher", flat=True)) == [0]
-    assert "2. elin eklenmesi geri alındı." in messages_of(response)
+    assert "2. el çeteleden çıkarıldı." in messages_of(response)
 
 
 def test_a_double_tap_on_geri_al_undoes_one_change_not_two(client):
@@ -82,7 +82,7 @@ def test_a_double_tap_on_geri_al_undoes_one_change_not_two(client):
     second = client.post(url("match_undo", match), form, follow=True)
 
     assert match.hands.count() == 2
-    assert "3. elin eklenmesi geri alındı." in messages_of(first)
+    assert "3. el çeteleden çıkarıldı." in messages_of(first)
     assert "Bu zaten geri alındı: 3. el eklendi." in messages_of(second)
     assert match.changes.filter(action=Change.Action.UNDO).count() == 1
 
@@ -341,8 +341,8 @@ def test_corrections_and_deletions_racing_an_undo_never_fail():
 @pytest.mark.parametrize(
     ("language", "undone", "redone"),
     [
-        ("tr", "3. elin silinmesi geri alındı.", "3. el yeniden silindi."),
-        ("en", "Undid deleting hand 3.", "Hand 3 deleted again."),
+        ("tr", "Silinen 3. el geri geldi.", "3. el yeniden silindi."),
+        ("en", "Deleted hand 3 is back.", "Hand 3 deleted again."),
     ],
 )
 def test_geri_al_and_yinele_say_what_they_did_to_which_hand(client, language, undone, redone):

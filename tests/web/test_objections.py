@@ -72,7 +72,7 @@ def test_a_joined_phone_objects_and_the_scorer_sees_it_on_that_hands_row(client,
     assert "Doğru, kapat" in card and edit("hand_detail", match, number) in card
     # The phone is told on the hand's page, which lists its objection.
     told = phone.get(answer["Location"]).content.decode()
-    assert "İtirazınız çeteleyi tutana iletildi" in told and "Puan yanlış" in told
+    assert "İtirazınız gönderildi" in told and "Puan yanlış" in told
 
 
 def test_with_htmx_the_answer_is_the_form_again_and_the_sheet_is_asked_for(client, match):
@@ -83,7 +83,7 @@ def test_with_htmx_the_answer_is_the_form_again_and_the_sheet_is_asked_for(clien
 
     body = answer.content.decode()
     assert answer.status_code == 200 and '<section id="objection"' in body and "<html" not in body
-    assert "İtirazınız çeteleyi tutana iletildi" in body
+    assert "İtirazınız gönderildi" in body
     assert "<strong>Can</strong>: Ceza eksik" in body  # the hand's objections, as they are now
     # The scorer's poll, at the version its page shows, brings the mark and the buttons.
     poll = client.get(edit("match_poll", match) + f"?v={shown}", headers=HTMX)
@@ -101,7 +101,7 @@ def test_every_phone_at_the_table_sees_the_open_objection_under_the_sheet(client
     ):
         body = page.content.decode()
         assert "Açık itirazlar" in body
-        assert "2. el: Ayşe: Bitiş türü yanlış (“okeyle bitti”)" in body
+        assert "2. el — Ayşe: Bitiş türü yanlış (“okeyle bitti”)" in body
         assert "Doğru, kapat" not in body  # only the scorer answers
 
 
@@ -124,7 +124,7 @@ def test_a_second_objection_from_the_same_seat_replaces_its_reason(match):
 
     assert objections(match) == [(number, 1, "other", "yanlış kişi bitti", "")]
     told = phone.get(again["Location"]).content.decode()
-    assert "İtirazınız güncellendi: bu ele tek itirazınız olur" in told
+    assert "İtirazınızın nedeni değişti: bir ele bir itirazınız olur" in told
     # Another seat's objection to the same hand is its own.
     object_to(joined_phone(match, 2), match, number, reason="score")
     assert len(objections(match)) == 2
@@ -183,7 +183,7 @@ def test_a_phone_without_a_seat_cannot_object_and_a_hand_never_played_is_a_404(m
     never = object_to(joined_phone(match, 1), match, 999, reason="score")
 
     said = stranger.get(refused["Location"]).content.decode()
-    assert "itiraz için önce adınızı seçin" in said
+    assert "itiraz etmek için önce adınızı seçin" in said
     assert never.status_code == 404
     assert objections(match) == []
 
@@ -244,7 +244,8 @@ def test_undoing_a_correction_reopens_what_it_answered_and_a_redo_answers_it_aga
     page = client.get(edit("match_detail", match)).content.decode()
     assert 'class="objected"' in row_of(page, number) and "Doğru, kapat" in page
     hand_page = client.get(edit("hand_detail", match, number)).content.decode()
-    assert "El düzeltildi" not in hand_page and "Açık" in hand_page
+    listed = hand_page.split('class="objection-list"')[1].split("</ul>")[0]
+    assert "El düzeltildi" not in listed and "Açık" in listed
 
     tap(client, match, "match_redo", match.changes.get(action=Change.Action.UNDO))
 
@@ -285,7 +286,7 @@ def test_the_scorer_closes_it_as_right_and_a_second_tap_is_told(client, match):
     again = client.post(edit("objection_close", match), {"objection": objection.pk}, follow=True)
 
     assert "İtiraz kapatıldı: el olduğu gibi kaldı." in closed.content.decode()
-    assert "Bu itiraz zaten bitmişti: Doğru bulundu, kapatıldı." in again.content.decode()
+    assert "Bu itiraz zaten kapandı: Doğru bulundu, kapatıldı." in again.content.decode()
     assert objections(match) == [(number, 1, "finish", "", "closed")]
     assert version(match) == shown + 1
     assert match.hands.filter(number=number).exists()  # the hand stays as it was
@@ -329,7 +330,7 @@ def test_the_scorers_hand_page_lists_its_objections_with_the_button(client, matc
     page = client.get(edit("hand_detail", match, number)).content.decode()
 
     assert "Deniz</strong>: Başka (“kafa atılmadı”)" in page and "Doğru, kapat" in page
-    assert "Eli düzeltmek açık itirazları yanıtlar" in page
+    assert "Eli düzeltirseniz açık itirazları “El düzeltildi” olarak kapanır." in page
 
 
 def test_the_view_links_drawing_is_drawn_again_when_an_objection_is_raised(client, match):

@@ -141,4 +141,4 @@ def test_the_refused_save_speaks_english_with_the_switch(client):
 
     body = answer.content.decode()
     assert "The hand wasn&#x27;t saved: a row came from a phone as you saved" in body
-    assert "From Ayşe’s phone: Run/set · 20 · 1 okey — check it and save." in body
+    assert "From Ayşe&#x27;s phone: Run/set · 20 · 1 okey — check it and save." in body

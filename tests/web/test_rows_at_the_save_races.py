@@ -21,7 +21,7 @@ from bench.harness import Client, Gunicorn, hand_form_data, prepare, server_env
 ROUNDS = 12
 JOIN_LINK = re.compile(r"/k/([A-Za-z0-9_-]{22,64})/")
 KEPT = "Satırınız gönderildi"
-NOT_USED = "bu satır işlenmedi"
+NOT_USED = "bu satır sayılmadı"
 TOLD = "Bora yazdı: Seri · 20 — bakıp kaydedin."
 ROW = {"position": "1", "row-opened": "series", "row-remaining": "20"}
 ROW |= {"row-okeys": "0", "row-fake_okeys": "0"}

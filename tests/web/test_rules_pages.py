@@ -197,7 +197,7 @@ def test_the_house_rules_read_in_full_when_on(client):
     values = rule_values(page)
     assert values["riziko"] == "gösterge sahte okeyse bitiş tablosu × 2"
     assert values["colours"] == (
-        "kırmızı × 5, mavi × 4, siyah × 3, sarı (yeşil) × 2 (elin bütün puanı çarpılır)"
+        "kırmızı × 5, mavi × 4, siyah × 3, sarı/yeşil × 2 (elin bütün puanı çarpılır)"
     )
     assert values["last_hand_multiplier"] == "10"
     assert page.count("(değişti)") == 3

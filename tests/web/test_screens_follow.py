@@ -38,7 +38,7 @@ def test_switching_the_tea_rule_after_the_match_redraws_the_bill_at_once(client)
     )
 
     body = response.content.decode()
-    assert "Çay defteri: Herkes kendi." in body  # the card's sentence
+    assert "Çay defteri: Herkes kendi öder." in body  # the card's sentence
     # The sheet comes along, out of band, with the bill by the new rule.
     assert re.search(r'<section id="sheet"[^>]*hx-swap-oob="true"', body)
     bill = bill_in(sheet_of(body))

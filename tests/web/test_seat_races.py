@@ -50,7 +50,7 @@ def test_two_phones_asking_for_one_seat_at_once_one_gets_it_the_other_a_sentence
         statuses = sorted(answer.status_code for answer in answers)
         assert statuses == [302, 409], statuses
         refused = next(answer for answer in answers if answer.status_code == 409)
-        assert "Can yerini başka bir telefon aldı" in refused.content.decode()
+        assert "Bu adı başka bir telefon seçti: Can." in refused.content.decode()
         assert SeatClaim.objects.filter(seat=2).count() == 1
 
 
@@ -78,7 +78,7 @@ def test_a_row_waiting_for_the_saves_lock_sees_the_saved_hand_and_is_refused():
         match.add_hand(sample_inputs(), request_token="race")
     thread.join(30)
 
-    assert "bu satır işlenmedi" in answer["response"].content.decode()
+    assert "bu satır sayılmadı" in answer["response"].content.decode()
     assert not DraftRow.objects.exists()
 
 

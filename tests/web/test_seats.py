@@ -22,6 +22,15 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
+def wrote(name: str, rows: str) -> str:
+    """What the rows' list says a phone wrote for `name` ("Seri · 36"), "" if nothing: the
+    name once, then its row ("✓ Ayşe: Seri · 36")."""
+    found = re.search(
+        rf"{name}</strong>(?:<span class=\"own-mark\">[^<]*</span>)?:\s*(.*?)\s*</li>", rows, re.S
+    )
+    return " ".join(found[1].split()) if found else ""
+
+
 def row_data(position: int, **values) -> dict:
     data = {
         "position": str(position),
@@ -149,10 +158,10 @@ def test_a_phone_picks_its_name_and_is_that_players_phone_after_a_reload(match):
     response = phone.post(join("join_match", match), {"seat": "1"}, follow=True)
 
     page = response.content.decode()
-    assert "Hoş geldiniz, Ayşe." in page and "3. el: Ayşe" in page
-    assert page.count("kendi satırınızı yazarsınız") == 1  # said once, under the greeting
+    assert "Hoş geldiniz, Ayşe." in page and "3. el: satırınız" in page
+    assert page.count("olarak yazıyorsunuz") == 1  # said once, under the greeting
     again = phone.get(join("join_match", match)).content.decode()
-    assert "3. el: Ayşe" in again
+    assert "3. el: satırınız" in again
     claim = SeatClaim.objects.get(match=match)
     assert claim.seat == 1
     cookie = phone.cookies[CLAIMS_COOKIE].value
@@ -176,7 +185,7 @@ def test_a_second_phone_asking_for_a_taken_seat_is_told_in_a_sentence(match):
 
     assert response.status_code == 409
     page = response.content.decode()
-    assert "Ayşe yerini başka bir telefon aldı" in page and "boşaltmasını isteyin" in page
+    assert "Bu adı başka bir telefon seçti: Ayşe." in page and "o telefonu çıkarabilir" in page
     assert SeatClaim.objects.count() == 1
     assert second.post(join("join_match", match), {"seat": "2"}).status_code == 302
 
@@ -192,7 +201,7 @@ def test_two_phones_claiming_one_seat_at_once_one_wins_the_other_gets_a_sentence
     response = loser.post(join("join_match", match), {"seat": "1"})
 
     assert response.status_code == 409
-    assert "Ayşe yerini başka bir telefon aldı" in response.content.decode()
+    assert "Bu adı başka bir telefon seçti: Ayşe." in response.content.decode()
     assert SeatClaim.objects.filter(match=match, seat=1).count() == 1
 
 
@@ -207,11 +216,11 @@ def test_picking_nothing_or_a_seat_not_at_the_match_changes_nothing(match):
 def test_the_scorer_frees_a_seat_and_another_phone_takes_it(client, match):
     first = joined_phone(match, 1)
     share = client.get(edit("match_share", match)).content.decode()
-    assert "Yeri boşalt" in share
+    assert "Telefonu çıkar" in share
 
     response = client.post(edit("seat_free", match), {"seat": "1"}, follow=True)
 
-    assert "Ayşe yerini boşalttınız" in response.content.decode()
+    assert "bu adı artık başka bir telefon seçebilir: Ayşe." in response.content.decode()
     assert "Adınızı seçin" in first.get(join("join_match", match)).content.decode()
     joined_phone(match, 1)
 
@@ -219,7 +228,7 @@ def test_the_scorer_frees_a_seat_and_another_phone_takes_it(client, match):
 def test_a_freed_seat_forgets_the_row_its_phone_wrote(client, match):
     """An impostor's "Bitirdim" must not stay on the scorer's rows once the real player has
     taken the seat."""
-    not_written = "Ayşe</strong>: henüz yazmadı"
+    not_written = "Ayşe</strong> henüz yazmadı"
     impostor = joined_phone(match, 1)
     impostor.post(join("join_row", match), row_data(3, opened="pairs", finished=True))
     assert not_written not in rows_poll(client, edit("seat_rows", match))[1]
@@ -288,7 +297,7 @@ def test_a_row_sent_again_unchanged_is_no_news_for_the_table(client, match):
     assert client.get(shown, headers=HTMX).status_code == 204  # the scorer's page: nothing new
     phone.post(join("join_row", match), row_data(3, remaining=36))
     status, rows = rows_poll(client, shown)
-    assert status == 200 and "Ayşe yazdı — Seri · 36" in rows  # a change is news at once
+    assert status == 200 and wrote("Ayşe", rows) == "Seri · 36"  # a change is news at once
 
 
 @pytest.mark.parametrize(
@@ -343,13 +352,13 @@ def test_a_row_that_arrives_after_the_hand_was_saved_is_not_applied_and_the_play
     late = phone.post(join("join_row", match), row_data(3, remaining=44), headers=HTMX)
 
     page = late.content.decode()
-    assert "3. el siz yazarken kaydedildi; bu satır işlenmedi" in page
-    assert "4. el: Ayşe" in page and late["HX-Retarget"] == "#my-row"
+    assert "3. el siz yazarken kaydedildi; bu satır sayılmadı" in page
+    assert "4. el: satırınız" in page and late["HX-Retarget"] == "#my-row"
     lost = re.search(r'<p class="message error" role="alert">([^<]*)</p>', page)
-    assert lost and "bu satır işlenmedi" in lost[1]  # a row lost is a fault the player must see
+    assert lost and "bu satır sayılmadı" in lost[1]  # a row lost is a fault the player must see
     assert not DraftRow.objects.exists()
     plain = phone.post(join("join_row", match), row_data(3, remaining=44), follow=True)
-    assert "bu satır işlenmedi" in plain.content.decode()
+    assert "bu satır sayılmadı" in plain.content.decode()
     assert not DraftRow.objects.exists()
 
 
@@ -360,7 +369,7 @@ def test_a_row_for_a_finished_match_is_told_so(client):
 
     response = phone.post(join("join_row", match), row_data(2, remaining=3), headers=HTMX)
 
-    assert "maç bitti; bu satır işlenmedi" in response.content.decode()
+    assert "maç bitti; bu satır sayılmadı" in response.content.decode()
     assert "Maçın bütün elleri oynandı." in phone.get(join("join_match", match)).content.decode()
 
 
@@ -388,7 +397,7 @@ def test_every_joined_phone_gets_the_same_rows_and_its_page_says_whose_phone_it_
 
     (_, for_ayse), (_, for_can) = rows_poll(ayse, url), rows_poll(can, url)
 
-    assert for_ayse == for_can and "Ayşe yazdı" in for_can
+    assert for_ayse == for_can and wrote("Ayşe", for_can)
     can_page = can.get(join("join_match", match)).content.decode()
     assert 'data-phone-of="2"' in can_page and own_mark_of(can_page, seat=2) == "(siz)"
     assert 'data-phone-of="1"' in ayse.get(join("join_match", match)).content.decode()
@@ -404,7 +413,7 @@ def test_the_rows_drawn_for_the_scorer_are_never_a_joined_phones(client, match):
 
     status, rows = rows_poll(ayse, join("join_rows", match) + shown)
 
-    assert status == 200 and "Ayşe yazdı" in rows
+    assert status == 200 and wrote("Ayşe", rows)
     assert match.edit_token not in rows and match.view_token not in rows
     assert match.join_token in rows
 
@@ -417,9 +426,9 @@ def test_the_scorer_sees_who_wrote_what_and_who_has_not(client, match):
     status, rows = rows_poll(client, edit("seat_rows", match))
 
     assert status == 200
-    assert "Ayşe yazdı" in rows and "35" in rows
-    assert "Can</strong>: henüz yazmadı" in rows
-    assert "Deniz</strong>: telefonu yok" in rows
+    assert wrote("Ayşe", rows).endswith("35")
+    assert "Can</strong> henüz yazmadı" in rows
+    assert "Deniz</strong> — telefonu yok" in rows
     assert '"remaining": 35' in rows.replace("&quot;", '"')
 
 
@@ -448,11 +457,11 @@ def test_other_joined_phones_see_the_row_and_learn_when_the_hand_is_saved(client
     ayse.post(join("join_row", match), row_data(3, remaining=35))
 
     status, rows = rows_poll(can, url)
-    assert status == 200 and "Ayşe yazdı" in rows and own_mark_of(rows, seat=2) == "(siz)"
+    assert status == 200 and wrote("Ayşe", rows) and own_mark_of(rows, seat=2) == "(siz)"
     add_hand(match, sample_inputs())
     status, rows = rows_poll(can, url)
     assert status == 200
-    assert 'id="my-row"' in rows and 'hx-swap-oob="true"' in rows and "4. el: Can" in rows
+    assert 'id="my-row"' in rows and 'hx-swap-oob="true"' in rows and "4. el: satırınız" in rows
     # News, not a fault: said as a status, never styled or announced as an error.
     told = '<p class="message" role="status">El kaydedildi: şimdi 4. el için satırınızı yazın.</p>'
     assert told in rows and 'role="alert"' not in rows
@@ -533,7 +542,7 @@ def test_the_join_pages_speak_english_with_the_switch(match):
     picking = phone.get(join("join_match", match)).content.decode()
     assert "Join the table" in picking and "Pick your name" in picking
     response = phone.post(join("join_match", match), {"seat": "1"}, follow=True)
-    assert "This phone is Ayşe" in response.content.decode()
+    assert "You're Ayşe on this phone" in response.content.decode()
 
 
 def test_a_seat_taken_or_freed_is_news_to_the_scorers_rows_poll(client, match, settings):
@@ -549,7 +558,7 @@ def test_a_seat_taken_or_freed_is_news_to_the_scorers_rows_poll(client, match, s
     phone = joined_phone(match, 1)
 
     status, rows = rows_poll(client, url)
-    assert status == 200 and "Ayşe</strong>: henüz yazmadı" in rows
+    assert status == 200 and "Ayşe</strong> henüz yazmadı" in rows
     # The match was touched a moment ago, as right after a save: the scorer's page still asks
     # every 4 s, for a player who finished fast writes at once (not the quiet's 16 s).
     assert quiet_seconds(match.touched_at) < POLL_SCHEDULE[0][0]

@@ -227,11 +227,11 @@ def test_without_javascript_a_tap_comes_back_to_the_page_with_its_sentence(clien
     [
         ({"seat": 4, "item": 0, "seen": 0, "action": "add"}, "Bu oyuncu ya da içecek bu maçta yok"),
         ({"seat": 0, "item": 5, "seen": 0, "action": "add"}, "Bu oyuncu ya da içecek bu maçta yok"),
-        ({"seat": 99, "item": 0, "seen": 0, "action": "add"}, "Bu dokunuş anlaşılamadı"),
-        ({"seat": "x", "item": 0, "seen": 0, "action": "add"}, "Bu dokunuş anlaşılamadı"),
-        ({"seat": 0, "item": 0, "seen": -1, "action": "add"}, "Bu dokunuş anlaşılamadı"),
-        ({"seat": 0, "item": 0, "seen": 0, "action": "drink"}, "Bu dokunuş anlaşılamadı"),
-        ({}, "Bu dokunuş anlaşılamadı"),
+        ({"seat": 99, "item": 0, "seen": 0, "action": "add"}, "Neye dokunulduğu anlaşılamadı"),
+        ({"seat": "x", "item": 0, "seen": 0, "action": "add"}, "Neye dokunulduğu anlaşılamadı"),
+        ({"seat": 0, "item": 0, "seen": -1, "action": "add"}, "Neye dokunulduğu anlaşılamadı"),
+        ({"seat": 0, "item": 0, "seen": 0, "action": "drink"}, "Neye dokunulduğu anlaşılamadı"),
+        ({}, "Neye dokunulduğu anlaşılamadı"),
     ],
 )
 def test_an_unknown_player_or_item_or_a_garbled_tap_changes_nothing(client, data, sentence):
@@ -268,7 +268,7 @@ def test_a_retired_item_takes_no_new_drink_but_keeps_its_old_ones(client):
         ("-5", "Fiyat eksi olamaz."),
         ("abc", "Fiyatı bir sayı olarak yazın"),
         ("1,234", "Fiyatta virgülden sonra en çok iki hane olur."),
-        ("99999999", "Bu fiyat fazla büyük."),
+        ("99999999", "Bu fiyat çok yüksek."),
     ],
 )
 def test_a_bad_price_gets_a_sentence_and_changes_nothing(client, price, sentence):
@@ -353,7 +353,7 @@ def test_esli_the_losing_team_pays_all_in_two_equal_shares(client):
 
     bill = bill_of(client, match)
 
-    assert "Kaybeden öder: Ali &amp; Can" in bill
+    assert "Kaybeden öder: Ali ve Can" in bill
     assert "Toplam: 3 çay — 45,75\u00a0₺" in bill
     # 4,575 kuruş in two: the kuruş left over to the first in seat order.
     assert "<strong>22,88\u00a0₺</strong>" in bill and "<strong>22,87\u00a0₺</strong>" in bill
@@ -368,7 +368,7 @@ def test_tek_players_tied_for_last_share_the_bill(client):
 
     bill = bill_of(client, match)
 
-    assert "Kaybeden öder: Ayşe &amp; Deniz" in bill
+    assert "Kaybeden öder: Ayşe ve Deniz" in bill
     assert bill.count("<strong>15,00\u00a0₺</strong>") == 2
 
 
@@ -378,7 +378,7 @@ def test_esli_by_the_teams_totals_not_the_players(client):
 
     bill = bill_of(client, match)
 
-    assert "Kaybeden öder: Ayşe &amp; Deniz" in bill
+    assert "Kaybeden öder: Ayşe ve Deniz" in bill
     assert "₺" not in bill  # a match at no table has no prices: counts only
     assert "Toplam: 1 çay" in bill
 
@@ -406,7 +406,7 @@ def test_the_rule_of_a_match_at_no_table_is_its_own_and_changes_the_bill(client)
         reverse("match_tea_rule", args=[match.edit_token]), {"rule": "own"}, follow=True
     )
 
-    assert "Çay defteri: Herkes kendi." in response.content.decode()
+    assert "Çay defteri: Herkes kendi öder." in response.content.decode()
     assert "Kaybeden öder: Deniz" not in bill_of(client, match)
     refused = client.post(
         reverse("match_tea_rule", args=[match.edit_token]), {"rule": "bedava"}, headers=HTMX

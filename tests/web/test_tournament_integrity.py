@@ -357,7 +357,7 @@ def game_item(html: str, number: int) -> str:
 
 def test_a_game_that_ends_while_the_live_page_is_open_is_listed_with_its_result(client):
     """The café's page stays open: its poll brings the standings that count a game just
-    finished, and the list of games beside them must not keep it at "el 0/1"."""
+    finished, and the list of games beside them must not keep it at "0/1 el"."""
     tournament = make_tournament(entrants=2, drawn=True)
     game = Game.objects.select_related("match").get()
     opened = page(client, tournament, "view")
@@ -366,11 +366,11 @@ def test_a_game_that_ends_while_the_live_page_is_open_is_listed_with_its_result(
     polled = live_poll(client, tournament, shown_version(opened))
     now = swapped_in(opened, polled.content.decode())
 
-    assert "el 0/1" in game_item(opened, game.number)
+    assert "0/1 el" in game_item(opened, game.number)
     assert polled.status_code == 200
     assert standings_rows(now)[0] == ("T1", "313", "2")
     item = game_item(now, game.number)
-    assert "el 0/1" not in item and "T1 \u2212101" in " ".join(item.split())
+    assert "0/1 el" not in item and "T1 \u2212101" in " ".join(item.split())
 
 
 def test_a_frozen_games_scorer_is_told_before_tapping_and_other_matches_are_not(client):

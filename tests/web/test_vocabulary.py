@@ -511,6 +511,18 @@ def test_the_catalogue_reader_pairs_msgids_with_msgstrs():
         ("Ç: pairs finish · O: okey finish · K: kafa", "en", True),
         ("choose “Runs” or “Pairs”", "en", True),
         ("a player who opened runs/sets", "en", False),
+        # "Words a player trusts": one name a thing, and the café's words.
+        ("Gizli puan", "tr", True),
+        ("Gizli toplam", "tr", False),
+        ("Turnuvayı aç", "tr", True),
+        ("Turnuvayı kur", "tr", False),
+        ("Bu telefon bu maçta bir yer almamış", "tr", True),
+        ("Bu fiyat fazla büyük.", "tr", True),
+        ("the scorer sees it", "en", True),
+        ("the person keeping score", "en", True),
+        ("the scorekeeper sees it", "en", False),
+        ("Which hand could not be told.", "en", True),
+        ("Averaj", "en", True),
     ],
 )
 def test_the_retired_list_catches_the_reported_variants(text, lang, caught):

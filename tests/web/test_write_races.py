@@ -46,7 +46,7 @@ def tea_rule_shown(table: Table) -> str:
     status, _, body = table.scorer.get(table.edit + "cay/", {"HX-Request": "true"})
     assert status == 200
     html = body.decode()
-    return "own" if re.search(r"Herkes kendi\s*\.", html) else "loser"
+    return "own" if re.search(r"Herkes kendi öder\s*\.", html) else "loser"
 
 
 def test_the_tea_rule_tapped_while_the_match_joins_a_new_table_is_the_rule_of_its_bill(server):  # noqa: F811
@@ -58,7 +58,7 @@ def test_the_tea_rule_tapped_while_the_match_joins_a_new_table_is_the_rule_of_it
             partial(table.scorer.post, table.edit + "masa/", {"name": "Cuma"}),
         )
 
-        assert ruled[0] == 200 and "Çay defteri: Herkes kendi." in ruled[2].decode()
+        assert ruled[0] == 200 and "Çay defteri: Herkes kendi öder." in ruled[2].decode()
         assert set_up[0] == 302
         assert tea_rule_shown(table) == "own", f"round {_round}: the tap was lost"
 
