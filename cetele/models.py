@@ -125,7 +125,7 @@ class ObjectionGone(SheetError):
     """The objection being closed is not there (never was, or went with its match)."""
 
 
-# Hidden totals ("gizli puan") are shown again for the last this many hands of the match.
+# Hidden totals ("gizli toplam") are shown again for the last this many hands of the match.
 HIDDEN_UNTIL_LAST = 2
 
 
@@ -274,7 +274,7 @@ class Match(Forgettable):
 
     def totals_hidden(self, played: int) -> bool:
         """Whether the running totals (and the chart) are hidden from the joined and view phones
-        with `played` hands saved: with "gizli puan" on, until the last two hands are being
+        with `played` hands saved: with "gizli toplam" on, until the last two hands are being
         played, that is while played < planned − 2 (an 11-hand match shows them from the 9th
         save on, while the 10th and the 11th are played). Never once the match is over (the
         summary shows everything), and never from the scorer (the caller asks only for them)."""
@@ -322,7 +322,7 @@ class Match(Forgettable):
 
     def _bump(self) -> None:
         """A change to what the sheet shows that is no change of its hands or names (an
-        objection raised or ended, "gizli puan" turned on or off): a new version, so that every
+        objection raised or ended, "gizli toplam" turned on or off): a new version, so that every
         phone's poll brings it and the sheet is drawn again, but nothing for "Geri al"."""
         Match.objects.filter(pk=self.pk).update(version=F("version") + 1, touched_at=timezone.now())
 
@@ -467,7 +467,7 @@ class Match(Forgettable):
             raise HandGone() from error
 
     def set_hidden_totals(self, hidden: bool) -> bool:
-        """Turn "gizli puan" on or off; False when it already was so (nothing changes)."""
+        """Turn "gizli toplam" on or off; False when it already was so (nothing changes)."""
         with transaction.atomic():
             self._lock()
             updated = Match.objects.filter(pk=self.pk).exclude(hidden_totals=hidden)

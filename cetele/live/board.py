@@ -17,8 +17,8 @@ different contents (its version is read from the database by the request that us
 there is nothing to invalidate and nothing to share; each app server draws a version at most
 once. What the sheet shows beside its version is in the key: the link (its token, as a digest:
 rotating a link changes every URL in the sheet), whom it is drawn for (`audience`: the scorer
-sees every total, the table's phones none while "gizli puan" hides them) and the language. An
-objection raised or ended, and "gizli puan" turned on or off, bump the version like a hand.
+sees every total, the table's phones none while "gizli toplam" hides them) and the language. An
+objection raised or ended, and "gizli toplam" turned on or off, bump the version like a hand.
 Nothing inside varies with the request: no CSRF token (the sheet has no form; the scorer's
 "Doğru, kapat" buttons are drawn around it), no clock (how long the match has been quiet is an
 attribute of the <section> around it, written per request). A request that reads the version just
@@ -184,7 +184,7 @@ def state_stamp(pk: int, created_at, versions: str, touched_at) -> str:
 
 def audience(match: Match, role: str) -> str:
     """Who a drawing is for, as far as what it shows: the scorer (every total), or the table's
-    phones (joined and view links) with "gizli puan" on or off. Which hands were played is the
+    phones (joined and view links) with "gizli toplam" on or off. Which hands were played is the
     version's (in `stamp`), so with it this names whether the totals are drawn."""
     if role == EDIT:
         return "scorer"

@@ -34,7 +34,7 @@ def match_csv(
     names: list[str], teams: bool, hands: list, sheet: Sheet, *, hide_totals: bool = False
 ) -> str:
     """One row per hand (number, finish, each seat's score, the running totals), then the totals.
-    `hide_totals` ("gizli puan", Match.totals_hidden): the hands' scores only, as the sheet
+    `hide_totals` ("gizli toplam", Match.totals_hidden): the hands' scores only, as the sheet
     shows them then."""
     sides = team_names(names) if teams else []
     header = [_("El"), _("Bitiş"), *names, *sides]
@@ -61,7 +61,7 @@ def match_csv(
 
 def match_data(match, players: list, hands: list, sheet: Sheet, *, hide_totals=False) -> dict:
     """The match as plain data: enough to recompute every score with the same engine.
-    `hide_totals` ("gizli puan"): no running totals, totals or leaders (null), as the sheet."""
+    `hide_totals` ("gizli toplam"): no running totals, totals or leaders (null), as the sheet."""
     data = {
         "format": EXPORT_FORMAT,
         "created_at": match.created_at.isoformat(),

@@ -50,7 +50,7 @@ class AlreadySeated(Exception):
 
 
 class SeatFreed(Exception):
-    """This phone's seat was freed ("Yeri boşalt") before its write got the lock: nothing is
+    """This phone's seat was freed ("Telefonu çıkar") before its write got the lock: nothing is
     written."""
 
 
@@ -158,7 +158,7 @@ def take_seat(match: Match, seat: int, phone: str) -> SeatClaim:
 def seat_held(match: Match, claim: SeatClaim) -> Iterator[None]:
     """A transaction holding the match's writer lock, for a write this phone makes as its player
     (its row, a gösterge, an objection): inside it the join link is the one the phone used (else
-    BadLink) and its claim is still there (else SeatFreed), and no rotation nor "Yeri boşalt"
+    BadLink) and its claim is still there (else SeatFreed), and no rotation nor "Telefonu çıkar"
     can come between that check and the write."""
     with transaction.atomic():
         lock_join_link(match)
@@ -178,7 +178,7 @@ def taken_seats(match: Match) -> set[int]:
 
 
 def free_seat(match: Match, seat: int) -> bool:
-    """Let the phone on this seat go (the scorer's "Yeri boşalt"); False if it was free. The
+    """Let the phone on this seat go (the scorer's "Telefonu çıkar"); False if it was free. The
     rows that phone wrote go with it: the seat may have been taken by the wrong phone, and what
     it wrote must not stay on the scorer's form nor greet the player who takes the seat next."""
     with transaction.atomic():

@@ -131,7 +131,7 @@ class PlayerRow:
 
 
 class FreeSeatForm(forms.Form):
-    """The scorer's "Yeri boşalt": which seat's phone to let go."""
+    """The scorer's "Telefonu çıkar": which seat's phone to let go."""
 
     seat = forms.IntegerField(
         min_value=0,

@@ -8,7 +8,7 @@ edit page (kept out of every cache: it carries a form and a key that writes). No
 join link holds the edit or the view token.
 
 The scorer's page asks for the rows (`seat_rows`) and fills them into the hand form (seats.js);
-the share page shows the link, who has joined, "Yeri boşalt" and the rotation (`join_rotate`).
+the share page shows the link, who has joined, "Telefonu çıkar" and the rotation (`join_rotate`).
 """
 
 import logging
@@ -490,7 +490,7 @@ def join_export_json(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def share_context(request: HttpRequest, match: Match) -> dict:
-    """The join link on the share page: the link, its QR code, who has joined, "Yeri boşalt"
+    """The join link on the share page: the link, its QR code, who has joined, "Telefonu çıkar"
     and the rotation."""
     from cetele.sharing.views import qr_svg  # that module imports this one's share_context
 
@@ -527,7 +527,7 @@ def join_rotate(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 @secret_link(role=EDIT)
 def seat_free(request: HttpRequest, token: str) -> HttpResponse:
-    """ "Yeri boşalt": the phone on this seat is let go; another phone may take it."""
+    """ "Telefonu çıkar": the phone on this seat is let go; another phone may take it."""
     match = match_by_token(EDIT, token)
     form = FreeSeatForm(request.POST)
     players = players_of(match)

@@ -199,7 +199,7 @@ def view_rules(request: HttpRequest, token: str) -> TemplateResponse:
 
 def export_parts(token: str, role: str = VIEW) -> tuple[Match, list, list, object, bool]:
     """What an export of the view or the join link holds, and whether its totals are hidden
-    ("gizli puan", as that link's sheet: Match.totals_hidden)."""
+    ("gizli toplam", as that link's sheet: Match.totals_hidden)."""
     match = match_by_token(role, token)
     players = players_of(match)
     hands = list(match.hands.all())

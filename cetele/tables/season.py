@@ -96,7 +96,7 @@ def choose_season(asked: str | None, years: list[int]) -> int | None:
 def load_table(table: Table, season: int | None = None, *, viewer: bool = False) -> TableRecord:
     """Everything the table's page shows, for one season (a year) or all of them: four
     queries however many matches it has. For a `viewer` (the table's view link) a match whose
-    totals are hidden from its viewers now ("gizli puan", Match.totals_hidden) is listed but not
+    totals are hidden from its viewers now ("gizli toplam", Match.totals_hidden) is listed but not
     counted: its hands would give the players' averages, their ranks and so its hidden totals."""
     players = list(table.players.all())
     in_season = {"created_at__year": season} if season else {}

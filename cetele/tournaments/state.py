@@ -137,7 +137,7 @@ class GameLine:
 
     @property
     def hidden(self) -> bool:
-        """The running totals are hidden ("gizli puan", turned on at the match) as on the
+        """The running totals are hidden ("gizli toplam", turned on at the match) as on the
         match's own view link: until its last hands."""
         return self.match is not None and self.match.totals_hidden(self.played)
 
