@@ -106,7 +106,7 @@ def test_every_link_on_the_sheet_opens_its_hand_after_a_deletion_an_undo_and_a_r
     expect(scorer.locator(".message.success")).to_contain_text("El silindi")
     everyone_sees_it()
     scorer.locator("#match-actions").get_by_role("button", name="Geri al").click()
-    expect(scorer.locator(".message.success")).to_contain_text("2. elin silinmesi geri alındı")
+    expect(scorer.locator(".message.success")).to_contain_text("Silinen 2. el geri geldi")
     everyone_sees_it()
     scorer.get_by_role("button", name="Yinele").click()
     expect(scorer.locator(".message.success")).to_contain_text("2. el yeniden silindi")
@@ -150,7 +150,7 @@ def test_the_rows_list_never_says_settled_what_the_form_does_not_hold(
     if scorer_first:
         scorer.fill("#id_p2-remaining", "20")
         write_row(can, tiles=(12, 9))
-        expect(listed).to_contain_text("Can yazdı", timeout=LIVE)
+        expect(listed).to_contain_text("Seri · 21", timeout=LIVE)
         scorer.wait_for_timeout(300)  # the rows applied (htmx settles 20 ms after a swap)
     else:
         write_row(can, tiles=(12, 9))
