@@ -183,6 +183,7 @@ class TournamentModel:
     pairings: dict[int, PairingModel] = field(default_factory=dict)
     games: dict[int, GameModel] = field(default_factory=dict)
     byes: list[int] = field(default_factory=list)  # tek: every round's sitting out
+    withdrawn: set[int] = field(default_factory=set)  # tek: left between rounds
 
     # --- Results ----------------------------------------------------------------------------
 

@@ -1,9 +1,12 @@
 """Reading a tournament's pages as a user reads them, for tests/web/test_tournament_integrity.py:
 the group and league tables, the tek table, the bracket, the champion (cetele/tournaments/
-_live_inside.html), and a form's hidden field."""
+_live_inside.html), and a form's hidden field; and what they must show for a tournament's model
+(tests/web/tournament_model.py), written the same way."""
 
 import html
 import re
+
+from tests.web.tournament_model import TournamentModel
 
 MINUS = "\u2212"  # the score filter's minus sign
 
@@ -74,3 +77,52 @@ def points_text(value) -> str:
 
 def hidden(page: str, name: str) -> str:
     return re.search(rf'name="{name}"(?: value="([^"]*)")?', page)[1] or ""
+
+
+# --- What the pages must show -----------------------------------------------------------------
+
+
+def tables_shown(model: TournamentModel) -> dict[str, list[tuple]]:
+    """The model's group (or league) tables, as page_tables reads them."""
+    names = model.names
+    return {
+        group: [
+            (
+                names[r.side],
+                str(r.played),
+                str(r.won),
+                str(r.drawn),
+                str(r.lost),
+                f"{r.games_won}–{r.games_lost}",
+                str(r.averaj),
+                str(r.points),
+            )
+            for r in model.table(group)
+        ]
+        for group in model.group_names()
+    }
+
+
+def bracket_shown(model: TournamentModel) -> list[list[tuple]]:
+    """The model's knock-out with the winners its results name, as page_bracket reads it."""
+    names = model.names
+    return [
+        [
+            (
+                names[p.a],
+                names[p.b] if p.b else None,
+                names[w] if (w := model.winner(p)) is not None else None,
+            )
+            for p in knockout_round
+        ]
+        for knockout_round in model.knockout_rounds()
+    ]
+
+
+def tek_shown(model: TournamentModel) -> list[tuple]:
+    """The model's tek table, as page_tek reads it (a withdrawn player marked so)."""
+    gone = {p: " çekildi" if p in model.withdrawn else "" for p in model.names}
+    return [
+        (model.names[p] + gone[p], str(played), str(byes), str(averaj), points_text(points))
+        for p, points, played, byes, averaj in model.tek_table()
+    ]
