@@ -274,10 +274,15 @@ def tournament_result(request: HttpRequest, token: str, number: int) -> HttpResp
                 # that stands is what they decide on.
                 line = game_or_404(state.picture(tournament), number)
                 form, status = result_form(line), 409
-                notice = _(
-                    "Bu oyunun sonucu siz bu sayfayı açtıktan sonra elle girildi: %(result)s. "
-                    "Sizinki kaydedilmedi; değiştirmek isterseniz yeniden girin."
-                ) % {"result": result_words(line, entered.totals)}
+                if entered.totals is None:
+                    # No result by hand stands: the form counted ones never entered (no page
+                    # of ours draws that), so there is none to name.
+                    notice = stale_sentence()
+                else:
+                    notice = _(
+                        "Bu oyunun sonucu siz bu sayfayı açtıktan sonra elle girildi: "
+                        "%(result)s. Sizinki kaydedilmedi; değiştirmek isterseniz yeniden girin."
+                    ) % {"result": result_words(line, entered.totals)}
             else:
                 messages.success(request, _("Sonuç kaydedildi."))
                 return redirect("tournament_detail", tournament.edit_token)

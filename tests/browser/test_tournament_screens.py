@@ -1,7 +1,7 @@
 """A café tournament's pages as a phone and a printer show them: on a 360 or 390 px phone every
-column of the standings, "Averaj" and "Turnuva puanı" included, is on the screen beside long team names
-(a narrower phone swipes the table in its frame), and the printed table sheets carry no site
-bar."""
+column of the standings, "Averaj" and "Turnuva puanı" included, is on the screen beside long
+team names (a narrower phone swipes the table in its frame), and the printed table sheets carry
+no site bar."""
 
 import pytest
 from django.urls import reverse
@@ -81,7 +81,7 @@ def columns_seen(page, table: str) -> list[dict]:
     ("kind", "table", "count"), [("esli", "table[data-group]", 9), ("tek", "table[data-tek]", 6)]
 )
 def test_every_standings_column_is_on_a_phones_screen(phone, width, kind, table, count):
-    """Nothing to find by swiping: "Averaj" and "Turnuva puanı" are in sight beside the long names."""
+    """Nothing to find by swiping: "Averaj" and "Turnuva puanı" are in sight beside long names."""
     page, console = phone
     tournament = played_group() if kind == "esli" else played_tek()
     page.set_viewport_size({"width": width, "height": 844})
