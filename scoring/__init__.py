@@ -45,7 +45,8 @@ Words for the UI, Turkish "tr" and English "en" (scoring.labels re-exports them)
 
 Breakdown steps: each rule's step, in order, with what its detail holds: scoring.engine.
 
-Tournaments (draw, schedule, pairings, standings, knock-out, tek rounds): scoring.tournament.
+Tournaments (draw, schedule, pairings, standings, knock-out, tek rounds) are not scored here: their
+pure engine lives beside its concept, cetele.tournaments.engine.
 
 Where RULES.md is ambiguous or silent — what this package decided
  1. pair_opener_over compares the raw tiles (okeys included, before any multiplier) and is added

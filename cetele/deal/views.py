@@ -11,6 +11,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import reswap, retarget, trigger_client_event
 
 from cetele.deal.forms import DealerForm, IndicatorForm, chips
 from cetele.deal.indicator import Indicator, ScorersIndicator, open_indicator, set_indicator
@@ -90,9 +91,9 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
         template = "cetele/deal/_indicator_form.html" + ("" if closed.position else "#status")
         response = TemplateResponse(request, template, context)
         if closed.position:
-            response["HX-Retarget"] = "#indicator"
-            response["HX-Reswap"] = "outerHTML"
-        response["HX-Trigger"] = "cetele:poll-now"  # the sheet has the saved hand
+            retarget(response, "#indicator")
+            reswap(response, "outerHTML")
+        trigger_client_event(response, "cetele:poll-now")  # the sheet has the saved hand
         return response
     except ScorersIndicator as scorers:
         notice = _(
@@ -106,13 +107,13 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
         context = indicator_context(match, players, position)
         context["indicator_errors"] = [notice]
         response = TemplateResponse(request, "cetele/deal/_indicator_form.html", context)
-        response["HX-Retarget"] = "#indicator"
-        response["HX-Reswap"] = "outerHTML"
-        return response
+        retarget(response, "#indicator")
+        return reswap(response, "outerHTML")
     if request.htmx:
         context = indicator_context(match, players, position)
         response = TemplateResponse(request, "cetele/deal/_indicator_form.html#status", context)
-        response["HX-Trigger"] = "cetele:poll-now"  # the sheet shows the okey: ask for it now
+        # The sheet shows the okey: ask for it now.
+        trigger_client_event(response, "cetele:poll-now")
         return response
     messages.success(request, _("Gösterge gösterildi: bütün telefonlar görüyor."))
     return redirect("join_match", match.join_token)

@@ -24,6 +24,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import HTMX_STOP_POLLING, reswap, retarget, trigger_client_event
 
 from cetele.deal.indicator import indicator_json, open_indicator
 from cetele.deal.views import indicator_context
@@ -230,10 +231,9 @@ def fresh_row(request, match: Match, seat: int, notice: str) -> HttpResponse:
         "notice_lost": notice,
     }
     response = TemplateResponse(request, "cetele/seats/_row_form.html", context)
-    response["HX-Retarget"] = "#my-row"
-    response["HX-Reswap"] = "outerHTML"
-    response["HX-Trigger"] = "cetele:poll-now"  # the sheet has the saved hand
-    return response
+    retarget(response, "#my-row")
+    reswap(response, "outerHTML")
+    return trigger_client_event(response, "cetele:poll-now")  # the sheet has the saved hand
 
 
 def no_seat(request: HttpRequest, match: Match) -> HttpResponse:
@@ -270,15 +270,16 @@ def rows_poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
             response = TemplateResponse(request, "cetele/seats/joined.html#all_played", context)
         else:
             response = HttpResponse()
-        response.status_code = 286
-        response["HX-Trigger"] = "cetele:poll-now"  # the last hand's sheet, which asks on its own
+        response.status_code = HTMX_STOP_POLLING
+        # The last hand's sheet, which asks on its own.
+        trigger_client_event(response, "cetele:poll-now")
         return response
     context = {"rows": rows.html}
     if role == JOIN:
         context.update(joined_extras(request, state, rows.position, sheet_changed))
     response = TemplateResponse(request, "cetele/seats/_rows_answer.html", context)
     if sheet_changed:
-        response["HX-Trigger"] = "cetele:poll-now"  # the sheet changed: ask for it now
+        trigger_client_event(response, "cetele:poll-now")  # the sheet changed: ask for it now
     return response
 
 

@@ -26,6 +26,7 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.crypto import salted_hmac
 from django.utils.http import http_date
 from django.utils.translation import gettext as _
+from django_htmx.http import HttpResponseStopPolling, reswap, trigger_client_event
 
 import scoring
 from cetele.matches.stats import drawn
@@ -297,12 +298,10 @@ def link_gone(request: HttpRequest, event: str, reason: str, title, message) -> 
     gets 286 (htmx stops polling) with nothing to swap; anything else gets our 410 page saying
     so. Both carry `event`, which app.js answers by saying so on an open page."""
     if is_poll(request):
-        response = HttpResponse(status=286)
-        response["HX-Reswap"] = "none"
+        response = reswap(HttpResponseStopPolling(), "none")
     else:
         response = refusal(request, 410, reason, title=title, message=message, log=False)
-    response["HX-Trigger"] = event
-    return response
+    return trigger_client_event(response, event)
 
 
 def match_deleted(request: HttpRequest) -> HttpResponse:

@@ -23,8 +23,8 @@ from cetele.shell.names import (
     clean_name,
     visible,
 )
+from cetele.tournaments import engine as core
 from cetele.tournaments.models import Kind, Layout
-from scoring import tournament as core
 
 PLACES = 4
 NAME_LENGTH = 30

@@ -1,7 +1,7 @@
 """What a café tournament keeps: its settings and frozen rules, its entrants, its pairings and
 games, and the results an organiser entered by hand.
 
-The tournament's logic is the pure core's (scoring.tournament); these rows hold only what it
+The tournament's logic is the pure core's (cetele.tournaments.engine); these rows hold only what it
 needs as input (who entered, in which order, the draw, each game's totals) and what was drawn,
 so that a page never draws again what was drawn once. cetele.tournaments.state turns the rows
 into the core's inputs, in one place.

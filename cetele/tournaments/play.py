@@ -3,8 +3,8 @@ tek round) with a real match for every game, and results entered by hand.
 
 Each change runs in one transaction with the tournament's row locked and the version the
 organiser's page was drawn from checked, so that a double tap or two organisers' phones end in
-a sentence (Stale), never in two draws. The tournament's logic is the core's (scoring.tournament,
-reached through cetele.tournaments.state).
+a sentence (Stale), never in two draws. The tournament's logic is the core's
+(cetele.tournaments.engine, reached through cetele.tournaments.state).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from cetele.models import Match
+from cetele.tournaments import engine as core
 from cetele.tournaments import guard, state
 from cetele.tournaments.forms import repeated_entry
 from cetele.tournaments.models import (
@@ -28,7 +29,6 @@ from cetele.tournaments.models import (
     Stage,
     Tournament,
 )
-from scoring import tournament as core
 
 SEED_RANGE = 2**31
 

@@ -1,5 +1,5 @@
 """A tournament's rows turned into the core's inputs, and the core's answers into what the pages
-show: the one place where cetele.tournaments meets scoring.tournament.
+show: the one place where cetele.tournaments meets its engine (cetele.tournaments.engine).
 
 `picture(tournament)` reads everything a page needs in a fixed number of queries, whatever the
 number of tables, games and hands (the entrants, the pairings, the games with their matches,
@@ -19,6 +19,7 @@ from datetime import datetime
 from django.db.models import Count, Max, Sum
 
 from cetele.models import Hand
+from cetele.tournaments import engine as core
 from cetele.tournaments import naming
 from cetele.tournaments.models import (
     Entrant,
@@ -28,7 +29,6 @@ from cetele.tournaments.models import (
     Stage,
     Tournament,
 )
-from scoring import tournament as core
 from scoring.sheet import tally
 
 # What the organiser may draw next (Picture.next_draw).

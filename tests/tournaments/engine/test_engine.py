@@ -1,4 +1,4 @@
-"""The tournament core (scoring.tournament): hand-computed tournaments, then properties."""
+"""The tournament engine (cetele.tournaments.engine): hand-computed tournaments, then properties."""
 
 from fractions import Fraction
 from itertools import combinations
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.tournament import (
+from cetele.tournaments.engine import (
     Group,
     Kind,
     KnockoutPairing,
