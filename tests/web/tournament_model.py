@@ -1,7 +1,7 @@
 """A pure model of a café tournament, for tests/web/test_tournament_integrity.py: what the
 standings, the bracket and the champion must be, worked out again from the games' results with
-nothing of the app's (no Django, no scoring.tournament), following the rules the core's
-docstring states (scoring/tournament.py, "What the issue leaves open").
+nothing of the app's (no Django, no tournament engine), following the rules the engine's
+docstring states (cetele/tournaments/engine, "What the issue leaves open").
 
 The draw itself (who is in which group, who meets whom, who sits out) is the app's to make: the
 test copies it in after each draw, and checks it against the results it was drawn from
