@@ -25,6 +25,10 @@ HIDDEN_UNTIL_LAST = 2
 
 
 class Match(Undoable, Forgettable):
+    """A match: who plays (its Player rows), by which frozen rules, how many hands, at which
+    table, behind which links; its hands and history are its rows too. Every change to its sheet
+    is a method it inherits (SheetEditing, Undoable)."""
+
     edit_token = models.CharField(max_length=64, unique=True, default=new_token)
     view_token = models.CharField(max_length=64, unique=True, default=new_token)
     # "Masaya katıl": a phone that opens it becomes one player's phone (cetele.seats).
