@@ -7,8 +7,6 @@ it. Who deals needs no row: it follows the hand's place (cetele.deal.dealer).
 """
 
 from django.db import models
-from django.db.models.signals import post_save
-from django.dispatch import receiver
 
 
 class OpenIndicator(models.Model):
@@ -35,11 +33,3 @@ class OpenIndicator(models.Model):
     @property
     def is_empty(self) -> bool:
         return not self.colour and self.number is None and not self.fake
-
-
-@receiver(post_save, sender="cetele.Hand")
-def clear_indicator_after_a_save(sender, instance, created: bool, **kwargs) -> None:
-    """A hand was saved: the indicator was its own, and the next hand is dealt anew. In the
-    save's transaction, so that no phone sees the saved hand's okey as the next one's."""
-    if created:
-        OpenIndicator.objects.filter(match_id=instance.match_id).delete()

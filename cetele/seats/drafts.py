@@ -1,7 +1,7 @@
 """The rows joined phones write for the hand being entered, and what every phone sees of them.
 
 A row is kept for (match, hand's place, seat) until the scorer saves that hand (the save clears
-them: cetele.seats.models.clear_rows_after_a_save). Writing one bumps `Match.draft_version`,
+them: Match._clear_open_hand). Writing one bumps `Match.draft_version`,
 never `Match.version`: the sheet is not redrawn for a rack being typed. The rows' poll compares
 both, so a phone learns of a new row and of a saved hand (its row then moves to the next place)
 from one indexed query, and "nothing changed" costs only that.

@@ -10,8 +10,6 @@ reads the rows into the hand form and stays the one who saves.
 import secrets
 
 from django.db import models
-from django.db.models.signals import post_save
-from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 CLAIM_BYTES = 24  # 192 bits: the claim key is a key, like a link's token
@@ -68,16 +66,6 @@ class DraftRow(models.Model):
 
     def __str__(self) -> str:
         return f"draft row {self.pk} of match {self.match_id}"
-
-
-@receiver(post_save, sender="cetele.Hand")
-def clear_rows_after_a_save(sender, instance, created: bool, **kwargs) -> None:
-    """A hand was saved (the scorer's "Eli kaydet", or an undo putting one back): the rows the
-    phones wrote were for it, and the next hand starts empty. In the save's own transaction, so
-    a row never outlives the hand it was written for; a row sent after it is refused
-    (cetele.seats.drafts.write_row), not kept."""
-    if created:
-        DraftRow.objects.filter(match_id=instance.match_id).delete()
 
 
 class Objection(models.Model):

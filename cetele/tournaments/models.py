@@ -6,8 +6,8 @@ needs as input (who entered, in which order, the draw, each game's totals) and w
 so that a page never draws again what was drawn once. cetele.tournaments.state turns the rows
 into the core's inputs, in one place.
 
-Every game is a real match (cetele.models.Match): the table scores it with the match's own
-links, and its finished hands are the game's result. A best of three makes its three games'
+Every game is a real match (cetele.matches.models.Match): the table scores it with the match's
+own links, and its finished hands are the game's result. A best of three makes its three games'
 matches at the draw: the printed sheet of a table then holds all three QR codes, nothing is
 created while pages are read, and a third game that is not needed (2–0) is shown so and
 ignored.
@@ -15,10 +15,10 @@ ignored.
 
 from django.db import models
 from django.db.models import F
-from django.db.models.signals import post_delete
 from django.utils.translation import gettext_lazy as _
 
-from cetele.models import Forgettable, new_token, retire_deleted_links
+from cetele.sharing.models import new_token
+from cetele.your_data.models import Forgettable
 
 
 class Kind(models.TextChoices):
@@ -85,11 +85,6 @@ class Tournament(Forgettable):
 
     def bump(self) -> None:
         Tournament.objects.filter(pk=self.pk).update(version=F("version") + 1)
-
-
-# However it goes (forget_unused, the admin), a deleted tournament's links are retired like a
-# match's: phones still polling them are not counted as guessing.
-post_delete.connect(retire_deleted_links, sender=Tournament, dispatch_uid="tournament-links")
 
 
 class Entrant(models.Model):

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from cetele.models import Hand
+from cetele.models import Hand, OpenIndicator
 from cetele.seats.models import DraftRow
 from tests.factories import form_data, make_match, sample_inputs
 from tests.web.phones import edit, join, joined_phone
@@ -144,3 +144,24 @@ def test_the_refused_save_speaks_english_with_the_switch(client):
     body = answer.content.decode()
     assert "The hand wasn&#x27;t saved: a row came from a phone as you saved" in body
     assert "From Ayşe&#x27;s phone: Run/set · 20 · 1 okey — check it and save." in body
+
+
+def test_a_hand_put_back_by_geri_al_takes_the_place_of_the_rows_and_gosterge_written_for_it(
+    client,
+):
+    """Hand 1 deleted, the phones write the open hand 1 again (a row, a gösterge); the scorer's
+    "Geri al" brings hand 1 back: what they wrote was for that place, which is saved now, so the
+    next hand starts empty, as after "Eli kaydet"."""
+    match = make_match()
+    client.post(edit("hand_create", match), form_data(sample_inputs(), position=1))
+    client.post(edit("hand_delete", match, Hand.objects.get().number))
+    ayse = joined_phone(match, 1)
+    ayse.post(join("join_row", match), row_data(1, remaining=20))
+    ayse.post(join("join_indicator", match), {"position": "1", "colour": "red", "indicator": "7"})
+    assert DraftRow.objects.count() == 1 and OpenIndicator.objects.count() == 1
+
+    latest = match.last_undoable_change()
+    client.post(edit("match_undo", match), {"change": latest.pk})
+
+    assert Hand.objects.count() == 1
+    assert not DraftRow.objects.exists() and not OpenIndicator.objects.exists()
