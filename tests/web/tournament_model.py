@@ -1,4 +1,4 @@
-"""A pure model of a café tournament, for tests/web/test_tournament_integrity.py: what the
+"""A pure model of a café tournament, for tests/web/test_tournament_property.py: what the
 standings, the bracket and the champion must be, worked out again from the games' results with
 nothing of the app's (no Django, no tournament engine), following the rules the engine's
 docstring states (cetele/tournaments/engine, "What the issue leaves open").
