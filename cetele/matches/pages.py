@@ -1,0 +1,157 @@
+"""The match's pages as every link shows them: the sheet's page (the scorer's with the next
+hand's form, the view and join links' read-only), a hand's page, and the URL and words they
+share. Built here, once, for the views of every link role (matches, sharing, seats, tea), which
+import this module and never each other."""
+
+from django.http import Http404, HttpRequest
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from cetele.deal.dealer import dealer_of
+from cetele.deal.forms import DealerForm
+from cetele.deal.tiles import hand_okey_words
+from cetele.hand_form.entry import HandEntry
+from cetele.live.board import (
+    board_for,
+    empty_hand_fields,
+    empty_indicator_chips,
+    form_indicator,
+    players_of,
+)
+from cetele.live.schedule import live_context
+from cetele.matches.changes import change_place
+from cetele.models import Change, Hand, Match
+from cetele.seats.objections import objection_history
+from cetele.sharing.links import EDIT, link_context
+from cetele.tournaments.guard import shown_frozen
+
+# A write the database would not take (locked past its timeout, a full disk), for a form that
+# is shown again as it was.
+NOT_WRITTEN = gettext_lazy(
+    "Kaydedilemedi: sunucu şu an veritabanına yazamıyor. Girdikleriniz duruyor; biraz sonra "
+    "yeniden dokunun."
+)
+
+
+def sheet_context(match: Match, *, role: str = EDIT, rows_poll: bool = False) -> dict:
+    """Everything the page around the çetele needs: the sheet as drawn for this version
+    (cetele.live.board), how many hands were played, whether the match is over; `role` (edit,
+    view or join) decides where its links lead. `rows_poll`: the page also asks for the open
+    hand's rows (cetele.seats), whose answer says when the sheet changed, so the sheet does not
+    ask on its own while a hand is open."""
+    links = link_context(match, role)
+    board = board_for(match, links)
+    context = {
+        "match": match,
+        "board": board,
+        "played": board.played,
+        "finished": board.finished,
+        "sheet_polls": board.finished or not rows_poll,
+        **links,
+        **live_context(match.touched_at),
+    }
+    if role == EDIT:
+        # The open objections with their buttons: drawn per request (a form, its CSRF token),
+        # from the kept reading of this version (cetele.live.board.Board).
+        context["open_objections"] = board.open_objections
+    return context
+
+
+def match_url(match: Match) -> str:
+    return reverse("match_detail", args=[match.edit_token])
+
+
+# The sheet a saved correction sends the phone back to names the correction's change, so that
+# its note ("2. el düzeltildi.") carries a "Geri al" for exactly that change, like a new hand's.
+CORRECTED_PARAM = "duzeltildi"
+
+
+def corrected_url(match: Match, change: Change) -> str:
+    return f"{match_url(match)}?{CORRECTED_PARAM}={change.pk}"
+
+
+def corrected_note(request: HttpRequest, match: Match) -> dict:
+    """The note and "Geri al" of the correction ?duzeltildi= names, while it is the match's
+    latest change (a reload after the next save or an undo shows none: it would be stale).
+    Anything else in the parameter shows nothing: it can only ever name a true statement. The
+    page opens at its top, where the note is said, above the sheet with the hand's row marked:
+    under the sheet, beside the next hand's form, it was out of sight."""
+    value = request.GET.get(CORRECTED_PARAM, "")
+    if not value.isdigit():
+        return {}
+    latest = match.changes.first()  # the latest first
+    if latest is None or str(latest.pk) != value or latest.action != Change.Action.EDIT:
+        return {}
+    place = {"number": change_place(match, latest)}
+    return {
+        "correction_note": _("%(number)s. el düzeltildi.") % place,
+        "correction_change": latest.pk,
+        "corrected_hand": latest.hand_number,  # its row on the sheet, marked (app.js)
+    }
+
+
+def sheet_page(
+    request: HttpRequest, match: Match, template_name: str, role: str, note: dict | None = None
+) -> TemplateResponse:
+    """The sheet's page for this link: the scorer's, with the next hand's form (and a
+    correction's `note`), or the view link's. The sheet inside is the one drawn for this version
+    (cetele.live.board); the page around it is this request's own."""
+    context = {**sheet_context(match, role=role, rows_poll=role == EDIT), **(note or {})}
+    # A tournament's game (the kept sheet knows: other matches ask nothing more) whose result a
+    # later draw used: said before a tap on "Düzelt" or "Geri al" is refused.
+    if role == EDIT and context["board"].heading is not None and shown_frozen(match.pk):
+        context["frozen_note"] = _(
+            "Bu oyunun sonucu turnuvanın sonraki kurasında kullanıldı: elleri artık değiştirilemez."
+        )
+    if role == EDIT and not context["finished"]:  # a finished match takes no more hands
+        board = context["board"]
+        indicator = form_indicator(match, board)  # not always the kept sheet's: see there
+        context.update(next_hand(match, players_of(match), board.played + 1, indicator))
+    return TemplateResponse(request, template_name, context)
+
+
+def next_hand(match: Match, players: list, position: int, indicator) -> dict:
+    """The empty form for the hand at `position`, with a new one-time token and the gösterge a
+    phone set for it (`indicator`); its fields as kept drawn for this match
+    (cetele.live.board.empty_hand_fields). Until its first hand is saved, "Dağıtan" too."""
+    entry = HandEntry(match, players, position=position, indicator=indicator)
+    context = {"entry": entry, "empty_fields": empty_hand_fields(match, entry)}
+    if indicator is None:  # nobody has set this hand's gösterge: its chips as kept
+        context["empty_chips"] = empty_indicator_chips(entry)
+    if position == 1:
+        context["dealer_form"] = DealerForm(
+            initial={"first_dealer": match.first_dealer}, players=players
+        )
+    return context
+
+
+def hand_position(match: Match, hand: Hand) -> int:
+    """A hand's place on the sheet ("5. el"): hands keep their numbers when one is deleted."""
+    return match.hands.filter(number__lte=hand.number).count()
+
+
+def get_hand(match: Match, number: int) -> Hand:
+    try:
+        return match.hands.get(number=number)
+    except Hand.DoesNotExist as error:
+        raise Http404(_("Bu el yok.")) from error
+
+
+def hand_context(match: Match, hand: Hand, players: list, entry: HandEntry | None) -> dict:
+    """A hand's page: its scores and their reasons, its objections (and their ends)."""
+    position = entry.position if entry else hand_position(match, hand)
+    return {
+        "match": match,
+        "hand": hand,
+        "players": players,
+        "position": position,
+        "dealer": dealer_of(match, players, position),
+        "okey_words": hand_okey_words(hand.inputs),
+        "seat_results": list(
+            zip(players, hand.result["scores"], hand.result["breakdown"], strict=True)
+        ),
+        "entry": entry,
+        "objections": objection_history(match, players, hand.number),
+    }
