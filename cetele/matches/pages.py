@@ -23,8 +23,8 @@ from cetele.live.board import (
 from cetele.live.schedule import live_context
 from cetele.matches.changes import change_place
 from cetele.models import Change, Hand, Match
-from cetele.seats.objections import objection_history
-from cetele.sharing.links import EDIT, link_context
+from cetele.seats.objections import ObjectionForm, objection_history
+from cetele.sharing.links import EDIT, JOIN, link_context
 from cetele.tournaments.guard import shown_frozen
 
 # A write the database would not take (locked past its timeout, a full disk), for a form that
@@ -155,3 +155,19 @@ def hand_context(match: Match, hand: Hand, players: list, entry: HandEntry | Non
         "entry": entry,
         "objections": objection_history(match, players, hand.number),
     }
+
+
+def read_only_hand_page(
+    request, match: Match, hand: Hand, role: str, claim=None, form=None, status: int = 200
+) -> TemplateResponse:
+    """A hand's page for the view and join links: its scores with how each was computed; under
+    the join link, "İtiraz" for a phone that has its seat (`claim`), with `form` as posted."""
+    players = players_of(match)
+    context = {
+        **hand_context(match, hand, players, entry=None),
+        **link_context(match, role),
+    }
+    if role == JOIN:
+        context["objection_form"] = form or ObjectionForm()
+        context["own_player"] = players[claim.seat] if claim else None
+    return TemplateResponse(request, "cetele/hand_view.html", context, status=status)

@@ -627,9 +627,10 @@ def match_hidden_totals(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_safe
-@secret_link(role=EDIT)
-def match_rules(request: HttpRequest, token: str) -> TemplateResponse:
-    """The rules this match plays by, in full."""
-    match = editable_match(token)
-    context = {"match": match, **link_context(match, EDIT)}
+@secret_link()
+def match_rules(request: HttpRequest, token: str, role: str) -> TemplateResponse:
+    """The rules this match plays by, in full: one page for the edit, view and join links
+    (`role`, from the URL), whose links lead within that link's pages."""
+    match = match_by_token(role, token)
+    context = {"match": match, **link_context(match, role)}
     return TemplateResponse(request, "cetele/match_rules.html", context)

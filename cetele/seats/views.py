@@ -5,7 +5,9 @@ A phone that opens the join link picks its name and is then that player's phone 
 rules), and may write exactly one thing: its own player's row of the hand being entered
 (cetele.seats.drafts). Every page here wears `secret_link` like the other links' pages, as an
 edit page (kept out of every cache: it carries a form and a key that writes). No page under the
-join link holds the edit or the view token.
+join link holds the edit or the view token. The pages it shares with the view link (the
+sheet's poll, a hand, the rules, the exports) are one view each for both links, the role named
+by the URL (cetele.sharing.views, cetele.matches.views.match_rules).
 
 The scorer's page asks for the rows (`seat_rows`) and fills them into the hand form (seats.js);
 the share page shows the link, who has joined, "Telefonu çıkar" and the rotation (`join_rotate`).
@@ -24,8 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from cetele.live.board import players_of
 from cetele.live.rows import RowsState, rows_for
-from cetele.matches.exports import match_csv, match_json
-from cetele.matches.pages import NOT_WRITTEN, get_hand, hand_context, match_url, sheet_context
+from cetele.matches.pages import NOT_WRITTEN, match_url, read_only_hand_page, sheet_context
 from cetele.models import HandGone, Match, ObjectionGone
 from cetele.seats.claims import (
     AlreadySeated,
@@ -53,7 +54,6 @@ from cetele.sharing.links import (
     match_by_token,
     secret_link,
 )
-from cetele.sharing.pages import attachment, export_parts, poll
 
 logger = logging.getLogger(__name__)
 
@@ -193,7 +193,9 @@ def fresh_row(request, match: Match, seat: int, notice: str) -> HttpResponse:
 # --- The rows, live -------------------------------------------------------------------------------
 
 
-def rows_poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
+@require_safe
+@secret_link()
+def rows_poll(request: HttpRequest, token: str, role: str) -> HttpResponse:
     """204 while neither the sheet nor the rows changed since the page's `?v=&d=` (one indexed
     query); else every player's state for the open hand, drawn once per state and role
     (cetele.live.rows). When the match is over: 286, which stops htmx asking (no hand is being
@@ -226,52 +228,7 @@ def rows_poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
     return response
 
 
-@require_safe
-@secret_link(role=EDIT)
-def join_rows(request: HttpRequest, token: str) -> HttpResponse:
-    """A joined phone learns what the others wrote, and that the hand was saved."""
-    return rows_poll(request, JOIN, token)
-
-
-@require_safe
-@secret_link(role=EDIT)
-def seat_rows(request: HttpRequest, token: str) -> HttpResponse:
-    """The scorer's page learns what the phones wrote."""
-    return rows_poll(request, EDIT, token)
-
-
 # --- What a view link shows, under the join link --------------------------------------------------
-
-
-@require_safe
-@secret_link(role=EDIT)
-def join_poll(request: HttpRequest, token: str) -> HttpResponse:
-    """The sheet, live, as the view link's (cetele.sharing.views.poll); a phone that has its seat
-    also asks for the rows, which say when to ask for the sheet."""
-    return poll(request, JOIN, token, rows_poll=lambda match: claim_of(request, match) is not None)
-
-
-@require_safe
-@secret_link(role=EDIT)
-def join_hand(request: HttpRequest, token: str, number: int) -> TemplateResponse:
-    """One hand's scores with how each was computed, read-only, and "İtiraz" for a phone that
-    has joined."""
-    match = match_by_token(JOIN, token)
-    hand = get_hand(match, number)
-    return join_hand_page(request, match, hand, claim_of(request, match))
-
-
-def join_hand_page(
-    request, match: Match, hand, claim, form: ObjectionForm | None = None, status: int = 200
-) -> TemplateResponse:
-    players = players_of(match)
-    context = {
-        **hand_context(match, hand, players, entry=None),
-        **link_context(match, JOIN),
-        "objection_form": form or ObjectionForm(),
-        "own_player": players[claim.seat] if claim else None,
-    }
-    return TemplateResponse(request, "cetele/hand_view.html", context, status=status)
 
 
 @require_POST
@@ -293,7 +250,7 @@ def join_objection(request: HttpRequest, token: str, number: int) -> HttpRespons
     if not form.is_valid():
         if request.htmx:
             return objection_answer(request, match, hand, form, claim)
-        return join_hand_page(request, match, hand, claim, form, status=400)
+        return read_only_hand_page(request, match, hand, JOIN, claim, form, status=400)
     try:
         with seat_held(match, claim):
             replaced = match.raise_objection(
@@ -345,34 +302,6 @@ def objection_refused(request, match, sentence) -> HttpResponse:
         return TemplateResponse(request, "cetele/seats/_objection_status.html", context)
     messages.error(request, sentence)
     return redirect("join_match", match.join_token)
-
-
-@require_safe
-@secret_link(role=EDIT)
-def join_rules(request: HttpRequest, token: str) -> TemplateResponse:
-    """The rules the match plays by."""
-    match = match_by_token(JOIN, token)
-    context = {"match": match, **link_context(match, JOIN)}
-    return TemplateResponse(request, "cetele/match_rules.html", context)
-
-
-@require_safe
-@secret_link(role=EDIT)
-def join_export_csv(request: HttpRequest, token: str) -> HttpResponse:
-    """The view link's CSV export, under the join link."""
-    match, players, hands, sheet, hidden = export_parts(token, JOIN)
-    names = [player.name for player in players]
-    content = match_csv(names, match.teams, hands, sheet, hide_totals=hidden)
-    return attachment(content, "text/csv; charset=utf-8", match, "csv")
-
-
-@require_safe
-@secret_link(role=EDIT)
-def join_export_json(request: HttpRequest, token: str) -> HttpResponse:
-    """The view link's JSON export, under the join link."""
-    match, players, hands, sheet, hidden = export_parts(token, JOIN)
-    content = match_json(match, players, hands, sheet, hide_totals=hidden)
-    return attachment(content, "application/json; charset=utf-8", match, "json")
 
 
 # --- The scorer's side (edit link) ----------------------------------------------------------------

@@ -1,7 +1,7 @@
-"""What the pages of every link share: the sheet's live poll (edit, view and join links), the
-QR code of a link, the refused rotation's page (matches', tables' and house presets' links),
-and an export's parts and its attachment (the view and the join link's). Here, apart from the
-views, because views of several concepts use them and views never import one another."""
+"""What the pages of several links share: the QR code of a link, the refused rotation's page
+(matches', tables' and house presets' links), and an export's parts and its attachment (the
+view and the join link's). Here, apart from the views, because views of several concepts use
+them and views never import one another."""
 
 import segno
 from django.http import HttpRequest, HttpResponse
@@ -10,10 +10,8 @@ from django.utils.safestring import mark_safe
 
 from cetele.live.board import players_of
 from cetele.matches.forms import RotateLinkForm
-from cetele.matches.pages import sheet_context
 from cetele.models import Match
-from cetele.sharing.links import EDIT, TOKEN_FIELDS, VIEW, BadLink, match_by_token
-from cetele.tea.card import match_card
+from cetele.sharing.links import match_by_token
 from scoring.sheet import tally
 
 
@@ -44,7 +42,7 @@ def rotation_refused(
     return TemplateResponse(request, "cetele/rotate_refused.html", context)
 
 
-def export_parts(token: str, role: str = VIEW) -> tuple[Match, list, list, object, bool]:
+def export_parts(token: str, role: str) -> tuple[Match, list, list, object, bool]:
     """What an export of the view or the join link holds, and whether its totals are hidden
     ("gizli toplam", as that link's sheet: Match.totals_hidden)."""
     match = match_by_token(role, token)
@@ -59,23 +57,3 @@ def attachment(content: str, content_type: str, match: Match, extension: str) ->
     name = f"cetele-{match.created_at:%Y-%m-%d}.{extension}"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
-
-
-def poll(request: HttpRequest, role: str, token: str, rows_poll=None) -> HttpResponse:
-    """204 with no body while the match is at the version the page shows (one indexed query),
-    else the sheet at its new version. (htmx 2 swaps nothing on 204; a 304 would blank it.)
-    `rows_poll(match)`: whether the page also asks for the open hand's rows (sheet_context)."""
-    found = Match.objects.filter(**{TOKEN_FIELDS[role]: token}).values_list("pk", "version")
-    if not found:
-        raise BadLink()
-    pk, version = found[0]
-    if request.GET.get("v") == str(version):
-        return HttpResponse(status=204)
-    match = Match.objects.get(pk=pk)
-    with_rows = role == EDIT or (rows_poll is not None and rows_poll(match))
-    context = sheet_context(match, role=role, rows_poll=with_rows)
-    if role == EDIT:
-        # The scorer's tea card is drawn outside the sheet (its forms): another phone's tap
-        # is news to it too, so it comes along, out of band, at the same version.
-        context.update(match_card(match, context["finished"]), tea_oob=True)
-    return TemplateResponse(request, "cetele/_sheet_answer.html", context)
