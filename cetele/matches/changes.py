@@ -8,11 +8,12 @@ An undo and a redo are said by what they did to the sheet, not by chaining their
 redo undoes what the redo did again.
 """
 
+from django.http import Http404
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cetele.models import Change, Match, place_among
+from cetele.models import Change, Hand, Match, place_among
 from scoring.sheet import team_split
 
 Action = Change.Action
@@ -117,3 +118,14 @@ def score_rows(change: Change, teams: bool) -> list[tuple[str, list[int], tuple[
             team_scores = tuple(result.get("team_scores") or team_split(scores))
         rows.append((label, scores, team_scores))
     return rows
+
+
+def gone_hand(match: Match, number: int) -> Hand:
+    """A hand another phone deleted (or whose addition it undid) while this one was correcting
+    it, as it last was: the correction is shown again as typed, with why it was not saved.
+    404 for a hand the match never had."""
+    for change in match.changes.filter(hand_number=number):  # the latest first
+        state = change.before or change.after
+        if state and "inputs" in state:
+            return Hand(match=match, number=number, inputs=state["inputs"], result=state["result"])
+    raise Http404(_("Bu el yok."))

@@ -3,9 +3,13 @@ hand's form, the view and join links' read-only), a hand's page, and the URL and
 share. Built here, once, for the views of every link role (matches, sharing, seats, tea), which
 import this module and never each other."""
 
+import json
+from dataclasses import replace
+
 from django.http import Http404, HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -15,15 +19,19 @@ from cetele.deal.tiles import hand_okey_words
 from cetele.hand_form.entry import HandEntry
 from cetele.live.board import (
     board_for,
+    buttons_after,
     empty_hand_fields,
     empty_indicator_chips,
     form_indicator,
     players_of,
+    undo_buttons,
 )
 from cetele.live.schedule import live_context
-from cetele.matches.changes import change_place
-from cetele.models import Change, Hand, Match
-from cetele.seats.objections import ObjectionForm, objection_history
+from cetele.matches.changes import change_place, hand_place, said, score_rows
+from cetele.models import Change, Hand, Match, place_among
+from cetele.seats.arrivals import arrived_notices, brought_up_to_date
+from cetele.seats.drafts import RowsArrived
+from cetele.seats.objections import ObjectionForm, objection_history, scorer_objections
 from cetele.sharing.links import EDIT, JOIN, link_context
 from cetele.tournaments.guard import shown_frozen
 
@@ -171,3 +179,131 @@ def read_only_hand_page(
         context["objection_form"] = form or ObjectionForm()
         context["own_player"] = players[claim.seat] if claim else None
     return TemplateResponse(request, "cetele/hand_view.html", context, status=status)
+
+
+# --- The hand form's answers ------------------------------------------------------------------
+
+
+def typing(request: HttpRequest) -> bool:
+    """Whether the form asks for its preview alone, as it does at every keystroke and tap."""
+    return bool(request.htmx) and request.htmx.target == "hand-preview"
+
+
+def saved_event(match: Match, saved: Hand | None, entry: HandEntry) -> dict:
+    """The hand just saved, or the one this request token saved before, as the page and a
+    phone's outbox are told of it: the token, the hand's place and its number (both None if
+    that hand is gone since)."""
+    if saved is None:
+        change = match.changes.filter(request_token=entry.request_token).first()
+        saved = change and match.hands.filter(number=change.hand_number).first()
+        if saved:
+            saved.position = hand_position(match, saved)
+    return {
+        "token": entry.request_token,
+        "position": saved.position if saved else None,
+        "number": saved.number if saved else None,
+    }
+
+
+def render_hand_form(request: HttpRequest, match: Match, entry: HandEntry) -> TemplateResponse:
+    """The form alone for HTMX (the preview alone while typing), else its whole page."""
+    if typing(request):
+        context = {"entry": entry, "oob_errors": True}
+        return TemplateResponse(request, "cetele/_hand_fields.html#hand_preview", context)
+    if entry.is_correction:
+        context = hand_context(match, entry.hand, entry.players, entry)
+        context["open_objections"] = scorer_objections(match, entry.hand.number)
+        template = "cetele/hand.html#form_answer" if request.htmx else "cetele/hand.html"
+        return TemplateResponse(request, template, context)
+    if request.htmx:
+        context = {
+            "match": match,
+            "entry": entry,
+            "players": entry.players,
+        }
+        return TemplateResponse(request, "cetele/match.html#hand_form", context)
+    context = sheet_context(match, rows_poll=True)
+    context["entry"] = entry
+    return TemplateResponse(request, "cetele/match.html", context)
+
+
+def rows_arrived(request, match: Match, entry: HandEntry, arrived: RowsArrived) -> TemplateResponse:
+    """A save that had not seen every row: nothing saved; the form again with the rows that
+    arrived written in, saying what each said (cetele.seats.arrivals), and the page's rows'
+    section asked for at once (its rows, applied by seats.js, are then the form's)."""
+    data = brought_up_to_date(request.POST, arrived, entry.position, entry.partner_scores_zero)
+    fresh = HandEntry(
+        match, entry.players, data, position=entry.position, indicator=entry.stored_indicator
+    )
+    fresh.is_valid()  # its preview, or what still needs fixing, with the rows in
+    fresh.notices.extend(arrived_notices(arrived.arrived))
+    response = render_hand_form(request, match, fresh)
+    response["HX-Trigger"] = "cetele:rows-now"
+    return response
+
+
+def saved_answer(request, match: Match, saved: Hand | None, entry, players: list, note: str):
+    """The htmx answer to a new hand's save: `note` (which hand was saved) with its "Geri al",
+    the page's bar as the sheet draws it after this save, and the next hand's form."""
+    # The answer says which hand was saved and gives the next hand's form; the sheet is not in
+    # it. The phone asks for the sheet at once (HX-Trigger below; static/cetele/app.js), as
+    # every phone watching the match does, and they all get the one drawing of this version
+    # (cetele.live.board.board_for). Drawn here, with the saved row marked, it was the larger part
+    # of a save's time, and drawn again for everyone else.
+    played = saved.position if saved else match.hands.count()
+    if saved is not None:
+        change = saved.change
+    else:  # the change this form made before, which its "Geri al" names
+        change = match.changes.filter(request_token=entry.request_token).first()
+    context = {
+        "match": match,
+        "finished": played >= match.planned_hands,
+        "saved_note": note,
+        "saved_change": change.pk if change else "",
+    }
+    # The page's bar (its "Geri al", its "Yinele") named the latest change before this save:
+    # sent again, as the sheet draws it after this save.
+    if saved is not None:
+        context["actions"] = buttons_after(change, saved.position)
+    else:
+        numbers = list(match.hands.values_list("number", flat=True))
+        context["actions"] = undo_buttons(match, EDIT, numbers)
+    if not context["finished"]:
+        # The save cleared the gösterge: the next hand has none yet (one a phone sets from now
+        # on comes to this page with the rows' poll, static/cetele/seats.js).
+        context.update(next_hand(match, players, played + 1, None))
+    response = TemplateResponse(request, "cetele/match.html#hand_saved", context)
+    # Names the hand for a phone's outbox, which sent it without hearing back or while offline
+    # (static/cetele/offline.js), and for the page, which asks for the sheet and marks the
+    # hand's row in it (app.js).
+    response["HX-Trigger"] = json.dumps({"cetele:hand-saved": saved_event(match, saved, entry)})
+    return response
+
+
+def history_context(match: Match) -> dict:
+    """The history page: every change with its sentence and its scores before and after, and
+    the match's objections."""
+    players = players_of(match)
+    changes = match.changes.select_related("undoes")
+    # Each change says its hand by the place the sheet and "Geri al" name it by.
+    numbers = list(match.hands.values_list("number", flat=True))
+    history = [
+        (
+            change,
+            capfirst(said(change, hand_place(numbers, change))),
+            score_rows(change, match.teams),
+        )
+        for change in changes
+    ]
+    context = {
+        "match": match,
+        "players": players,
+        "history": history,
+        "Action": Change.Action,
+        # Its objections name their hands by place too ("2. el · Ayşe: …").
+        "objections": [
+            replace(line, number=place_among(numbers, line.number))
+            for line in objection_history(match, players)
+        ],
+    }
+    return context

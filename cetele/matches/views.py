@@ -1,9 +1,8 @@
-"""Views: translate requests into model calls and render templates. No scoring arithmetic here:
-scores come from `scoring`, totals from `scoring.sheet`."""
+"""The match's views under its edit link (and the rules page, for every link): translate
+requests into model calls and answer with the pages built in cetele.matches.pages. No scoring
+arithmetic here: scores come from `scoring`, totals from `scoring.sheet`."""
 
-import json
 import logging
-from dataclasses import replace
 
 from django.contrib import messages
 from django.db import DatabaseError, transaction
@@ -17,7 +16,6 @@ from django.http import (
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
-from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -25,19 +23,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from cetele.deal.forms import IndicatorForm
 from cetele.deal.indicator import set_indicator
 from cetele.hand_form.entry import HandEntry
-from cetele.live.board import (
-    buttons_after,
-    players_of,
-    undo_buttons,
-)
-from cetele.matches.changes import (
-    change_came_between,
-    change_place,
-    hand_place,
-    reversed_sentence,
-    said,
-    score_rows,
-)
+from cetele.live.board import players_of
+from cetele.matches.changes import change_came_between, change_place, gone_hand, reversed_sentence
 from cetele.matches.forms import (
     DUPLICATE_NAME,
     HiddenTotalsForm,
@@ -50,17 +37,18 @@ from cetele.matches.pages import (
     corrected_note,
     corrected_url,
     get_hand,
-    hand_context,
     hand_position,
+    history_context,
     match_url,
-    next_hand,
-    sheet_context,
+    render_hand_form,
+    rows_arrived,
+    saved_answer,
     sheet_page,
+    typing,
 )
 from cetele.models import (
     AlreadySaved,
     AlreadyUndone,
-    Change,
     Hand,
     HandConflict,
     HandGone,
@@ -71,11 +59,8 @@ from cetele.models import (
     NothingToUndo,
     ResultFrozen,
     UndoRefused,
-    place_among,
 )
-from cetele.seats.arrivals import arrived_notices, brought_up_to_date
 from cetele.seats.drafts import HandClosed, RowsArrived, check_rows_seen
-from cetele.seats.objections import objection_history, scorer_objections
 from cetele.sharing.links import (
     EDIT,
     forgotten,
@@ -196,17 +181,6 @@ def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
     return enter_hand(request, match, hand)
 
 
-def gone_hand(match: Match, number: int) -> Hand:
-    """A hand another phone deleted (or whose addition it undid) while this one was correcting
-    it, as it last was: the correction is shown again as typed, with why it was not saved.
-    404 for a hand the match never had."""
-    for change in match.changes.filter(hand_number=number):  # the latest first
-        state = change.before or change.after
-        if state and "inputs" in state:
-            return Hand(match=match, number=number, inputs=state["inputs"], result=state["result"])
-    raise Http404(_("Bu el yok."))
-
-
 def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpResponse:
     """The one path for the next hand (`hand` None) and for a correction.
 
@@ -303,21 +277,6 @@ def add_hand_seeing_rows(match: Match, players: list, entry: HandEntry, position
         return match.add_hand(entry.inputs, entry.request_token, position, result=entry.result)
 
 
-def rows_arrived(request, match: Match, entry: HandEntry, arrived: RowsArrived) -> TemplateResponse:
-    """A save that had not seen every row: nothing saved; the form again with the rows that
-    arrived written in, saying what each said (cetele.seats.arrivals), and the page's rows'
-    section asked for at once (its rows, applied by seats.js, are then the form's)."""
-    data = brought_up_to_date(request.POST, arrived, entry.position, entry.partner_scores_zero)
-    fresh = HandEntry(
-        match, entry.players, data, position=entry.position, indicator=entry.stored_indicator
-    )
-    fresh.is_valid()  # its preview, or what still needs fixing, with the rows in
-    fresh.notices.extend(arrived_notices(arrived.arrived))
-    response = render_hand_form(request, match, fresh)
-    response["HX-Trigger"] = "cetele:rows-now"
-    return response
-
-
 # What a request that asks for the preview alone may do: show the scores, or keep the gösterge.
 PREVIEW_ACTIONS = ("preview", "indicator")
 
@@ -332,11 +291,6 @@ def hand_action(request: HttpRequest) -> str:
     if typing(request) and action not in PREVIEW_ACTIONS:
         return "preview"
     return action
-
-
-def typing(request: HttpRequest) -> bool:
-    """Whether the form asks for its preview alone, as it does at every keystroke and tap."""
-    return bool(request.htmx) and request.htmx.target == "hand-preview"
 
 
 def show_indicator(request: HttpRequest, match: Match, entry: HandEntry) -> None:
@@ -380,55 +334,7 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
             response["HX-Redirect"] = match_url(match)
             return response
         return redirect(match_url(match))
-    # The answer says which hand was saved and gives the next hand's form; the sheet is not in
-    # it. The phone asks for the sheet at once (HX-Trigger below; static/cetele/app.js), as
-    # every phone watching the match does, and they all get the one drawing of this version
-    # (cetele.live.board.board_for). Drawn here, with the saved row marked, it was the larger part
-    # of a save's time, and drawn again for everyone else.
-    played = saved.position if saved else match.hands.count()
-    if saved is not None:
-        change = saved.change
-    else:  # the change this form made before, which its "Geri al" names
-        change = match.changes.filter(request_token=entry.request_token).first()
-    context = {
-        "match": match,
-        "finished": played >= match.planned_hands,
-        "saved_note": note,
-        "saved_change": change.pk if change else "",
-    }
-    # The page's bar (its "Geri al", its "Yinele") named the latest change before this save:
-    # sent again, as the sheet draws it after this save.
-    if saved is not None:
-        context["actions"] = buttons_after(change, saved.position)
-    else:
-        numbers = list(match.hands.values_list("number", flat=True))
-        context["actions"] = undo_buttons(match, EDIT, numbers)
-    if not context["finished"]:
-        # The save cleared the gösterge: the next hand has none yet (one a phone sets from now
-        # on comes to this page with the rows' poll, static/cetele/seats.js).
-        context.update(next_hand(match, players, played + 1, None))
-    response = TemplateResponse(request, "cetele/match.html#hand_saved", context)
-    # Names the hand for a phone's outbox, which sent it without hearing back or while offline
-    # (static/cetele/offline.js), and for the page, which asks for the sheet and marks the
-    # hand's row in it (app.js).
-    response["HX-Trigger"] = json.dumps({"cetele:hand-saved": saved_event(match, saved, entry)})
-    return response
-
-
-def saved_event(match: Match, saved: Hand | None, entry: HandEntry) -> dict:
-    """The hand just saved, or the one this request token saved before, as the page and a
-    phone's outbox are told of it: the token, the hand's place and its number (both None if
-    that hand is gone since)."""
-    if saved is None:
-        change = match.changes.filter(request_token=entry.request_token).first()
-        saved = change and match.hands.filter(number=change.hand_number).first()
-        if saved:
-            saved.position = hand_position(match, saved)
-    return {
-        "token": entry.request_token,
-        "position": saved.position if saved else None,
-        "number": saved.number if saved else None,
-    }
+    return saved_answer(request, match, saved, entry, players, note)
 
 
 def request_position(request: HttpRequest) -> int | None:
@@ -439,28 +345,6 @@ def request_position(request: HttpRequest) -> int | None:
     except ValueError:
         return None
     return position if 1 <= position <= MAX_POSITION else None
-
-
-def render_hand_form(request: HttpRequest, match: Match, entry: HandEntry) -> TemplateResponse:
-    """The form alone for HTMX (the preview alone while typing), else its whole page."""
-    if typing(request):
-        context = {"entry": entry, "oob_errors": True}
-        return TemplateResponse(request, "cetele/_hand_fields.html#hand_preview", context)
-    if entry.is_correction:
-        context = hand_context(match, entry.hand, entry.players, entry)
-        context["open_objections"] = scorer_objections(match, entry.hand.number)
-        template = "cetele/hand.html#form_answer" if request.htmx else "cetele/hand.html"
-        return TemplateResponse(request, template, context)
-    if request.htmx:
-        context = {
-            "match": match,
-            "entry": entry,
-            "players": entry.players,
-        }
-        return TemplateResponse(request, "cetele/match.html#hand_form", context)
-    context = sheet_context(match, rows_poll=True)
-    context["entry"] = entry
-    return TemplateResponse(request, "cetele/match.html", context)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -542,30 +426,7 @@ def reverse_change(request: HttpRequest, match: Match, *, redo: bool) -> HttpRes
 def match_history(request: HttpRequest, token: str) -> TemplateResponse:
     """Every change to the match: when, what, old and new scores."""
     match = editable_match(token)
-    players = players_of(match)
-    changes = match.changes.select_related("undoes")
-    # Each change says its hand by the place the sheet and "Geri al" name it by.
-    numbers = list(match.hands.values_list("number", flat=True))
-    history = [
-        (
-            change,
-            capfirst(said(change, hand_place(numbers, change))),
-            score_rows(change, match.teams),
-        )
-        for change in changes
-    ]
-    context = {
-        "match": match,
-        "players": players,
-        "history": history,
-        "Action": Change.Action,
-        # Its objections name their hands by place too ("2. el · Ayşe: …").
-        "objections": [
-            replace(line, number=place_among(numbers, line.number))
-            for line in objection_history(match, players)
-        ],
-    }
-    return TemplateResponse(request, "cetele/history.html", context)
+    return TemplateResponse(request, "cetele/history.html", history_context(match))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
