@@ -1,7 +1,8 @@
 """The match's pages as every link shows them: the sheet's page (the scorer's with the next
-hand's form, the view and join links' read-only), a hand's page, and the URL and words they
-share. Built here, once, for the views of every link role (matches, sharing, seats, tea), which
-import this module and never each other."""
+hand's form, the view and join links' read-only), a hand's page, the hand form's answers (the
+form again, the saved hand's note), the history, and the URL and words they share. Built here,
+once, for the views of every link role (matches, sharing, seats, tea), which import this module
+and never each other."""
 
 import json
 from dataclasses import replace
