@@ -7,6 +7,7 @@ from cetele.matches import views as matches
 from cetele.seats import views as seats
 from cetele.sharing import links as sharing
 from cetele.sharing import views as shared
+from cetele.sharing.links import EDIT, JOIN, VIEW
 from cetele.shell import health, installable
 from cetele.tables import views as tables
 from cetele.tea import views as tea
@@ -35,13 +36,14 @@ handler500 = "cetele.shell.refusals.server_error"
 
 urlpatterns = [
     # First: the live poll is nearly all the traffic, and patterns are tried in order.
-    path("m/<token:token>/poll/", shared.match_poll, name="match_poll"),
-    path("v/<token:token>/poll/", shared.view_poll, name="view_poll"),
-    path("k/<token:token>/poll/", seats.join_poll, name="join_poll"),
-    path("k/<token:token>/satirlar/", seats.join_rows, name="join_rows"),
+    # A page served to several links is one view; the pattern names the link's role.
+    path("m/<token:token>/poll/", shared.sheet_poll, {"role": EDIT}, name="match_poll"),
+    path("v/<token:token>/poll/", shared.sheet_poll, {"role": VIEW}, name="view_poll"),
+    path("k/<token:token>/poll/", shared.sheet_poll, {"role": JOIN}, name="join_poll"),
+    path("k/<token:token>/satirlar/", seats.rows_poll, {"role": JOIN}, name="join_rows"),
     path("tv/<token:token>/poll/", cup.view_tournament_poll, name="view_tournament_poll"),
     path("t/<token:token>/poll/", cup.tournament_poll, name="tournament_poll"),
-    path("m/<token:token>/satirlar/", seats.seat_rows, name="seat_rows"),
+    path("m/<token:token>/satirlar/", seats.rows_poll, {"role": EDIT}, name="seat_rows"),
     path("healthz", health.healthz, name="healthz"),  # load balancers ask it every few seconds
     path("", matches.home, name="home"),
     path("yeni/", matches.match_create, name="match_create"),
@@ -64,7 +66,7 @@ urlpatterns = [
     path("m/<token:token>/yinele/", matches.match_redo, name="match_redo"),
     path("m/<token:token>/gecmis/", matches.match_history, name="match_history"),
     path("m/<token:token>/oyuncular/", matches.match_players, name="match_players"),
-    path("m/<token:token>/kurallar/", matches.match_rules, name="match_rules"),
+    path("m/<token:token>/kurallar/", matches.match_rules, {"role": EDIT}, name="match_rules"),
     path("m/<token:token>/sil/", your_data.match_delete, name="match_delete"),
     path("m/<token:token>/paylas/", shared.match_share, name="match_share"),
     path("m/<token:token>/paylas/yenile/", shared.match_rotate, name="match_rotate"),
@@ -78,18 +80,22 @@ urlpatterns = [
     path("m/<token:token>/rovans/", tables.match_rematch, name="match_rematch"),
     path("m/<token:token>/masa/", tables.match_table, name="match_table"),
     path("v/<token:token>/", shared.view_match, name="view_match"),
-    path("v/<token:token>/el/<int:number>/", shared.view_hand, name="view_hand"),
-    path("v/<token:token>/kurallar/", shared.view_rules, name="view_rules"),
-    path("v/<token:token>/cetele.csv", shared.view_export_csv, name="view_export_csv"),
-    path("v/<token:token>/cetele.json", shared.view_export_json, name="view_export_json"),
+    path("v/<token:token>/el/<int:number>/", shared.view_hand, {"role": VIEW}, name="view_hand"),
+    path("v/<token:token>/kurallar/", matches.match_rules, {"role": VIEW}, name="view_rules"),
+    path("v/<token:token>/cetele.csv", shared.export_csv, {"role": VIEW}, name="view_export_csv"),
+    path(
+        "v/<token:token>/cetele.json", shared.export_json, {"role": VIEW}, name="view_export_json"
+    ),
     path("k/<token:token>/", seats.join_match, name="join_match"),
     path("k/<token:token>/satir/", seats.join_row, name="join_row"),
     path("k/<token:token>/gosterge/", deal.join_indicator, name="join_indicator"),
-    path("k/<token:token>/el/<int:number>/", seats.join_hand, name="join_hand"),
+    path("k/<token:token>/el/<int:number>/", shared.view_hand, {"role": JOIN}, name="join_hand"),
     path("k/<token:token>/el/<int:number>/itiraz/", seats.join_objection, name="join_objection"),
-    path("k/<token:token>/kurallar/", seats.join_rules, name="join_rules"),
-    path("k/<token:token>/cetele.csv", seats.join_export_csv, name="join_export_csv"),
-    path("k/<token:token>/cetele.json", seats.join_export_json, name="join_export_json"),
+    path("k/<token:token>/kurallar/", matches.match_rules, {"role": JOIN}, name="join_rules"),
+    path("k/<token:token>/cetele.csv", shared.export_csv, {"role": JOIN}, name="join_export_csv"),
+    path(
+        "k/<token:token>/cetele.json", shared.export_json, {"role": JOIN}, name="join_export_json"
+    ),
     path("masa/yeni/", tables.table_create, name="table_create"),
     path("masa/<token:token>/", tables.table_detail, name="table_detail"),
     path("masa/<token:token>/mac/", tables.table_match, name="table_match"),

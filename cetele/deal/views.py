@@ -13,44 +13,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, retarget, trigger_client_event
 
-from cetele.deal.forms import DealerForm, IndicatorForm, chips
-from cetele.deal.indicator import Indicator, ScorersIndicator, open_indicator, set_indicator
+from cetele.deal.forms import DealerForm, IndicatorForm
+from cetele.deal.indicator import ScorersIndicator, set_indicator
+from cetele.deal.pages import indicator_context
 from cetele.live.board import players_of
-from cetele.models import Match
 from cetele.seats.claims import SeatFreed, claim_of, seat_held
 from cetele.seats.drafts import HandClosed, open_position
+from cetele.seats.pages import no_seat
 from cetele.sharing.links import EDIT, JOIN, match_by_token, secret_link
-
-
-def set_by(indicator: Indicator | None, players: list) -> str:
-    """Who showed the gösterge, as the joined phones say it ("Ayşe gösterdi")."""
-    if indicator is None:
-        return ""
-    if indicator.seat is None or indicator.seat >= len(players):
-        return _("çeteleyi tutan gösterdi")
-    return _("%(name)s gösterdi") % {"name": players[indicator.seat].name}
-
-
-def indicator_context(match: Match, players: list, position: int | None, form=None) -> dict:
-    """A joined phone's gösterge section (cetele/deal/_indicator_form.html): the one kept for
-    the open hand, or the posted one with its errors."""
-    indicator = open_indicator(match, position)
-    riziko = match.ruleset().riziko is not None
-    if form is not None and form.is_bound and not form.is_valid():
-        values = (form["colour"].value(), form["indicator"].value())
-        fake = "riziko" in form.fields and form["riziko"].value()
-        errors = form.error_lines()
-    else:
-        values = (indicator.colour, indicator.number) if indicator else (None, None)
-        fake, errors = bool(indicator and indicator.fake), []
-    return {
-        "position": position,
-        "indicator": indicator,
-        "indicator_by": set_by(indicator, players),
-        "indicator_chips": chips(*values, fake, riziko=riziko, id_prefix="gosterge"),
-        "indicator_errors": errors,
-        "token": match.join_token,
-    }
 
 
 @require_POST
@@ -59,8 +29,6 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
     """A joined phone sets the open hand's gösterge. Bad input is told and changes nothing; a
     gösterge for a hand already saved, or where the scorer has set another, is told and
     dropped (it may have waited on the phone without signal: seats.js)."""
-    from cetele.seats.views import no_seat  # the seats' views import the matches' views
-
     match = match_by_token(JOIN, token)
     claim = claim_of(request, match)
     if claim is None:

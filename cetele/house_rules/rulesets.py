@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from cetele.models import HOUSE_PREFIX, HousePreset
+from cetele.sharing.links import BadLink
 from cetele.shell.language import engine_lang
 from scoring import parameters
 
@@ -52,6 +53,16 @@ def find_house(view_token: str) -> HousePreset | None:
     if not view_token or len(view_token) > MAX_TOKEN_LENGTH:
         return None
     return HousePreset.objects.filter(view_token=view_token).first()
+
+
+def house_by_token(field: str, token: str) -> HousePreset:
+    """The house preset this link opens; a miss counts against the address like a match's."""
+    try:
+        house = HousePreset.objects.get(**{field: token})
+    except HousePreset.DoesNotExist as error:
+        raise BadLink() from error
+    house.touch()  # at most one write a day: a preset people open is not forgotten
+    return house
 
 
 # --- A ruleset as the rules pages show it -----------------------------------------------------

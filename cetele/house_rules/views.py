@@ -16,13 +16,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 import scoring
 from cetele.house_rules.form import RulesetForm, SeenForm
-from cetele.house_rules.rulesets import differences, find_house, worked_example
+from cetele.house_rules.rulesets import differences, find_house, house_by_token, worked_example
 from cetele.matches.forms import MatchForm, RotateLinkForm
 from cetele.models import HousePreset, Match, PresetChanged
 from cetele.sharing.links import EDIT as EDIT_LINK
 from cetele.sharing.links import VIEW as VIEW_LINK
-from cetele.sharing.links import BadLink, forgotten, hand_over, house_keys_guarded, secret_link
-from cetele.sharing.views import rotation_refused
+from cetele.sharing.links import forgotten, hand_over, house_keys_guarded, secret_link
+from cetele.sharing.pages import rotation_refused
 from cetele.shell.language import preset_description, preset_name
 
 DEFAULT_PRESET = "cetele-standart"
@@ -66,16 +66,6 @@ def rules_detail(request: HttpRequest, slug: str) -> TemplateResponse:
         "copy_url": editor_url(slug),
     }
     return TemplateResponse(request, "cetele/rules_detail.html", context)
-
-
-def house_by_token(field: str, token: str) -> HousePreset:
-    """The house preset this link opens; a miss counts against the address like a match's."""
-    try:
-        house = HousePreset.objects.get(**{field: token})
-    except HousePreset.DoesNotExist as error:
-        raise BadLink() from error
-    house.touch()  # at most one write a day: a preset people open is not forgotten
-    return house
 
 
 @require_safe

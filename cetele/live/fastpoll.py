@@ -48,7 +48,7 @@ from cetele.shell.middleware import TrustedProxyMiddleware
 TOKEN = r"([A-Za-z0-9_-]{22,64})"
 SHEET, ROWS = "sheet", "rows"
 # What each kind of poll's path and query look like, as the pages write them (match.html#sheet,
-# cetele.seats.views.rows_url): the numbers it shows, compared with the match's.
+# cetele.seats.pages.rows_url): the numbers it shows, compared with the match's.
 POLLS = {
     SHEET: (re.compile(rf"/(m|v|k)/{TOKEN}/poll/"), re.compile(r"v=(\d{1,10})")),
     ROWS: (

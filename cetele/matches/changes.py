@@ -8,9 +8,13 @@ An undo and a redo are said by what they did to the sheet, not by chaining their
 redo undoes what the redo did again.
 """
 
+from django.http import Http404
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cetele.models import Change
+from cetele.models import Change, Hand, Match, place_among
+from scoring.sheet import team_split
 
 Action = Change.Action
 DONE, UNDONE, REDONE = range(3)
@@ -60,3 +64,68 @@ def said(change: Change, place: int | None) -> str:
     if place is None and action != Action.RENAME:  # a hand's change with no hand to name
         return str(change.get_action_display())
     return SENTENCES[action][how] % {"number": place}
+
+
+def reversed_sentence(match: Match, change: Change, *, redo: bool) -> str:
+    """What a "Geri al" or a "Yinele" just did, as the history says it, naming the hand by its
+    place on the sheet: "2. el çeteleden çıkarıldı.", "Silinen 5. el geri geldi."."""
+    reversed_change = change.undoes.undoes if redo else change.undoes
+    return capfirst(said(change, change_place(match, reversed_change))) + "."
+
+
+def change_came_between(match: Match, latest: Change | None) -> str:
+    """Why a "Geri al" or "Yinele" did nothing: the change another phone made since this
+    phone's page was drawn ("2. el başka bir telefondan eklendi; hiçbir şey geri alınmadı.")."""
+    if latest is None:
+        return _("Geri alınacak bir değişiklik yok.")
+    place = {"number": change_place(match, latest)}
+    what = {
+        Change.Action.CREATE: _("%(number)s. el başka bir telefondan eklendi") % place,
+        Change.Action.EDIT: _("%(number)s. el başka bir telefondan düzeltildi") % place,
+        Change.Action.DELETE: _("%(number)s. el başka bir telefondan silindi") % place,
+        Change.Action.RENAME: _("Oyuncu adları başka bir telefondan değiştirildi"),
+        Change.Action.UNDO: _("Başka bir telefondan bir değişiklik geri alındı"),
+        Change.Action.REDO: _("Başka bir telefondan bir değişiklik yinelendi"),
+    }.get(latest.action, _("Çetele başka bir telefondan değişti"))
+    return _("%(what)s; hiçbir şey geri alınmadı.") % {"what": what}
+
+
+def change_place(match: Match, change: Change) -> int | None:
+    """The place on the sheet ("5. el") of the hand a change is about: where it is, or, for a
+    deleted hand, where it was; None for a change of no hand (the players' names). Counted in
+    the database; a drawing that has the hands' numbers already uses cetele.models.place_among."""
+    if not change.hand_number:
+        return None
+    return match.hands.filter(number__lt=change.hand_number).count() + 1
+
+
+def hand_place(numbers: list[int], change: Change) -> int | None:
+    return place_among(numbers, change.hand_number) if change.hand_number else None
+
+
+def score_rows(change: Change, teams: bool) -> list[tuple[str, list[int], tuple[int, ...]]]:
+    """A hand's scores before and after a change, as the history shows them: (label, the
+    seats' scores, the teams' scores — none in singles), the teams' as the engine gave them
+    (`team_scores`) or, for a result stored without them, as scoring.sheet adds them up."""
+    rows = []
+    for label, state in ((_("Önce"), change.before), (_("Sonra"), change.after)):
+        if not state or "result" not in state:
+            continue
+        result = state["result"]
+        scores = result["scores"]
+        team_scores = ()
+        if teams:
+            team_scores = tuple(result.get("team_scores") or team_split(scores))
+        rows.append((label, scores, team_scores))
+    return rows
+
+
+def gone_hand(match: Match, number: int) -> Hand:
+    """A hand another phone deleted (or whose addition it undid) while this one was correcting
+    it, as it last was: the correction is shown again as typed, with why it was not saved.
+    404 for a hand the match never had."""
+    for change in match.changes.filter(hand_number=number):  # the latest first
+        state = change.before or change.after
+        if state and "inputs" in state:
+            return Hand(match=match, number=number, inputs=state["inputs"], result=state["result"])
+    raise Http404(_("Bu el yok."))

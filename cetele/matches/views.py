@@ -1,8 +1,8 @@
-"""Views: translate requests into model calls and render templates. No scoring arithmetic here:
-scores come from `scoring`, totals from `scoring.sheet`."""
+"""The match's views under its edit link (and the rules page, for every link): translate
+requests into model calls and answer with the pages built in cetele.matches.pages. No scoring
+arithmetic here: scores come from `scoring`, totals from `scoring.sheet`."""
 
 import logging
-from dataclasses import replace
 
 from django.contrib import messages
 from django.db import DatabaseError, transaction
@@ -16,29 +16,16 @@ from django.http import (
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
-from django.urls import reverse
-from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from cetele.deal.dealer import dealer_of
-from cetele.deal.forms import DealerForm, IndicatorForm
+from cetele.deal.forms import IndicatorForm
 from cetele.deal.indicator import set_indicator
-from cetele.deal.tiles import hand_okey_words
 from cetele.hand_form.entry import HandEntry
-from cetele.live.board import (
-    board_for,
-    buttons_after,
-    empty_hand_fields,
-    empty_indicator_chips,
-    form_indicator,
-    players_of,
-    undo_buttons,
-)
-from cetele.live.schedule import live_context
-from cetele.matches.changes import said
+from cetele.live.board import players_of
+from cetele.matches.changes import change_came_between, change_place, gone_hand, reversed_sentence
 from cetele.matches.forms import (
     DUPLICATE_NAME,
     HiddenTotalsForm,
@@ -46,10 +33,23 @@ from cetele.matches.forms import (
     PlayerNamesForm,
     ReverseForm,
 )
+from cetele.matches.pages import (
+    NOT_WRITTEN,
+    corrected_note,
+    corrected_url,
+    get_hand,
+    hand_position,
+    history_context,
+    match_url,
+    render_hand_form,
+    rows_arrived,
+    saved_answer,
+    sheet_page,
+    typing,
+)
 from cetele.models import (
     AlreadySaved,
     AlreadyUndone,
-    Change,
     Hand,
     HandConflict,
     HandGone,
@@ -60,11 +60,8 @@ from cetele.models import (
     NothingToUndo,
     ResultFrozen,
     UndoRefused,
-    place_among,
 )
-from cetele.seats.arrivals import arrived_notices, brought_up_to_date
 from cetele.seats.drafts import HandClosed, RowsArrived, check_rows_seen
-from cetele.seats.objections import objection_history, scorer_objections
 from cetele.sharing.links import (
     EDIT,
     forgotten,
@@ -74,16 +71,8 @@ from cetele.sharing.links import (
     match_by_token,
     secret_link,
 )
-from cetele.tournaments.guard import shown_frozen
-from scoring.sheet import team_split
 
 logger = logging.getLogger(__name__)
-# A write the database would not take (locked past its timeout, a full disk), for a form that
-# is shown again as it was.
-NOT_WRITTEN = gettext_lazy(
-    "Kaydedilemedi: sunucu şu an veritabanına yazamıyor. Girdikleriniz duruyor; biraz sonra "
-    "yeniden dokunun."
-)
 # The hand a phone was correcting or deleting is not there any more.
 HAND_GONE = gettext_lazy("Bu el az önce başka bir telefondan silindi ya da geri alındı.")
 # A tournament game whose result a later draw used (cetele.tournaments.guard): why, and that
@@ -115,34 +104,6 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 def editable_match(token: str) -> Match:
     """The match whose edit link this is, or 404 (the same for unknown and malformed tokens)."""
     return match_by_token(EDIT, token)
-
-
-def sheet_context(match: Match, *, role: str = EDIT, rows_poll: bool = False) -> dict:
-    """Everything the page around the çetele needs: the sheet as drawn for this version
-    (cetele.live.board), how many hands were played, whether the match is over; `role` (edit,
-    view or join) decides where its links lead. `rows_poll`: the page also asks for the open
-    hand's rows (cetele.seats), whose answer says when the sheet changed, so the sheet does not
-    ask on its own while a hand is open."""
-    links = link_context(match, role)
-    board = board_for(match, links)
-    context = {
-        "match": match,
-        "board": board,
-        "played": board.played,
-        "finished": board.finished,
-        "sheet_polls": board.finished or not rows_poll,
-        **links,
-        **live_context(match.touched_at),
-    }
-    if role == EDIT:
-        # The open objections with their buttons: drawn per request (a form, its CSRF token),
-        # from the kept reading of this version (cetele.live.board.Board).
-        context["open_objections"] = board.open_objections
-    return context
-
-
-def match_url(match: Match) -> str:
-    return reverse("match_detail", args=[match.edit_token])
 
 
 def database_refused(request: HttpRequest, entry: HandEntry, error: DatabaseError) -> int:
@@ -193,70 +154,6 @@ def match_detail(request: HttpRequest, token: str) -> HttpResponse:
     return sheet_page(request, match, "cetele/match.html", role=EDIT, note=note)
 
 
-# The sheet a saved correction sends the phone back to names the correction's change, so that
-# its note ("2. el düzeltildi.") carries a "Geri al" for exactly that change, like a new hand's.
-CORRECTED_PARAM = "duzeltildi"
-
-
-def corrected_url(match: Match, change: Change) -> str:
-    return f"{match_url(match)}?{CORRECTED_PARAM}={change.pk}"
-
-
-def corrected_note(request: HttpRequest, match: Match) -> dict:
-    """The note and "Geri al" of the correction ?duzeltildi= names, while it is the match's
-    latest change (a reload after the next save or an undo shows none: it would be stale).
-    Anything else in the parameter shows nothing: it can only ever name a true statement. The
-    page opens at its top, where the note is said, above the sheet with the hand's row marked:
-    under the sheet, beside the next hand's form, it was out of sight."""
-    value = request.GET.get(CORRECTED_PARAM, "")
-    if not value.isdigit():
-        return {}
-    latest = match.changes.first()  # the latest first
-    if latest is None or str(latest.pk) != value or latest.action != Change.Action.EDIT:
-        return {}
-    place = {"number": change_place(match, latest)}
-    return {
-        "correction_note": _("%(number)s. el düzeltildi.") % place,
-        "correction_change": latest.pk,
-        "corrected_hand": latest.hand_number,  # its row on the sheet, marked (app.js)
-    }
-
-
-def sheet_page(
-    request: HttpRequest, match: Match, template_name: str, role: str, note: dict | None = None
-) -> TemplateResponse:
-    """The sheet's page for this link: the scorer's, with the next hand's form (and a
-    correction's `note`), or the view link's. The sheet inside is the one drawn for this version
-    (cetele.live.board); the page around it is this request's own."""
-    context = {**sheet_context(match, role=role, rows_poll=role == EDIT), **(note or {})}
-    # A tournament's game (the kept sheet knows: other matches ask nothing more) whose result a
-    # later draw used: said before a tap on "Düzelt" or "Geri al" is refused.
-    if role == EDIT and context["board"].heading is not None and shown_frozen(match.pk):
-        context["frozen_note"] = _(
-            "Bu oyunun sonucu turnuvanın sonraki kurasında kullanıldı: elleri artık değiştirilemez."
-        )
-    if role == EDIT and not context["finished"]:  # a finished match takes no more hands
-        board = context["board"]
-        indicator = form_indicator(match, board)  # not always the kept sheet's: see there
-        context.update(next_hand(match, players_of(match), board.played + 1, indicator))
-    return TemplateResponse(request, template_name, context)
-
-
-def next_hand(match: Match, players: list, position: int, indicator) -> dict:
-    """The empty form for the hand at `position`, with a new one-time token and the gösterge a
-    phone set for it (`indicator`); its fields as kept drawn for this match
-    (cetele.live.board.empty_hand_fields). Until its first hand is saved, "Dağıtan" too."""
-    entry = HandEntry(match, players, position=position, indicator=indicator)
-    context = {"entry": entry, "empty_fields": empty_hand_fields(match, entry)}
-    if indicator is None:  # nobody has set this hand's gösterge: its chips as kept
-        context["empty_chips"] = empty_indicator_chips(entry)
-    if position == 1:
-        context["dealer_form"] = DealerForm(
-            initial={"first_dealer": match.first_dealer}, players=players
-        )
-    return context
-
-
 @require_POST
 @secret_link(role=EDIT)
 def hand_create(request: HttpRequest, token: str) -> HttpResponse:
@@ -283,17 +180,6 @@ def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
     match = editable_match(token)
     hand = match.hands.filter(number=number).first() or gone_hand(match, number)
     return enter_hand(request, match, hand)
-
-
-def gone_hand(match: Match, number: int) -> Hand:
-    """A hand another phone deleted (or whose addition it undid) while this one was correcting
-    it, as it last was: the correction is shown again as typed, with why it was not saved.
-    404 for a hand the match never had."""
-    for change in match.changes.filter(hand_number=number):  # the latest first
-        state = change.before or change.after
-        if state and "inputs" in state:
-            return Hand(match=match, number=number, inputs=state["inputs"], result=state["result"])
-    raise Http404(_("Bu el yok."))
 
 
 def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpResponse:
@@ -392,20 +278,6 @@ def add_hand_seeing_rows(match: Match, players: list, entry: HandEntry, position
         return match.add_hand(entry.inputs, entry.request_token, position, result=entry.result)
 
 
-def rows_arrived(request, match: Match, entry: HandEntry, arrived: RowsArrived) -> TemplateResponse:
-    """A save that had not seen every row: nothing saved; the form again with the rows that
-    arrived written in, saying what each said (cetele.seats.arrivals), and the page's rows'
-    section asked for at once (its rows, applied by seats.js, are then the form's)."""
-    data = brought_up_to_date(request.POST, arrived, entry.position, entry.partner_scores_zero)
-    fresh = HandEntry(
-        match, entry.players, data, position=entry.position, indicator=entry.stored_indicator
-    )
-    fresh.is_valid()  # its preview, or what still needs fixing, with the rows in
-    fresh.notices.extend(arrived_notices(arrived.arrived))
-    response = render_hand_form(request, match, fresh)
-    return trigger_client_event(response, "cetele:rows-now")
-
-
 # What a request that asks for the preview alone may do: show the scores, or keep the gösterge.
 PREVIEW_ACTIONS = ("preview", "indicator")
 
@@ -420,11 +292,6 @@ def hand_action(request: HttpRequest) -> str:
     if typing(request) and action not in PREVIEW_ACTIONS:
         return "preview"
     return action
-
-
-def typing(request: HttpRequest) -> bool:
-    """Whether the form asks for its preview alone, as it does at every keystroke and tap."""
-    return bool(request.htmx) and request.htmx.target == "hand-preview"
 
 
 def show_indicator(request: HttpRequest, match: Match, entry: HandEntry) -> None:
@@ -466,54 +333,7 @@ def hand_saved(request, match, saved: Hand | None, entry: HandEntry, players) ->
         if request.htmx:
             return HttpResponseClientRedirect(match_url(match), status=204)
         return redirect(match_url(match))
-    # The answer says which hand was saved and gives the next hand's form; the sheet is not in
-    # it. The phone asks for the sheet at once (HX-Trigger below; static/cetele/app.js), as
-    # every phone watching the match does, and they all get the one drawing of this version
-    # (cetele.live.board.board_for). Drawn here, with the saved row marked, it was the larger part
-    # of a save's time, and drawn again for everyone else.
-    played = saved.position if saved else match.hands.count()
-    if saved is not None:
-        change = saved.change
-    else:  # the change this form made before, which its "Geri al" names
-        change = match.changes.filter(request_token=entry.request_token).first()
-    context = {
-        "match": match,
-        "finished": played >= match.planned_hands,
-        "saved_note": note,
-        "saved_change": change.pk if change else "",
-    }
-    # The page's bar (its "Geri al", its "Yinele") named the latest change before this save:
-    # sent again, as the sheet draws it after this save.
-    if saved is not None:
-        context["actions"] = buttons_after(change, saved.position)
-    else:
-        numbers = list(match.hands.values_list("number", flat=True))
-        context["actions"] = undo_buttons(match, EDIT, numbers)
-    if not context["finished"]:
-        # The save cleared the gösterge: the next hand has none yet (one a phone sets from now
-        # on comes to this page with the rows' poll, static/cetele/seats.js).
-        context.update(next_hand(match, players, played + 1, None))
-    response = TemplateResponse(request, "cetele/match.html#hand_saved", context)
-    # Names the hand for a phone's outbox, which sent it without hearing back or while offline
-    # (static/cetele/offline.js), and for the page, which asks for the sheet and marks the
-    # hand's row in it (app.js).
-    return trigger_client_event(response, "cetele:hand-saved", saved_event(match, saved, entry))
-
-
-def saved_event(match: Match, saved: Hand | None, entry: HandEntry) -> dict:
-    """The hand just saved, or the one this request token saved before, as the page and a
-    phone's outbox are told of it: the token, the hand's place and its number (both None if
-    that hand is gone since)."""
-    if saved is None:
-        change = match.changes.filter(request_token=entry.request_token).first()
-        saved = change and match.hands.filter(number=change.hand_number).first()
-        if saved:
-            saved.position = hand_position(match, saved)
-    return {
-        "token": entry.request_token,
-        "position": saved.position if saved else None,
-        "number": saved.number if saved else None,
-    }
+    return saved_answer(request, match, saved, entry, players, note)
 
 
 def request_position(request: HttpRequest) -> int | None:
@@ -524,58 +344,6 @@ def request_position(request: HttpRequest) -> int | None:
     except ValueError:
         return None
     return position if 1 <= position <= MAX_POSITION else None
-
-
-def hand_position(match: Match, hand: Hand) -> int:
-    """A hand's place on the sheet ("5. el"): hands keep their numbers when one is deleted."""
-    return match.hands.filter(number__lte=hand.number).count()
-
-
-def render_hand_form(request: HttpRequest, match: Match, entry: HandEntry) -> TemplateResponse:
-    """The form alone for HTMX (the preview alone while typing), else its whole page."""
-    if typing(request):
-        context = {"entry": entry, "oob_errors": True}
-        return TemplateResponse(request, "cetele/_hand_fields.html#hand_preview", context)
-    if entry.is_correction:
-        context = hand_context(match, entry.hand, entry.players, entry)
-        context["open_objections"] = scorer_objections(match, entry.hand.number)
-        template = "cetele/hand.html#form_answer" if request.htmx else "cetele/hand.html"
-        return TemplateResponse(request, template, context)
-    if request.htmx:
-        context = {
-            "match": match,
-            "entry": entry,
-            "players": entry.players,
-        }
-        return TemplateResponse(request, "cetele/match.html#hand_form", context)
-    context = sheet_context(match, rows_poll=True)
-    context["entry"] = entry
-    return TemplateResponse(request, "cetele/match.html", context)
-
-
-def get_hand(match: Match, number: int) -> Hand:
-    try:
-        return match.hands.get(number=number)
-    except Hand.DoesNotExist as error:
-        raise Http404(_("Bu el yok.")) from error
-
-
-def hand_context(match: Match, hand: Hand, players: list, entry: HandEntry | None) -> dict:
-    """A hand's page: its scores and their reasons, its objections (and their ends)."""
-    position = entry.position if entry else hand_position(match, hand)
-    return {
-        "match": match,
-        "hand": hand,
-        "players": players,
-        "position": position,
-        "dealer": dealer_of(match, players, position),
-        "okey_words": hand_okey_words(hand.inputs),
-        "seat_results": list(
-            zip(players, hand.result["scores"], hand.result["breakdown"], strict=True)
-        ),
-        "entry": entry,
-        "objections": objection_history(match, players, hand.number),
-    }
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -652,89 +420,12 @@ def reverse_change(request: HttpRequest, match: Match, *, redo: bool) -> HttpRes
     return redirect(match_url(match))
 
 
-def reversed_sentence(match: Match, change: Change, *, redo: bool) -> str:
-    """What a "Geri al" or a "Yinele" just did, as the history says it, naming the hand by its
-    place on the sheet: "2. el çeteleden çıkarıldı.", "Silinen 5. el geri geldi."."""
-    reversed_change = change.undoes.undoes if redo else change.undoes
-    return capfirst(said(change, change_place(match, reversed_change))) + "."
-
-
-def change_came_between(match: Match, latest: Change | None) -> str:
-    """Why a "Geri al" or "Yinele" did nothing: the change another phone made since this
-    phone's page was drawn ("2. el başka bir telefondan eklendi; hiçbir şey geri alınmadı.")."""
-    if latest is None:
-        return _("Geri alınacak bir değişiklik yok.")
-    place = {"number": change_place(match, latest)}
-    what = {
-        Change.Action.CREATE: _("%(number)s. el başka bir telefondan eklendi") % place,
-        Change.Action.EDIT: _("%(number)s. el başka bir telefondan düzeltildi") % place,
-        Change.Action.DELETE: _("%(number)s. el başka bir telefondan silindi") % place,
-        Change.Action.RENAME: _("Oyuncu adları başka bir telefondan değiştirildi"),
-        Change.Action.UNDO: _("Başka bir telefondan bir değişiklik geri alındı"),
-        Change.Action.REDO: _("Başka bir telefondan bir değişiklik yinelendi"),
-    }.get(latest.action, _("Çetele başka bir telefondan değişti"))
-    return _("%(what)s; hiçbir şey geri alınmadı.") % {"what": what}
-
-
-def change_place(match: Match, change: Change) -> int | None:
-    """The place on the sheet ("5. el") of the hand a change is about: where it is, or, for a
-    deleted hand, where it was; None for a change of no hand (the players' names). Counted in
-    the database; a drawing that has the hands' numbers already uses cetele.models.place_among."""
-    if not change.hand_number:
-        return None
-    return match.hands.filter(number__lt=change.hand_number).count() + 1
-
-
-def hand_place(numbers: list[int], change: Change) -> int | None:
-    return place_among(numbers, change.hand_number) if change.hand_number else None
-
-
 @require_safe
 @secret_link(role=EDIT)
 def match_history(request: HttpRequest, token: str) -> TemplateResponse:
     """Every change to the match: when, what, old and new scores."""
     match = editable_match(token)
-    players = players_of(match)
-    changes = match.changes.select_related("undoes")
-    # Each change says its hand by the place the sheet and "Geri al" name it by.
-    numbers = list(match.hands.values_list("number", flat=True))
-    history = [
-        (
-            change,
-            capfirst(said(change, hand_place(numbers, change))),
-            score_rows(change, match.teams),
-        )
-        for change in changes
-    ]
-    context = {
-        "match": match,
-        "players": players,
-        "history": history,
-        "Action": Change.Action,
-        # Its objections name their hands by place too ("2. el · Ayşe: …").
-        "objections": [
-            replace(line, number=place_among(numbers, line.number))
-            for line in objection_history(match, players)
-        ],
-    }
-    return TemplateResponse(request, "cetele/history.html", context)
-
-
-def score_rows(change: Change, teams: bool) -> list[tuple[str, list[int], tuple[int, ...]]]:
-    """A hand's scores before and after a change, as the history shows them: (label, the
-    seats' scores, the teams' scores — none in singles), the teams' as the engine gave them
-    (`team_scores`) or, for a result stored without them, as scoring.sheet adds them up."""
-    rows = []
-    for label, state in ((_("Önce"), change.before), (_("Sonra"), change.after)):
-        if not state or "result" not in state:
-            continue
-        result = state["result"]
-        scores = result["scores"]
-        team_scores = ()
-        if teams:
-            team_scores = tuple(result.get("team_scores") or team_split(scores))
-        rows.append((label, scores, team_scores))
-    return rows
+    return TemplateResponse(request, "cetele/history.html", history_context(match))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -796,9 +487,10 @@ def match_hidden_totals(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_safe
-@secret_link(role=EDIT)
-def match_rules(request: HttpRequest, token: str) -> TemplateResponse:
-    """The rules this match plays by, in full."""
-    match = editable_match(token)
-    context = {"match": match, **link_context(match, EDIT)}
+@secret_link()
+def match_rules(request: HttpRequest, token: str, role: str) -> TemplateResponse:
+    """The rules this match plays by, in full: one page for the edit, view and join links
+    (`role`, from the URL), whose links lead within that link's pages."""
+    match = match_by_token(role, token)
+    context = {"match": match, **link_context(match, role)}
     return TemplateResponse(request, "cetele/match_rules.html", context)

@@ -5,7 +5,9 @@ A phone that opens the join link picks its name and is then that player's phone 
 rules), and may write exactly one thing: its own player's row of the hand being entered
 (cetele.seats.drafts). Every page here wears `secret_link` like the other links' pages, as an
 edit page (kept out of every cache: it carries a form and a key that writes). No page under the
-join link holds the edit or the view token.
+join link holds the edit or the view token. The pages it shares with the view link (the
+sheet's poll, a hand, the rules, the exports) are one view each for both links, the role named
+by the URL (cetele.sharing.views, cetele.matches.views.match_rules).
 
 The scorer's page asks for the rows (`seat_rows`) and fills them into the hand form (seats.js);
 the share page shows the link, who has joined, "Telefonu çıkar" and the rotation (`join_rotate`).
@@ -17,22 +19,15 @@ from django.contrib import messages
 from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
-from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HTMX_STOP_POLLING, reswap, retarget, trigger_client_event
 
-from cetele.deal.indicator import indicator_json, open_indicator
-from cetele.deal.views import indicator_context
 from cetele.live.board import players_of
-from cetele.live.rows import Rows, RowsState, rows_for
-from cetele.live.schedule import rows_every
-from cetele.matches.exports import match_csv, match_json
-from cetele.matches.views import NOT_WRITTEN, get_hand, hand_context, match_url, sheet_context
+from cetele.live.rows import RowsState, rows_for
+from cetele.matches.pages import NOT_WRITTEN, match_url, read_only_hand_page, sheet_context
 from cetele.models import HandGone, Match, ObjectionGone
 from cetele.seats.claims import (
     AlreadySeated,
@@ -47,9 +42,10 @@ from cetele.seats.claims import (
     take_seat,
     taken_seats,
 )
-from cetele.seats.drafts import HandClosed, open_position, rows_seen, table_rows, write_row
+from cetele.seats.drafts import HandClosed, open_position, write_row
 from cetele.seats.forms import FreeSeatForm, PlayerRow, RotateJoinForm, SeatChoiceForm
 from cetele.seats.objections import CloseObjectionForm, ObjectionForm, objection_history
+from cetele.seats.pages import draw_rows, joined_extras, joined_page, no_seat, row_status
 from cetele.sharing.links import (
     EDIT,
     JOIN,
@@ -127,42 +123,6 @@ def already_seated(request: HttpRequest, match: Match, claim) -> HttpResponse:
     return response
 
 
-def rows_url(match: Match, role: str, position: int | None) -> str:
-    """The rows' poll, naming what the page shows: the sheet's version, the rows' version and
-    the hand's place (a phone's own row moves on when the hand is saved)."""
-    name = "join_rows" if role == JOIN else "seat_rows"
-    token = getattr(match, TOKEN_FIELDS[role])
-    return (
-        f"{reverse(name, args=[token])}?v={match.version}&d={match.draft_version}&p={position or 0}"
-    )
-
-
-def joined_page(
-    request, match: Match, seat: int, row: PlayerRow | None = None, status: int = 200
-) -> TemplateResponse:
-    """A joined phone's page: its own row of the open hand, large; what the others wrote; the
-    sheet as the view link shows it."""
-    players = players_of(match)
-    position = open_position(match)
-    table = table_rows(match, players, position)
-    if row is None and position is not None:
-        written = next((state.row for state in table if state.seat == seat), None)
-        row = PlayerRow(match, players[seat], position=position, row=written)
-    context = {
-        **sheet_context(match, role=JOIN, rows_poll=True),
-        "player": players[seat],
-        "position": position,
-        "row": row,
-        "table": table,
-        "any_joined": True,  # this phone has
-        "rows_url": rows_url(match, JOIN, position),
-        "rows_every": rows_every(),
-        "own_seat": seat,
-        **indicator_context(match, players, position),
-    }
-    return TemplateResponse(request, "cetele/seats/joined.html", context, status=status)
-
-
 # --- A joined phone writes its row ----------------------------------------------------------------
 
 
@@ -210,12 +170,6 @@ def hand_closed_notice(written_for: int, now_open: int | None) -> str:
     ) % {"number": written_for, "next": now_open}
 
 
-def row_status(request, match, lines, *, error=False) -> TemplateResponse:
-    """The answer to a row sent by htmx: what became of it, where the phone shows it."""
-    context = {"lines": lines, "error": error}
-    return TemplateResponse(request, "cetele/seats/_row_status.html", context)
-
-
 def fresh_row(request, match: Match, seat: int, notice: str) -> HttpResponse:
     """A row that came after its hand was saved, sent by htmx: the phone's row starts again for
     the hand open now, saying why (or, the match over, the sentence alone)."""
@@ -236,20 +190,12 @@ def fresh_row(request, match: Match, seat: int, notice: str) -> HttpResponse:
     return trigger_client_event(response, "cetele:poll-now")  # the sheet has the saved hand
 
 
-def no_seat(request: HttpRequest, match: Match) -> HttpResponse:
-    """A row from a phone that holds no seat here (never joined, freed, or the link rotated):
-    nothing is written."""
-    message = _("Bu maçta henüz adınızı seçmediniz: önce adınızı seçin.")
-    if request.htmx:
-        return row_status(request, match, [message], error=True)
-    messages.error(request, message)
-    return redirect("join_match", match.join_token)
-
-
 # --- The rows, live -------------------------------------------------------------------------------
 
 
-def rows_poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
+@require_safe
+@secret_link()
+def rows_poll(request: HttpRequest, token: str, role: str) -> HttpResponse:
     """204 while neither the sheet nor the rows changed since the page's `?v=&d=` (one indexed
     query); else every player's state for the open hand, drawn once per state and role
     (cetele.live.rows). When the match is over: 286, which stops htmx asking (no hand is being
@@ -283,103 +229,7 @@ def rows_poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
     return response
 
 
-def draw_rows(pk: int, role: str) -> Rows:
-    """Read the open hand's rows and draw their section: what a rows' answer costs once."""
-    match = Match.objects.get(pk=pk)
-    position = open_position(match)
-    if position is None:
-        return Rows(None, mark_safe(""))
-    table = table_rows(match, players_of(match), position)
-    context = {
-        "match": match,
-        "position": position,
-        "table": table,
-        "any_joined": any(state.joined or state.row for state in table),
-        "rows_url": rows_url(match, role, position),
-        "rows_every": rows_every(),
-        "role": role,
-        # The rows as the scorer's form takes them (seats.js): a save names those it has shown.
-        "rows_seen": rows_seen(table),
-        # The gösterge kept for this hand: the scorer's page takes it into the hand form
-        # (seats.js); a joined phone's gösterge section is drawn again when the sheet changed.
-        "indicator_json": indicator_json(open_indicator(match, position)),
-    }
-    return Rows(position, mark_safe(render_to_string("cetele/seats/_rows.html", context)))
-
-
-def joined_extras(request, state: RowsState, position: int, sheet_changed: bool) -> dict:
-    """What a joined phone's rows' answer draws beside the kept section, for this phone: its
-    gösterge section when the sheet changed, and its row again once the hand it was writing
-    for was saved (each a form: never kept)."""
-    claim_moved = request.GET.get("p") != str(position)
-    if not sheet_changed and not claim_moved:
-        return {}
-    match = Match.objects.get(pk=state.pk)
-    players = players_of(match)
-    extras: dict = {"position": position}
-    if sheet_changed:
-        extras["indicator_section"] = indicator_context(match, players, position)
-    claim = claim_of(request, match) if claim_moved else None
-    if claim is not None:
-        # The hand this phone was writing for was saved: its row starts again, for this one.
-        extras.update(
-            fresh_row=PlayerRow(match, players[claim.seat], position=position),
-            player=players[claim.seat],
-            token=match.join_token,
-            notice=_("El kaydedildi: şimdi %(number)s. el için satırınızı yazın.")
-            % {"number": position},
-        )
-    return extras
-
-
-@require_safe
-@secret_link(role=EDIT)
-def join_rows(request: HttpRequest, token: str) -> HttpResponse:
-    """A joined phone learns what the others wrote, and that the hand was saved."""
-    return rows_poll(request, JOIN, token)
-
-
-@require_safe
-@secret_link(role=EDIT)
-def seat_rows(request: HttpRequest, token: str) -> HttpResponse:
-    """The scorer's page learns what the phones wrote."""
-    return rows_poll(request, EDIT, token)
-
-
 # --- What a view link shows, under the join link --------------------------------------------------
-
-
-@require_safe
-@secret_link(role=EDIT)
-def join_poll(request: HttpRequest, token: str) -> HttpResponse:
-    """The sheet, live, as the view link's (cetele.sharing.views.poll); a phone that has its seat
-    also asks for the rows, which say when to ask for the sheet."""
-    from cetele.sharing.views import poll  # the sharing views import this module's neighbours
-
-    return poll(request, JOIN, token, rows_poll=lambda match: claim_of(request, match) is not None)
-
-
-@require_safe
-@secret_link(role=EDIT)
-def join_hand(request: HttpRequest, token: str, number: int) -> TemplateResponse:
-    """One hand's scores with how each was computed, read-only, and "İtiraz" for a phone that
-    has joined."""
-    match = match_by_token(JOIN, token)
-    hand = get_hand(match, number)
-    return join_hand_page(request, match, hand, claim_of(request, match))
-
-
-def join_hand_page(
-    request, match: Match, hand, claim, form: ObjectionForm | None = None, status: int = 200
-) -> TemplateResponse:
-    players = players_of(match)
-    context = {
-        **hand_context(match, hand, players, entry=None),
-        **link_context(match, JOIN),
-        "objection_form": form or ObjectionForm(),
-        "own_player": players[claim.seat] if claim else None,
-    }
-    return TemplateResponse(request, "cetele/hand_view.html", context, status=status)
 
 
 @require_POST
@@ -401,7 +251,7 @@ def join_objection(request: HttpRequest, token: str, number: int) -> HttpRespons
     if not form.is_valid():
         if request.htmx:
             return objection_answer(request, match, hand, form, claim)
-        return join_hand_page(request, match, hand, claim, form, status=400)
+        return read_only_hand_page(request, match, hand, JOIN, claim, form, status=400)
     try:
         with seat_held(match, claim):
             replaced = match.raise_objection(
@@ -455,54 +305,7 @@ def objection_refused(request, match, sentence) -> HttpResponse:
     return redirect("join_match", match.join_token)
 
 
-@require_safe
-@secret_link(role=EDIT)
-def join_rules(request: HttpRequest, token: str) -> TemplateResponse:
-    """The rules the match plays by."""
-    match = match_by_token(JOIN, token)
-    context = {"match": match, **link_context(match, JOIN)}
-    return TemplateResponse(request, "cetele/match_rules.html", context)
-
-
-@require_safe
-@secret_link(role=EDIT)
-def join_export_csv(request: HttpRequest, token: str) -> HttpResponse:
-    """The view link's CSV export, under the join link."""
-    from cetele.sharing.views import attachment, export_parts
-
-    match, players, hands, sheet, hidden = export_parts(token, JOIN)
-    names = [player.name for player in players]
-    content = match_csv(names, match.teams, hands, sheet, hide_totals=hidden)
-    return attachment(content, "text/csv; charset=utf-8", match, "csv")
-
-
-@require_safe
-@secret_link(role=EDIT)
-def join_export_json(request: HttpRequest, token: str) -> HttpResponse:
-    """The view link's JSON export, under the join link."""
-    from cetele.sharing.views import attachment, export_parts
-
-    match, players, hands, sheet, hidden = export_parts(token, JOIN)
-    content = match_json(match, players, hands, sheet, hide_totals=hidden)
-    return attachment(content, "application/json; charset=utf-8", match, "json")
-
-
 # --- The scorer's side (edit link) ----------------------------------------------------------------
-
-
-def share_context(request: HttpRequest, match: Match) -> dict:
-    """The join link on the share page: the link, its QR code, who has joined, "Telefonu çıkar"
-    and the rotation."""
-    from cetele.sharing.views import qr_svg  # that module imports this one's share_context
-
-    join_url = request.build_absolute_uri(reverse("join_match", args=[match.join_token]))
-    taken = taken_seats(match)
-    return {
-        "join_url": join_url,
-        "join_qr": qr_svg(join_url),
-        "join_seats": [(player, player.seat in taken) for player in players_of(match)],
-        "join_rotate_form": RotateJoinForm(),
-    }
 
 
 @require_POST

@@ -338,8 +338,12 @@ def link_changed(request: HttpRequest) -> HttpResponse:
 # --- The decorator every match page and fragment wears ----------------------------------------
 
 
-def secret_link(*, role: str) -> Callable:
+def secret_link(*, role: str | None = None) -> Callable:
     """Guard a view reached through a match link and mark its response private.
+
+    `role`: the link the view is reached through; None for a page served to several links, one
+    view for them all, whose URL patterns name the role (their `role` keyword, passed on to the
+    view): the role is read there, once, never guessed from the token.
 
     A valid link always opens, from any address and however many misses came from it. A BadLink
     becomes the same plain 404 as any other, unless the link worked once and was rotated or
@@ -353,6 +357,7 @@ def secret_link(*, role: str) -> Callable:
         @wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             token = kwargs.get("token", "")
+            link_role = role or kwargs["role"]
             try:
                 response = view(request, *args, **kwargs)
             except (BadLink, Match.DoesNotExist):
@@ -361,7 +366,7 @@ def secret_link(*, role: str) -> Callable:
             if response.status_code < 400 and token:
                 remember_link(request, response, token)
             # X-Robots-Tag, and no-store for anything else: cetele.shell.middleware.KeyedUrlHeaders.
-            keep_out_of_caches(response, role)
+            keep_out_of_caches(response, link_role)
             return response
 
         return wrapper
@@ -370,12 +375,12 @@ def secret_link(*, role: str) -> Callable:
 
 
 def keep_out_of_caches(response: HttpResponse, role: str) -> None:
-    """An edit page never cached (the edit link must not linger), a view page revalidated each
-    time."""
-    if role == EDIT:
-        add_never_cache_headers(response)
-    else:
+    """An edit or join page never cached (the link must not linger: it writes), a view page
+    revalidated each time."""
+    if role == VIEW:
         patch_cache_control(response, private=True, no_cache=True)
+    else:
+        add_never_cache_headers(response)
 
 
 def http_date_now() -> str:

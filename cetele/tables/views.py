@@ -24,7 +24,7 @@ from cetele.sharing.links import (
     match_by_token,
     secret_link,
 )
-from cetele.sharing.views import rotation_refused
+from cetele.sharing.pages import rotation_refused
 from cetele.tables.forms import TableForm, TableMatchForm, TableNameForm, TablePlayersForm
 from cetele.tables.season import (
     ALL_SEASONS,
@@ -40,7 +40,7 @@ from cetele.tables.season import (
     table_by_token,
     table_from_match,
 )
-from cetele.tea.views import table_card
+from cetele.tea.card import table_card
 
 TABLE_URLS = {
     EDIT: {"page": "table_detail", "match": "match_detail"},

@@ -24,9 +24,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from cetele.live.schedule import live_context
 from cetele.live.tournament import kept_live_part, live_key
-from cetele.matches.views import NOT_WRITTEN
+from cetele.matches.pages import NOT_WRITTEN
 from cetele.sharing.links import EDIT, VIEW, BadLink, hand_over, house_keys_guarded, secret_link
-from cetele.sharing.views import qr_svg
+from cetele.sharing.pages import qr_svg
 from cetele.templatetags.cetele import score
 from cetele.tournaments import play, state
 from cetele.tournaments.forms import (

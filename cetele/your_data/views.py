@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
-from cetele.house_rules.views import house_by_token
+from cetele.house_rules.rulesets import house_by_token
 from cetele.models import Match
 from cetele.sharing.links import EDIT, FORGET_PARAM, forget_value, match_by_token, secret_link
 from cetele.tables.season import table_by_token

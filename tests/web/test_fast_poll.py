@@ -95,7 +95,7 @@ def joined(match: Match, seat: int = 1) -> str:
 
 
 def rows_query(match: Match) -> str:
-    """The rows' poll's query as the page writes it (cetele.seats.views.rows_url)."""
+    """The rows' poll's query as the page writes it (cetele.seats.pages.rows_url)."""
     match.refresh_from_db()
     return f"v={match.version}&d={match.draft_version}&p={match.hands.count() + 1}"
 

@@ -19,7 +19,7 @@ import scoring
 from cetele.live.board import SHEETS
 from cetele.live.tournament import live_key
 from cetele.models import Match, new_token
-from cetele.sharing.views import qr_svg
+from cetele.sharing.pages import qr_svg
 from cetele.tournaments.models import Entrant, Game, ManualResult, Pairing, Tournament
 from cetele.tournaments.state import live_version
 from tests.factories import add_hand, make_tournament, sample_inputs
