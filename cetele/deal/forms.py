@@ -1,8 +1,9 @@
 """The gösterge's form (a joined phone's, and the scorer's "show it to everyone"), the chips
 every gösterge is tapped on, and the scorer's choice of the first dealer.
 
-The gösterge's fields have the hand form's names and checks (cetele.hand_form.entry:
-`colour`, `indicator`, `riziko`), so the scorer's form posts one gösterge to either.
+The gösterge's fields are declared here and taken as they are by the hand form
+(cetele.hand_form.forms.HandLevelForm: `colour`, `indicator`, `riziko`, same names and checks),
+so the scorer's form posts one gösterge to either.
 """
 
 from dataclasses import dataclass
@@ -12,9 +13,15 @@ from django.utils.translation import gettext_lazy as _
 
 from cetele.deal.indicator import Indicator
 from cetele.deal.tiles import NUMBERS
-from cetele.hand_form.entry import COLOUR_CHOICES, HandLevelForm
 
 MAX_POSITION = 10_000
+# The indicator's colours, in the order a set prints them (RULES.md, "House-rule extensions").
+COLOUR_CHOICES = [
+    ("red", _("Kırmızı")),
+    ("blue", _("Mavi")),
+    ("black", _("Siyah")),
+    ("yellow", _("Sarı/yeşil")),
+]
 
 
 class IndicatorForm(forms.Form):
@@ -22,8 +29,20 @@ class IndicatorForm(forms.Form):
     have riziko), each optional (a tap is kept as it comes)."""
 
     colour = forms.ChoiceField(label=_("Göstergenin rengi"), choices=COLOUR_CHOICES, required=False)
-    indicator = HandLevelForm.base_fields["indicator"]
-    riziko = HandLevelForm.base_fields["riziko"]
+    # The gösterge's number (the okey's is the next one, 13 making 1: cetele.deal.tiles).
+    indicator = forms.TypedChoiceField(
+        label=_("Gösterge"),
+        choices=[(n, str(n)) for n in NUMBERS],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": _("Göstergenin sayısını 1 ile 13 arasından seçin.")},
+    )
+    # A fake okey turned up: riziko (asked only where the rules have it).
+    riziko = forms.BooleanField(
+        label=_("Sahte okey"), help_text=_("Gösterge sahte okeydi: riziko"), required=False
+    )
     position = forms.IntegerField(
         widget=forms.HiddenInput,
         min_value=1,

@@ -51,7 +51,7 @@ class Indicator:
 
     @property
     def initial(self) -> dict:
-        """The hand form's initial values (cetele.hand_form.entry.HandLevelForm)."""
+        """The hand form's initial values (cetele.hand_form.forms.HandLevelForm)."""
         return {"colour": self.colour, "indicator": self.number, "riziko": self.fake}
 
 

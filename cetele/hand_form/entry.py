@@ -1,8 +1,9 @@
-"""The hand form: what a player taps after a hand, and how it becomes the engine's HAND object.
+"""The hand form as one object: what a player taps after a hand, bound or filled from a hand.
 
 `HandEntry` is the same for "the next hand" and "correct a past hand": the hand-level form
 (who finished, okey finish, kafa, the table's house-rule facts), one `SeatForm` per player and a
-formset of `PenaltyForm`s per player. Forms check shape and type only; the scoring engine owns
+formset of `PenaltyForm`s per player (cetele.hand_form.forms); its values become the engine's
+HAND object in cetele.hand_form.inputs. Forms check shape and type only; the scoring engine owns
 every limit and game rule, and its message is shown beside the field it names.
 
 Two checks live here because they are about what was typed, not about the game: an empty sum is
@@ -11,368 +12,37 @@ non-opener's sum; the form refuses it instead, so that nothing typed is lost in 
 """
 
 import re
-import secrets
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import cached_property, partial
 
 from django import forms
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
 import scoring
 from cetele.deal.dealer import dealer_of
-from cetele.deal.tiles import NUMBERS, indicator_of, okey_of, okey_words
-from cetele.shell.language import engine_lang
-from cetele.shell.names import TextField
-from scoring import Ruleset
-from scoring.labels import PENALTY_NAMES
-from scoring.turkish import capitalize
-
-NOBODY = "none"  # the finisher choice "kimse bitmedi"
-ROW_STAMP = re.compile(r"\d{1,2}-[0-9a-f]{12}")  # cetele.seats.drafts.SeatState.stamp
-MAX_ROWS_SEEN_CHARS = 400  # far past a table's rows: a longer field holds no more of them
-MAX_PENALTIES_PER_SEAT = 10
-NUMERIC = {"inputmode": "numeric", "pattern": "-?[0-9]*", "autocomplete": "off"}
-OPENED_CHOICES = [("no", _("Açmadı")), ("series", _("Seri")), ("pairs", _("Çift"))]
-COUNT_CHOICES = [(0, "0"), (1, "1"), (2, "2")]
-TILE_CHOICES = [("", "—")] + [(n, str(n)) for n in range(1, 14)]
-# The indicator's colours, in the order a set prints them (RULES.md, "House-rule extensions").
-COLOUR_CHOICES = [
-    ("red", _("Kırmızı")),
-    ("blue", _("Mavi")),
-    ("black", _("Siyah")),
-    ("yellow", _("Sarı/yeşil")),
-]
-
-
-def fixed(choices: list) -> Callable[[], list]:
-    """A fixed list of choices in the form Django also takes them: a callable. Each request
-    makes its forms afresh, and making a form copies its fields: a list of choices is copied
-    pair by pair (its translated labels too), a callable as it is."""
-    return lambda: choices
-
-
-# Which fields a penalty event of each kind carries (RULES.md, "Penalties").
-PENALTY_FIELDS = {
-    "islek_discard": ("taken", "tile"),
-    "okey_taken": ("by",),
-    "discard_used": ("okey", "used_for", "tile"),
-    "custom": ("points", "note"),
-}
-
-
-def penalty_label(kind: str) -> str:
-    """ "İşlek taş attı": capitalised by the page's language's rules (Turkish i → İ)."""
-    lang = engine_lang()
-    return capitalize(PENALTY_NAMES[lang][kind], lang)
-
-
-def name_the_player(fields: Mapping[str, forms.Field], name: str) -> None:
-    """Django's own messages beside a player's fields ("Geçerli bir seçim yapın") name the
-    player too, like every other message of the form."""
-    messages = {
-        "required": gettext("%(name)s: bu alanı doldurun.") % {"name": name},
-        "invalid": gettext("%(name)s: bir tam sayı yazın.") % {"name": name},
-        # Django formats this one with % (its "value"): a "%" in a name must stay a "%".
-        "invalid_choice": gettext("%(name)s: listeden birini seçin.")
-        % {"name": name.replace("%", "%%")},
-    }
-    for field in fields.values():
-        field.error_messages = {
-            **field.error_messages,
-            **{key: text for key, text in messages.items() if key in field.error_messages},
-        }
-
-
-def enabled_penalty_kinds(ruleset: Ruleset) -> list[str]:
-    """The penalty kinds this ruleset charges, in RULES.md's order; `custom` is allowed on
-    every table."""
-    if not ruleset.cezali:
-        return ["custom"]
-
-    def enabled(kind: str) -> bool:
-        if kind == "custom":
-            return True
-        if kind == "discard_used":
-            return ruleset.discard_used is not None
-        return getattr(ruleset.penalties, kind) is not None
-
-    return [kind for kind in PENALTY_NAMES["tr"] if enabled(kind)]
-
-
-def new_request_token() -> str:
-    return secrets.token_urlsafe(16)
-
-
-@dataclass(frozen=True)
-class HouseFact:
-    """A hand fact that only some house rules ask for (RULES.md, "House-rule extensions")."""
-
-    asked: Callable[[Ruleset], bool]  # whether the match's ruleset has the rule
-    absent: object  # its value in a stored hand without it
-
-
-# Each fact's form field of the same name (HandLevelForm) is there only when the ruleset asks for
-# it, then goes to the engine's HAND object as it is, and comes back from a stored hand to be
-# corrected. A new house rule whose hand carries a new fact adds its field and one line here.
-# (The indicator's colour is asked at every table, as part of the gösterge, and required where
-# the rules have colours: HandLevelForm.)
-HOUSE_FACTS = {
-    "riziko": HouseFact(asked=lambda ruleset: ruleset.riziko is not None, absent=False),
-}
-
-
-class RowStampsField(forms.Field):
-    """The stamps of the phones' rows a form has shown, as a set. Whatever else is sent is no
-    stamp and is dropped, never an error: this hidden field would have nowhere to show one."""
-
-    def to_python(self, value) -> frozenset[str]:
-        sent = str(value or "")[:MAX_ROWS_SEEN_CHARS].split()
-        return frozenset(stamp for stamp in sent if ROW_STAMP.fullmatch(stamp))
-
-
-class HandLevelForm(forms.Form):
-    """The hand's own facts; "Kim bitirdi?" lists the players and its message names them."""
-
-    # Required, with "nobody" as an explicit choice: a forgotten tap must not save a hand
-    # as "kimse bitmedi".
-    finisher = forms.TypedChoiceField(
-        label=_("Kim bitirdi?"),
-        coerce=lambda value: None if value == NOBODY else int(value),
-        widget=forms.RadioSelect,
-    )
-    okey_finish = forms.BooleanField(label=_("Okeyle bitti"), required=False)
-    kafa = forms.BooleanField(label=_("Kafa (elden bitti)"), required=False)
-    # The gösterge (the tile turned up after the deal): its colour, its number, or "sahte okey".
-    # The hand's facts follow from it: its colour is `colour`, the okey's number is the next one
-    # (13 makes 1), a fake okey is riziko (cetele.deal.tiles).
-    indicator = forms.TypedChoiceField(
-        label=_("Gösterge"),
-        choices=fixed([(n, str(n)) for n in NUMBERS]),
-        coerce=int,
-        empty_value=None,
-        required=False,
-        widget=forms.RadioSelect,
-        error_messages={"invalid_choice": _("Göstergenin sayısını 1 ile 13 arasından seçin.")},
-    )
-    # The okey's number itself, no longer drawn: a hand a phone kept while offline before the
-    # gösterge was asked still carries it (static/cetele/offline.js), and still saves.
-    okey_number = forms.TypedChoiceField(
-        choices=fixed(TILE_CHOICES),
-        coerce=int,
-        empty_value=None,
-        required=False,
-        widget=forms.HiddenInput,
-        error_messages={"invalid_choice": _("Okey taşının sayısı 1 ile 13 arasında olmalı.")},
-    )
-    riziko = forms.BooleanField(
-        label=_("Sahte okey"), help_text=_("Gösterge sahte okeydi: riziko"), required=False
-    )
-    colour = forms.ChoiceField(
-        label=_("Göstergenin rengi"),
-        choices=fixed(COLOUR_CHOICES),
-        widget=forms.RadioSelect,
-        required=False,
-        error_messages={"required": _("Göstergenin rengini seçin.")},
-    )
-    request_token = forms.CharField(widget=forms.HiddenInput, max_length=64, required=False)
-    # A correction carries the hand's version, a new hand the place it was entered as: either
-    # tells whether another phone saved first.
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
-    position = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
-    # The joined phones' rows a new hand's form has shown (cetele.seats.drafts.rows_seen): a
-    # save that did not see a row the server holds is refused with the row shown. Anything else
-    # in it names no row, which only makes a save show the rows first: never an error.
-    rows_seen = RowStampsField(widget=forms.HiddenInput, required=False)
-
-    def __init__(self, *args, players, ruleset: Ruleset, typing: bool = False, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        # While the scorer types (or a phone's row fills the form in), no finisher chosen yet
-        # is the form not being ready, not a mistake: HandEntry.is_valid waits for it.
-        self.fields["finisher"].required = not typing
-        for name, fact in HOUSE_FACTS.items():
-            if not fact.asked(ruleset):
-                del self.fields[name]
-        self.fields["colour"].required = ruleset.colours is not None
-        finisher = self.fields["finisher"]
-        finisher.choices = [*((p.seat, p.name) for p in players), (NOBODY, _("Kimse bitmedi"))]
-        names = ", ".join(p.name for p in players)
-        finisher.error_messages["required"] = gettext(
-            "Kimin bitirdiğini seçin: %(names)s ya da “Kimse bitmedi”."
-        ) % {"names": names}
-
-
-class SeatForm(forms.Form):
-    """One player's hand: its sum box and messages name the player; the opening and "çifte
-    devam" fields are there where the rules have them."""
-
-    opened = forms.ChoiceField(
-        label=_("Açılış"), choices=fixed(OPENED_CHOICES), initial="no", widget=forms.RadioSelect
-    )
-    remaining = forms.IntegerField(
-        label=_("Eldeki taşlar"),
-        help_text=_("Okeyler dışındaki taşların toplamı (okeyler ayrıca seçilir)"),
-        required=False,
-        widget=forms.NumberInput(attrs={**NUMERIC, "class": "num", "placeholder": "—"}),
-    )
-    okeys = forms.TypedChoiceField(
-        label=_("Elde kalan okey"),
-        choices=fixed(COUNT_CHOICES),
-        coerce=int,
-        initial=0,
-        widget=forms.RadioSelect,
-    )
-    fake_okeys = forms.TypedChoiceField(
-        label=_("Elde kalan sahte okey"),
-        choices=fixed(COUNT_CHOICES),
-        coerce=int,
-        initial=0,
-        widget=forms.RadioSelect,
-    )
-    opening = forms.IntegerField(
-        label=_("Açılış değeri"),
-        help_text=_("Seri açtıysa puanı, çift açtıysa çift sayısı (açılış primi için)"),
-        required=False,
-        widget=forms.NumberInput(attrs={**NUMERIC, "class": "num"}),
-    )
-    cifte_devam = forms.BooleanField(label=_("Çifte devam dedi"), required=False)
-
-    def __init__(self, *args, ruleset: Ruleset, player, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.player = player
-        if not ruleset.opening_bonus:
-            del self.fields["opening"]
-        if not ruleset.cifte_devam_factor:
-            del self.fields["cifte_devam"]
-        self.fields["remaining"].widget.attrs["aria-label"] = gettext(
-            "%(name)s: eldeki taşların toplamı"
-        ) % {"name": player.name}
-        name_the_player(self.fields, player.name)
-
-    @cached_property
-    def penalties(self):
-        """This player's penalty rows (a formset), made when first asked for: most hands have
-        none, and the four formsets with their management forms were a fifth of a preview's
-        time. A posted form with no row and no count but "0" for a player has no penalty for
-        them; anything else sent gets the formset's every check (penalties_sent)."""
-        return self.penalty_rows()
-
-    def has_extra_values(self) -> bool:
-        """Whether anything behind "more" holds a value or an error: it then opens by itself."""
-        names = ("okeys", "fake_okeys", "opening", "cifte_devam")
-        if any(self[name].errors for name in names if name in self.fields):
-            return True
-        return any(
-            self[name].value() not in (None, "", "0", 0, False)
-            for name in names
-            if name in self.fields
-        )
-
-
-class PenaltyForm(forms.Form):
-    kind = forms.ChoiceField(label=_("Ceza"))
-    taken = forms.BooleanField(label=_("Sonraki oyuncu aldı"), required=False)
-    tile = forms.TypedChoiceField(
-        label=_("Taş"), choices=fixed(TILE_CHOICES), coerce=int, empty_value=None, required=False
-    )
-    by = forms.TypedChoiceField(label=_("Kim aldı?"), coerce=int, empty_value=None, required=False)
-    used_for = forms.ChoiceField(
-        label=_("Nerede kullanıldı?"),
-        choices=fixed([("series", _("Seride")), ("pairs", _("Çiftte"))]),
-        initial="series",
-        required=False,
-    )
-    okey = forms.BooleanField(label=_("Okeydi"), required=False)
-    points = forms.IntegerField(
-        label=_("Puan"), required=False, widget=forms.NumberInput(attrs=NUMERIC)
-    )
-    note = TextField(label=_("Not"), max_length=60, required=False)
-
-    def __init__(self, *args, kinds, others, player, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.player = player
-        self.fields["kind"].choices = [(kind, penalty_label(kind)) for kind in kinds]
-        self.fields["by"].choices = [("", "—")] + [(p.seat, p.name) for p in others]
-        name_the_player(self.fields, player.name)
-
-    def clean(self) -> dict:
-        cleaned = super().clean()
-        if cleaned.get("kind") == "custom" and cleaned.get("points") is None:
-            self.add_error(
-                "points", gettext("%(name)s: cezanın puanını yazın.") % {"name": self.player.name}
-            )
-        return cleaned
-
-    def to_event(self) -> dict:
-        kind = self.cleaned_data["kind"]
-        event: dict = {"kind": kind}
-        for name in PENALTY_FIELDS.get(kind, ()):
-            value = self.cleaned_data.get(name)
-            if value is None or value == "":
-                continue
-            event[name] = value
-        return event
-
-
-PenaltyFormSet = forms.formset_factory(
-    PenaltyForm,
-    extra=0,
-    can_delete=True,
-    max_num=MAX_PENALTIES_PER_SEAT,
-    validate_max=True,
-    absolute_max=MAX_PENALTIES_PER_SEAT,
+from cetele.deal.forms import COLOUR_CHOICES, chips
+from cetele.deal.indicator import indicator_json
+from cetele.deal.tiles import NUMBERS, okey_of, okey_words
+from cetele.hand_form.forms import (
+    HOUSE_FACTS,
+    NOBODY,
+    PENALTY_PREFIX,
+    SEAT_PREFIX,
+    HandLevelForm,
+    PenaltyFormSet,
+    SeatForm,
+    add_penalty_row,
+    enabled_penalty_kinds,
+    new_request_token,
+    penalties_sent,
+    untouched,
 )
+from cetele.hand_form.inputs import hand_inputs, initial_from_inputs, seat_inputs
+from cetele.shell.language import engine_lang
 
-SEAT_PREFIX = "p{seat}"
-PENALTY_PREFIX = "p{seat}-pen"
-ADD_PENALTY = re.compile(r"add-penalty-(\d)")
+# Where the engine's message points: "hand.players[2].penalties[0].tile" (RULES.md).
 FIELD_PATH = re.compile(
     r"^hand\.(?:players\[(?P<seat>\d+)\]\.(?:penalties\[(?P<pen>\d+)\]\.?)?)?(?P<name>[a-z_]*)"
 )
-
-
-def add_penalty_row(data, seats: int, action: str):
-    """The "+ Ceza ekle" button, which works without JavaScript: one more empty row."""
-    match = ADD_PENALTY.fullmatch(action or "")
-    if data is None or not match or int(match[1]) >= seats:
-        return data
-    data = data.copy()
-    key = f"{PENALTY_PREFIX.format(seat=match[1])}-TOTAL_FORMS"
-    try:
-        count = int(data.get(key, 0))
-    except ValueError:
-        count = 0
-    total = max(0, min(count + 1, MAX_PENALTIES_PER_SEAT))
-    data[key] = str(total)
-    # The new row as a browser sends an untouched one (its fields' initial values): unchanged,
-    # so it is not checked, and shows no error before the player has chosen anything.
-    row = f"{PENALTY_PREFIX.format(seat=match[1])}-{total - 1}"
-    for name, field in PenaltyForm.base_fields.items():
-        if field.initial is not None and f"{row}-{name}" not in data:
-            data[f"{row}-{name}"] = field.initial
-    return data
-
-
-def untouched(form) -> bool:
-    """A row the formset lets go unchecked, as Django's formsets do: an extra row nobody filled in
-    (empty_permitted, unchanged)."""
-    return form.empty_permitted and not form.has_changed()
-
-
-def penalties_sent(data) -> set[str]:
-    """The players (form prefixes, "p1") whose penalty formset has something to check: a row,
-    or a count other than the "0" every page sends. Nobody else's formset is made to be
-    validated (see SeatForm.penalties): most hands have no penalty at all."""
-    sent = set()
-    for key in data or ():
-        player, pen, field = key.partition("-pen-")
-        if not pen or field in ("INITIAL_FORMS", "MIN_NUM_FORMS", "MAX_NUM_FORMS"):
-            continue
-        if field == "TOTAL_FORMS" and data.get(key) == "0":
-            continue
-        sent.add(player)
-    return sent
 
 
 class HandEntry:
@@ -536,8 +206,6 @@ class HandEntry:
     def stored_indicator_json(self) -> str:
         """The gösterge kept for this hand as the page's seats.js compares it with the rows'
         poll (a phone that sets another is taken into the form)."""
-        from cetele.deal.indicator import indicator_json  # it reads the models
-
         return indicator_json(self.stored_indicator)
 
     @property
@@ -657,32 +325,18 @@ class HandEntry:
         )
 
     def to_inputs(self) -> dict:
-        """The scoring engine's HAND object (RULES.md's JSON contract)."""
+        """The scoring engine's HAND object (cetele.hand_form.inputs)."""
         hand = self.hand_form.cleaned_data
-        inputs: dict = {
-            "finisher": hand["finisher"],
-            "okey_finish": hand["okey_finish"],
-            "kafa": hand["kafa"],
-        }
-        okey_number = self.okey_number
-        if okey_number is not None:
-            inputs["okey_number"] = okey_number
-        if hand["colour"]:  # a fact, always accepted; it counts where the rules have colours
-            inputs["colour"] = hand["colour"]
-        inputs.update({name: hand[name] for name in HOUSE_FACTS if name in self.hand_form.fields})
-        if self.ruleset.last_hand_multiplier:
-            inputs["last_hand"] = self.last_hand
-        inputs["players"] = [self._seat_inputs(form, hand["finisher"]) for form in self.seat_forms]
-        return inputs
-
-    @property
-    def okey_number(self) -> int | None:
-        """The okey's number: the one after the gösterge's, or (a hand kept on a phone before
-        the gösterge was asked) as posted."""
-        hand = self.hand_form.cleaned_data
-        if hand.get("indicator") is not None:
-            return okey_of(hand["indicator"])
-        return hand.get("okey_number")
+        players = [
+            seat_inputs(
+                form.cleaned_data,
+                finished=form.player.seat == hand["finisher"],
+                penalties=[pen.cleaned_data for pen in self.active_penalty_forms(form)],
+            )
+            for form in self.seat_forms
+        ]
+        last_hand = self.last_hand if self.ruleset.last_hand_multiplier else None
+        return hand_inputs(hand, players, last_hand=last_hand)
 
     def _shown_indicator(self) -> tuple:
         """(colour, indicator number, fake) as the form shows them: posted, or its initial
@@ -709,8 +363,6 @@ class HandEntry:
 
     def indicator_chips(self, id_prefix: str = "id"):
         """The gösterge's chips (cetele/deal/_indicator_chips.html), as the form shows it."""
-        from cetele.deal.forms import chips  # that module builds on this one's fields
-
         colour, number, fake = self._shown_indicator()
         return chips(colour, number, fake, riziko=self.has_riziko, id_prefix=id_prefix)
 
@@ -718,23 +370,6 @@ class HandEntry:
     def has_riziko(self) -> bool:
         """Whether the hand form asks for "sahte okey" (riziko): the rules say so."""
         return HOUSE_FACTS["riziko"].asked(self.ruleset)
-
-    def _seat_inputs(self, form, finisher) -> dict:
-        seat = form.cleaned_data
-        opened = seat["opened"]
-        # The finisher opened by definition: a tap on "bitirdi" is enough for a series finish;
-        # a pairs finish is "Çift" as usual.
-        if form.player.seat == finisher and opened == "no":
-            opened = "series"
-        entry: dict = {"opened": opened, "okeys": seat["okeys"], "fake_okeys": seat["fake_okeys"]}
-        if seat["remaining"] is not None:
-            entry["remaining"] = seat["remaining"]
-        if seat.get("opening") is not None:
-            entry["opening"] = seat["opening"]
-        if seat.get("cifte_devam"):
-            entry["cifte_devam"] = True
-        entry["penalties"] = [pen.to_event() for pen in self.active_penalty_forms(form)]
-        return entry
 
     # --- Errors
 
@@ -794,33 +429,3 @@ class HandEntry:
     def non_field_errors(self) -> list[str]:
         errors = self.hand_form.non_field_errors() if self.is_bound else []
         return [*self.notices, *errors]
-
-
-def initial_from_inputs(inputs: dict) -> dict:
-    """Initial form values from a stored HAND object (to correct a past hand)."""
-    finisher = inputs.get("finisher")
-    hand = {
-        "finisher": NOBODY if finisher is None else finisher,
-        "okey_finish": inputs.get("okey_finish", False),
-        "kafa": inputs.get("kafa", False),
-        # The gösterge as the stored facts give it back: the okey's number less one (1 from 13),
-        # the indicator's colour; a hand saved without them shows none.
-        "indicator": indicator_of(okey) if (okey := inputs.get("okey_number")) else None,
-        "colour": inputs.get("colour"),
-        **{name: inputs.get(name, fact.absent) for name, fact in HOUSE_FACTS.items()},
-    }
-    seats = {}
-    for seat, entry in enumerate(inputs.get("players", [])):
-        remaining = entry.get("remaining")
-        if remaining == 0 and (seat == finisher or entry.get("opened", "no") == "no"):
-            remaining = None  # a 0 the engine never used: the form would refuse it as typed
-        seats[seat] = {
-            "opened": entry.get("opened", "no"),
-            "remaining": remaining,
-            "okeys": entry.get("okeys", 0),
-            "fake_okeys": entry.get("fake_okeys", 0),
-            "opening": entry.get("opening"),
-            "cifte_devam": entry.get("cifte_devam", False),
-            "penalties": [dict(event) for event in entry.get("penalties", [])],
-        }
-    return {"hand": hand, "seats": seats}

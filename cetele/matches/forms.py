@@ -1,6 +1,6 @@
 """Forms for starting a match, naming its players and rotating its links.
 
-The hand form is in `cetele.hand_form.entry`; the house-rule editor in `cetele.house_rules.form`.
+The hand form is in `cetele.hand_form`; the house-rule editor in `cetele.house_rules.form`.
 """
 
 from django import forms

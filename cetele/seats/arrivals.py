@@ -12,7 +12,7 @@ nobody looked at.
 from django.http import QueryDict
 from django.utils.translation import gettext, ngettext
 
-from cetele.hand_form.entry import OPENED_CHOICES, SEAT_PREFIX
+from cetele.hand_form.forms import OPENED_CHOICES, SEAT_PREFIX
 from cetele.seats.drafts import RowsArrived, SeatState, rows_seen
 
 OPENED_WORDS = dict(OPENED_CHOICES)  # "Seri", "Çift", "Açmadı": as the hand form says them

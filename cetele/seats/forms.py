@@ -1,7 +1,7 @@
 """The join link's forms: a phone picks its name, writes its row; the scorer frees a seat or
 gives the join link a new token.
 
-A phone's row is the scorer's own SeatForm (cetele.hand_form.entry) for that player, with the
+A phone's row is the scorer's own SeatForm (cetele.hand_form.forms) for that player, with the
 same fields, choices and messages, plus what only a row needs: the hand's place it was written
 for and "Bitirdim". The checks that are about one row alone are made here, so that a phone is
 told at once; the hand as a whole is checked by the engine when the scorer saves it.
@@ -11,7 +11,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from cetele.hand_form.entry import SeatForm
+from cetele.hand_form.forms import SeatForm
 
 ROW_PREFIX = "row"
 MAX_POSITION = 10_000

@@ -428,7 +428,7 @@ def test_the_fields_a_form_shares_name_its_player_and_nothing_changes_them(clien
     """Each form's fields name its own player, the declared fields name nobody, and nothing a
     table does (previews with errors and without, a save, a refused hand, the sheet, a
     correction) changes the fields the next form gets."""
-    from cetele.hand_form.entry import HandLevelForm, SeatForm
+    from cetele.hand_form.forms import HandLevelForm, SeatForm
 
     match = make_match()
     players = list(match.players.all())
@@ -467,7 +467,7 @@ def test_the_fields_a_form_shares_name_its_player_and_nothing_changes_them(clien
 def test_a_penalty_row_changing_its_fields_in_place_changes_no_other_row():
     """A change to one penalty row's choices, widget attributes, messages or validators stays in
     that row, and the declared fields stay as declared."""
-    from cetele.hand_form.entry import PenaltyForm
+    from cetele.hand_form.forms import PenaltyForm
 
     match = make_match()
     ali, ayse, *others = list(match.players.all())

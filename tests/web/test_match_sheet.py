@@ -258,6 +258,23 @@ def test_penalty_rows_are_added_and_removed_without_javascript(client):
     assert Hand.objects.get().scores == [-202, 529, 20, 404]
 
 
+def test_the_add_penalty_button_stops_at_the_tenth_row_without_a_message(client):
+    """Ten penalty rows is the formset's limit: "+ Ceza ekle" then adds none, and the ten typed
+    are shown as they were, with no error about the number of rows."""
+    match = make_match()
+    inputs = sample_inputs()
+    inputs["players"][1]["penalties"] = [{"kind": "custom", "points": 5}] * 10
+
+    answer = client.post(url("hand_create", match), form_data(inputs, action="add-penalty-1"))
+
+    page = answer.content.decode()
+    assert answer.status_code == 200
+    assert 'name="p1-pen-9-kind"' in page and 'name="p1-pen-10-kind"' not in page
+    assert 'name="p1-pen-TOTAL_FORMS" value="10"' in page
+    assert answer.context["entry"].all_errors() == []
+    assert not Hand.objects.exists()
+
+
 def test_only_the_rulesets_penalty_kinds_are_offered(client):
     match = make_match(preset="cetele-standart")
     response = client.post(
