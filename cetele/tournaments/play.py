@@ -169,6 +169,10 @@ def draw_groups(t: Tournament, picture: state.Picture) -> None:
         groups = (core.Group("", order[0].sides),)
     else:
         groups = core.draw_groups(entrants, t.group_size, seed)
+        if sum(min(t.advance, len(group.sides)) for group in groups) < 2:
+            # One side would come out of the groups: no knock-out could ever be drawn, and the
+            # tournament would never end. Said before anyone plays.
+            raise Refused(ONE_QUALIFIER)
     for group in groups:
         Entrant.objects.filter(pk__in=group.sides).update(group=group.name)
     names = names_of(picture)
@@ -324,6 +328,10 @@ ALREADY_USED = _(
     "burada da."
 )
 TOO_FEW = _("Kura için yeterli katılımcı yok (eşli en az 2 takım, tek en az 4 oyuncu).")
+ONE_QUALIFIER = _(
+    "Bu ayarlarla gruplardan yalnız bir takım çıkar ve eleme olmaz. Bir takım daha ekleyin ya "
+    "da turnuvayı lig olarak yeniden kurun."
+)
 NOT_DRAWN = _("Bu ayarlarla kura çekilemedi; katılımcı sayısını ve ayarları gözden geçirin.")
 
 

@@ -306,6 +306,20 @@ def test_too_few_entrants_to_draw_is_a_sentence(client):
     assert not Pairing.objects.exists()
 
 
+def test_groups_one_side_would_come_out_of_are_refused_before_anyone_plays(client):
+    """Two teams in one group of two, one going through: no knock-out could ever follow, and
+    the tournament would never end. The draw says so and what to change; a third team mends it."""
+    tournament = make_tournament(entrants=2, group_size=2, advance=1)
+
+    html = draw(client, tournament).content.decode()
+
+    assert "gruplardan yalnız bir takım çıkar ve eleme olmaz" in html
+    assert not Pairing.objects.exists()
+    tournament.entrants.create(name="T3", number=3, player_1="A3", player_2="B3")
+    assert "eleme olmaz" not in draw(client, tournament).content.decode()
+    assert Pairing.objects.exists()
+
+
 # --- Results, standings, averaj -------------------------------------------------------------
 
 
