@@ -155,6 +155,7 @@ class TournamentIntegrity(RuleBasedStateMachine):
             self.model.names[entrant.number] = entrant.name
             self.numbers[entrant.pk] = entrant.number
         self.rules = scoring.ruleset_for(self.t.rules)
+        self.group_size = setup["group_size"]
         self.draw()
 
     def copy_the_draw(self) -> None:
@@ -207,7 +208,15 @@ class TournamentIntegrity(RuleBasedStateMachine):
         page = html.unescape(response.content.decode())
         too_few = model.stage == "groups" and len(model.qualifiers()) < 2
         too_few |= not model.esli and len(model.names) - len(model.withdrawn) < 4
-        if expected and too_few:
+        # Groups only one side would come out of (all in one group, one going through): no
+        # knock-out could ever follow, so the group draw itself is refused.
+        one_out = model.stage == "entry" and model.layout == "groups" and model.advance == 1
+        one_out &= 2 <= len(model.names) <= self.group_size
+        if expected and one_out:
+            event("refused: groups one side would come out of")
+            assert str(play.ONE_QUALIFIER) in page
+            assert self.snapshot() == before
+        elif expected and too_few:
             # One side through all the groups, fewer than four players left: nothing to draw
             # (the app's sentence).
             event("refused: a draw with too few")
