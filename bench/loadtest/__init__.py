@@ -94,6 +94,6 @@ Its parts, each calling only those above it:
 - browser.py: the HTTP client; actions.py: each kind of request a phone makes;
 - traffic.py: each phone's clock, the hands, tables arriving, a step (class Load);
 - seed.py: the tables seeded through the ORM; checks.py: the exactly-once and cross-server
-  checks; stacks.py: the servers (bench/harness.py) and one stack's steps;
+  checks; stack.py: one stack of servers (bench/harness.py); stacks.py: one stack's steps;
 - __main__.py: the command line (`python -m bench.loadtest --help`).
 """

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from bench.harness import Client, hand_form_data, sample_hand
 
-if TYPE_CHECKING:  # stacks.py runs these checks: imported for the annotations only
+if TYPE_CHECKING:  # imported for the annotations only
     from bench.loadtest.phones import Table
-    from bench.loadtest.stacks import Stack
+    from bench.loadtest.stack import Stack
     from bench.loadtest.traffic import Load
 
 

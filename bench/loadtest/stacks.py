@@ -9,10 +9,11 @@ import statistics
 import time
 from pathlib import Path
 
-from bench.harness import Client, EventServer, Gunicorn, Nginx
+from bench.harness import Client, EventServer
 from bench.loadtest.checks import check_across_servers
 from bench.loadtest.figures import Step, percentile, report
 from bench.loadtest.machine import WaitSampler, cpu_seconds, cpu_used, postgres_pids
+from bench.loadtest.stack import Stack
 from bench.loadtest.traffic import Load
 
 
@@ -27,54 +28,6 @@ def minimal_median(port: int, requests: int = 400) -> float:
         if status != 200:
             raise RuntimeError(f"the minimal view answered {status}")
     return statistics.median(samples[requests // 10 :])  # the first ones warm the workers up
-
-
-class Stack:
-    """`servers` gunicorn app servers, behind nginx when `balancer` (else the one server)."""
-
-    def __init__(self, env, args, servers: int, balancer: bool, directory: Path) -> None:
-        self.servers = [
-            Gunicorn(
-                env,
-                workers=args.workers,
-                worker_class=args.worker_class,
-                threads=args.threads,
-                log=directory / f"gunicorn-{n}.log",
-            )
-            for n in range(servers)
-        ]
-        self.nginx = (
-            Nginx(directory / f"nginx-{servers}", [s.port for s in self.servers])
-            if balancer
-            else None
-        )
-        self.directory = directory
-
-    @property
-    def port(self) -> int:
-        return self.nginx.port if self.nginx else self.servers[0].port
-
-    def start(self) -> Stack:
-        for server in self.servers:
-            server.start()
-        if self.nginx:
-            self.nginx.start()
-        return self
-
-    def stop(self) -> None:
-        if self.nginx:
-            self.nginx.stop()
-        for server in self.servers:
-            server.stop()
-
-    def app_pids(self) -> list[int]:
-        return [pid for server in self.servers for pid in server.pids()]
-
-    def logs(self) -> str:
-        return "".join(
-            (self.directory / f"gunicorn-{n}.log").read_text(errors="replace")
-            for n in range(len(self.servers))
-        )
 
 
 def run_stack(args, env, tables, servers: int, directory: Path) -> dict:
