@@ -29,11 +29,8 @@ from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseStopPolling, reswap, trigger_client_event
 
 import scoring
-from cetele.matches.stats import drawn
 from cetele.models import HOUSE_PREFIX, HousePreset, Match, MissCount, RetiredLink
 from cetele.shell.refusals import refusal
-from scoring.sentences import signed
-from scoring.sheet import Sheet
 
 EDIT, VIEW = "edit", "view"
 JOIN = "join"  # "Masaya katıl": a player's own phone (cetele.seats)
@@ -465,42 +462,3 @@ def forgotten(request: HttpRequest) -> str:
     except signing.BadSignature:  # forged, altered or expired (SignatureExpired)
         return ""
     return keys if isinstance(keys, str) else ""
-
-
-# --- The standings as a message --------------------------------------------------------------
-
-
-def standings_message(
-    names: list[str], *, teams: bool, planned_hands: int, sheet: Sheet, link: str = ""
-) -> str:
-    """A few lines to send to a messaging app: hands played, totals by place, the leader."""
-    played = len(sheet.rows)
-    finished = played >= planned_hands
-    if finished:
-        head = _("Çetele: maç bitti (%(planned)s el)") % {"planned": planned_hands}
-    else:
-        head = _("Çetele: %(played)s / %(planned)s el oynandı") % {
-            "played": played,
-            "planned": planned_hands,
-        }
-    lines = [head]
-    if teams:
-        sides = [f"{names[a]} & {names[b]}" for a, b in ((0, 2), (1, 3))]
-        totals, places, leaders = sheet.team_totals, sheet.team_places, sheet.team_leaders
-    else:
-        sides, totals, places, leaders = names, sheet.totals, sheet.places, sheet.leaders
-    if played:
-        for index in sorted(range(len(sides)), key=lambda i: (places[i], i)):
-            lines.append(f"{places[index]}. {sides[index]}: {signed(totals[index])}")
-        best = ", ".join(sides[index] for index in sorted(leaders))
-        if finished and drawn(sheet, teams):
-            lines.append(_("Berabere"))
-        elif finished:
-            lines.append(_("Kazanan: %(names)s") % {"names": best})
-        else:
-            lines.append(_("Önde: %(names)s") % {"names": best})
-    else:
-        lines.append(_("Henüz el oynanmadı."))
-    if link:
-        lines.append(_("Canlı izleyin: %(link)s") % {"link": link})
-    return "\n".join(lines)

@@ -31,9 +31,14 @@ from cetele.sharing.links import (
     hand_over,
     match_by_token,
     secret_link,
+)
+from cetele.sharing.pages import (
+    attachment,
+    export_parts,
+    qr_svg,
+    rotation_refused,
     standings_message,
 )
-from cetele.sharing.pages import attachment, export_parts, qr_svg, rotation_refused
 from cetele.tea.card import match_card
 from scoring.sheet import tally
 

@@ -373,13 +373,11 @@
         changed.push(chosen);
       }
     });
-    const finisher = valueOf(form, "finisher");
-    const partnerZero = form.classList.contains("partner-zero") && /^\d+$/.test(finisher || "");
+    const holdsNoTiles = tilesHeldNowhere(form);
     rows.forEach(function (row) {
       const seatRow = form.querySelector("#seat-" + row.seat);
       if (!seatRow) return;
-      const holdsNone = finisher === String(row.seat) ||
-        (partnerZero && (Number(finisher) + 2) % 4 === row.seat);
+      const holdsNone = holdsNoTiles(row.seat);
       const values = wanted(row, holdsNone);
       Object.keys(values).forEach(function (name) {
         const now = valueOf(form, name);
@@ -395,6 +393,17 @@
     compare(rows);
   }
 
+  // Which seats the form keeps no sum or okeys for, as it stands: the finisher's, and with teams
+  // whose partner writes 0 the finisher's partner's (app.js clears them; the server refuses a
+  // sum there).
+  function tilesHeldNowhere(form) {
+    const finisher = valueOf(form, "finisher");
+    const partnerZero = form.classList.contains("partner-zero") && /^\d+$/.test(finisher || "");
+    return function (seat) {
+      return finisher === String(seat) || (partnerZero && (Number(finisher) + 2) % 4 === seat);
+    };
+  }
+
   // What the form holds against each phone's row, said where the scorer reads it: beside the
   // seat's row of the form, and in the list of the phones' rows, whose ✓ (drawn by the server,
   // the same for every page: cetele/live/rows.py) says a row is in the form. Where the form
@@ -404,13 +413,11 @@
   function compare(rows) {
     const form = handForm();
     if (!form) return;
-    const finisher = valueOf(form, "finisher");
-    const partnerZero = form.classList.contains("partner-zero") && /^\d+$/.test(finisher || "");
+    const holdsNoTiles = tilesHeldNowhere(form);
     rows.forEach(function (row) {
       const seatRow = form.querySelector("#seat-" + row.seat);
       if (!seatRow) return;
-      const holdsNone = finisher === String(row.seat) ||
-        (partnerZero && (Number(finisher) + 2) % 4 === row.seat);
+      const holdsNone = holdsNoTiles(row.seat);
       const values = wanted(row, holdsNone);
       const differ = Object.keys(values).filter(function (name) {
         const now = valueOf(form, name);

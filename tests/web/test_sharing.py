@@ -12,8 +12,7 @@ from django.urls import reverse
 
 import scoring
 from cetele.models import Match, new_token
-from cetele.sharing.links import standings_message
-from cetele.sharing.pages import qr_svg
+from cetele.sharing.pages import qr_svg, standings_message
 from scoring.sheet import tally
 from tests.factories import add_hand, form_data, make_match, sample_inputs
 
