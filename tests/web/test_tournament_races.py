@@ -14,29 +14,11 @@ from pathlib import Path
 import pytest
 
 from bench.harness import Client, Gunicorn, prepare, server_env
+from tests.web.test_tournaments import CREATE
 
 ATTEMPTS = 4
 TEAMS = "Kartallar: Ayşe, Ali\nŞahinler: Bora, Cem"
-SETTINGS = {
-    "name": "Kış kupası",
-    "kind": "esli",
-    "layout": "groups",
-    "preset": "cetele-standart",
-    "cezali": "1",
-    "hands_per_game": "1",
-    "games_per_pairing": "1",
-    "group_size": "4",
-    "advance": "2",
-    "rounds": "3",
-    "tables": "",
-    "win_points": "2",
-    "draw_points": "1",
-    "loss_points": "0",
-    "place_1": "3",
-    "place_2": "2",
-    "place_3": "1",
-    "place_4": "0",
-}
+SETTINGS = CREATE | {"hands_per_game": "1", "games_per_pairing": "1"}  # one hand a game
 
 
 def database_url(tmp_path: Path) -> str:
