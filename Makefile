@@ -34,16 +34,14 @@ format:
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-## make serve: production server (gunicorn) on 127.0.0.1:$(PORT) (BIND=host:port to change); needs
-## DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS
+## make serve: production server on 127.0.0.1:$(PORT) (BIND=host:port to change): nginx holding the
+## live streams (push), gunicorn behind it; needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS
 serve:
 	@scripts/setup.sh runtime
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/gunicorn cetele.wsgi --bind $${BIND:-127.0.0.1:$(PORT)} --worker-class gthread \
-		--workers $(WORKERS) --threads $(THREADS) \
-		--access-logfile - --logger-class cetele.shell.logs.GunicornLogger --graceful-timeout 30
+	PORT=$(PORT) WORKERS=$(WORKERS) THREADS=$(THREADS) scripts/serve.sh
 
 ## make bench: server times (match page, preview, save) beside a minimal view, and the engine's
 bench:

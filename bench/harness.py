@@ -348,9 +348,8 @@ class Nginx:
         for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
             (self.directory / sub).mkdir(exist_ok=True)
             (self.directory / sub).chmod(0o777)  # nginx's workers drop root for nobody
-        servers = "\n".join(f"        server 127.0.0.1:{port};" for port in self.upstream_ports)
         conf = self.directory / "nginx.conf"
-        conf.write_text(NGINX_CONF.format(dir=self.directory, servers=servers, port=self.port))
+        conf.write_text(self.config())
         self.process = subprocess.Popen(
             ["nginx", "-p", str(self.directory), "-c", str(conf), "-e", "nginx-error.log"],
             stdout=subprocess.DEVNULL,
@@ -367,6 +366,10 @@ class Nginx:
             time.sleep(0.05)
         self.stop()
         raise RuntimeError("nginx did not answer in time")
+
+    def config(self) -> str:
+        servers = "\n".join(f"        server 127.0.0.1:{port};" for port in self.upstream_ports)
+        return NGINX_CONF.format(dir=self.directory, servers=servers, port=self.port)
 
     def pids(self) -> list[int]:
         return process_tree(self.process.pid) if self.process else []
@@ -385,6 +388,43 @@ class Nginx:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+NCHAN_MODULE = Path("/usr/lib/nginx/modules/ngx_nchan_module.so")  # Debian's libnginx-mod-nchan
+
+
+class PushNginx(Nginx):
+    """nginx as `make serve` runs it (deploy/nginx.conf.in): the phones' live streams (nchan)
+    and the app servers behind; `publish_port`: nchan's publisher, for the app servers' env
+    (push_env)."""
+
+    def __init__(self, directory: Path, upstream_ports: list[int], port: int | None = None):
+        super().__init__(directory, upstream_ports, port)
+        self.publish_port = free_port()
+
+    def config(self) -> str:
+        servers = "\n".join(f"        server 127.0.0.1:{port};" for port in self.upstream_ports)
+        fill = {
+            "@NCHAN_MODULE@": str(NCHAN_MODULE),
+            "@RUN@": str(self.directory),
+            "@SERVERS@": servers,
+            "@BIND@": f"127.0.0.1:{self.port}",
+            "@PUBLISH@": f"127.0.0.1:{self.publish_port}",
+            "@PUBLISH_ALLOW@": "",
+        }
+        config = (ROOT / "deploy" / "nginx.conf.in").read_text()
+        for name, value in fill.items():
+            config = config.replace(name, value)
+        # Its own log file, read by the tests (serve.sh's nginx logs to its terminal).
+        log = f"error_log {self.directory}/nginx-error.log warn;"
+        return config.replace("error_log stderr warn;", log)
+
+    def push_env(self) -> dict[str, str]:
+        """What an app server behind it needs: where to publish, and that nginx is its proxy."""
+        return {
+            "CETELE_PUSH_PUBLISH": f"http://127.0.0.1:{self.publish_port}/pub/",
+            "DJANGO_TRUSTED_PROXIES": "127.0.0.1",
+        }
 
 
 class Client:

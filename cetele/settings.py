@@ -186,6 +186,14 @@ CETELE_ROWS_POLL_SPEEDUP = 1
 CETELE_UNANSWERED_SECONDS = SQLITE_LOCK_WAIT + 5
 
 
+# Live by push (cetele.live.push): nchan's publisher, as the app servers reach it
+# ("http://127.0.0.1:8002/pub/"; scripts/serve.sh and the compose stack set it), and the path
+# under which the phones' pages, on the site's own address, hold their streams. Unset: no push,
+# every live page polls (make run: Django's development server alone holds no stream).
+CETELE_PUSH_PUBLISH = os.environ.get("CETELE_PUSH_PUBLISH", "")
+CETELE_PUSH_STREAMS = "/canli/"
+
+
 CACHE_URL = os.environ.get("DJANGO_CACHE_URL") or ("locmem" if DEBUG else "db")
 CACHES = cache_settings(CACHE_URL)
 CETELE_MISS_COUNTS = miss_counts(CACHE_URL)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need (chromium's headless shell, gettext, postgresql,
-# redis-server; nginx for make loadtest) where missing; `system-deps.sh lighthouse` also the full
-# chromium, which Lighthouse drives. None of them is started here.
+# redis-server; nginx with nchan for push, make serve and make loadtest) where missing;
+# `system-deps.sh lighthouse` also the full chromium, which Lighthouse drives. None of them is
+# started here.
 # Without root it only reports what is missing; the test legs then skip loudly (never on CI).
 set -euo pipefail
 missing=()
@@ -13,7 +14,8 @@ missing=()
 command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server) # the shared cache's tests
-[ -x /usr/sbin/nginx ] || missing+=(nginx) # make loadtest's scaled-out leg (the load balancer)
+[ -x /usr/sbin/nginx ] || missing+=(nginx) # make serve's and the loadtest's front (push, balancer)
+[ -f /usr/lib/nginx/modules/ngx_nchan_module.so ] || missing+=(libnginx-mod-nchan) # live push
 command -v ip >/dev/null 2>&1 || missing+=(iproute2) # the browser legs' own network (own-network.sh)
 [ ${#missing[@]} = 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

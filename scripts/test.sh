@@ -90,7 +90,7 @@ leg postgres "the tests of the database again on PostgreSQL (web, scoring)" \
 # the last run): a leg of their own, so that the suite's leg is not the last to end.
 servers=(tests/web/test_faults.py tests/web/test_miss_counts.py tests/web/test_shared_cache.py
   tests/web/test_prepare_database.py tests/web/test_health.py tests/web/test_make_run.py
-  tests/web/test_loadtest_stacks.py)
+  tests/web/test_loadtest_stacks.py tests/web/test_push.py)
 leg sqlite-servers "the tests that start real servers, on SQLite" "${pytest[@]}" "${servers[@]}"
 leg sqlite "the rest of the suite on SQLite (scoring, web)" \
   "${pytest[@]}" tests --ignore=tests/browser "${servers[@]/#/--ignore=}"

@@ -1,8 +1,11 @@
 """Shared test configuration."""
 
 import os
+from pathlib import Path
 
 import pytest
+
+from bench.harness import prepare, server_env
 
 # pytest-django's ways of asking for its test database: the marker, or one of these fixtures
 # (or a fixture that uses one, such as admin_client: item.fixturenames holds the whole closure).
@@ -23,6 +26,16 @@ def require_or_skip(available: bool, what: str) -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"CI: {message}; this test leg may not skip.")
     pytest.skip(f"!!! SKIPPED: {message} (run `make test` as root to install it) !!!")
+
+
+@pytest.fixture(scope="session")
+def static_root(tmp_path_factory) -> Path:
+    """collectstatic once for the run, for the tests that start real servers (they only read
+    it): they run with DEBUG off."""
+    root = tmp_path_factory.mktemp("static")
+    env = server_env(f"sqlite:///{tmp_path_factory.mktemp('db')}/static.sqlite3", root)
+    prepare(env, static=True)
+    return root
 
 
 @pytest.fixture(autouse=True)

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from cetele.deal.models import OpenIndicator
 from cetele.deal.tiles import okey_of, okey_words
+from cetele.live import push
 from cetele.models import Match
 from cetele.seats.drafts import HandClosed, open_position
 
@@ -110,4 +111,5 @@ def set_indicator(match: Match, position: int, indicator: Indicator) -> None:
             changed.update(version=F("version") + 1, touched_at=timezone.now())
         else:
             changed.update(draft_version=F("draft_version") + 1)
+        push.announce(changed)
     match.refresh_from_db(fields=["version", "draft_version", "touched_at"])

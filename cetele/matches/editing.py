@@ -15,6 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from cetele.deal.models import OpenIndicator
+from cetele.live import push
 from cetele.matches.errors import (
     AlreadySaved,
     HandConflict,
@@ -52,6 +53,7 @@ class SheetEditing(models.Model):
         """Keep the change and bump the version; the match was last touched at its moment."""
         change = Change.objects.create(match_id=self.pk, action=action, **fields)
         type(self).objects.filter(pk=self.pk).update(version=F("version") + 1, touched_at=change.at)
+        push.announce(type(self).objects.filter(pk=self.pk))
         return change
 
     def _bump(self) -> None:
@@ -61,6 +63,7 @@ class SheetEditing(models.Model):
         type(self).objects.filter(pk=self.pk).update(
             version=F("version") + 1, touched_at=timezone.now()
         )
+        push.announce(type(self).objects.filter(pk=self.pk))
 
     def _end_objections(self, number: int, outcome: str, change: "Change") -> None:
         """The open objections on hand `number` end with `change` (a correction, a deletion)."""
@@ -294,6 +297,7 @@ class SheetEditing(models.Model):
             type(self).objects.filter(pk=self.pk).update(
                 first_dealer=seat, version=F("version") + 1, touched_at=timezone.now()
             )
+            push.announce(type(self).objects.filter(pk=self.pk))
         self.refresh_from_db(fields=["first_dealer", "version", "touched_at"])
         return True
 

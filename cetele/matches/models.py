@@ -12,6 +12,7 @@ from django.db.models import F
 
 import scoring
 from cetele.house_rules.models import HOUSE_PREFIX, HousePreset
+from cetele.live import push
 from cetele.matches.records import Hand, Player
 from cetele.matches.undo import Undoable
 from cetele.sharing.models import RetiredLink, new_phone_key, new_token
@@ -169,6 +170,8 @@ class Match(Undoable, Forgettable):
         token = new_token()
         RetiredLink.retire(getattr(self, field))
         Match.objects.filter(pk=self.pk).update(**{field: token}, version=F("version") + 1)
+        push.close_streams([getattr(self, field)])
+        push.announce(Match.objects.filter(pk=self.pk))
         setattr(self, field, token)
         return token
 

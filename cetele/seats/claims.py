@@ -25,6 +25,7 @@ from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.utils.crypto import salted_hmac
 
+from cetele.live import push
 from cetele.models import Match
 from cetele.seats.models import SeatClaim, new_claim_key
 from cetele.sharing.links import BadLink
@@ -171,6 +172,7 @@ def seats_changed(match: Match) -> None:
     """Who has a phone is part of what the rows' poll shows (cetele.seats.drafts): a seat taken
     or freed is news to the scorer's page, like a row written."""
     Match.objects.filter(pk=match.pk).update(draft_version=F("draft_version") + 1)
+    push.announce(Match.objects.filter(pk=match.pk))
 
 
 def taken_seats(match: Match) -> set[int]:

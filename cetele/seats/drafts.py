@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import F
 
+from cetele.live import push
 from cetele.models import Match
 from cetele.seats.models import DraftRow
 
@@ -59,6 +60,7 @@ def write_row(match: Match, position: int, seat: int, values: dict, finished: bo
             kept.values, kept.finished = values, finished
             kept.save(update_fields=["values", "finished", "updated_at"])
         Match.objects.filter(pk=match.pk).update(draft_version=F("draft_version") + 1)
+        push.announce(Match.objects.filter(pk=match.pk))
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseStopPolling, reswap, trigger_client_event
 
 import scoring
+from cetele.live.push import stream_url
 from cetele.models import HOUSE_PREFIX, HousePreset, Match, MissCount, RetiredLink
 from cetele.shell.refusals import refusal
 
@@ -81,6 +82,7 @@ def link_context(match: Match, role: str) -> dict:
         "token": getattr(match, TOKEN_FIELDS[role]),
         "urls": URL_NAMES[role],
         "match_key": match.phone_key,  # how this phone's lists know it (Match.phone_key)
+        "stream": stream_url(getattr(match, TOKEN_FIELDS[role])),  # cetele.live.push
     }
 
 

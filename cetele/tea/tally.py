@@ -39,6 +39,7 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
+from cetele.live import push
 from cetele.models import Match, SheetError, Table
 from cetele.tea.models import RULE_WORDS, Drink, TeaItem, TeaRule
 from scoring.sheet import TEAM_SEATS
@@ -409,6 +410,7 @@ def change_waiting(
 def bump(matches) -> None:
     """What every phone's sheet shows of these matches changed: a new version for each."""
     matches.update(version=F("version") + 1, touched_at=timezone.now())
+    push.announce(matches)
 
 
 def set_rule(match: Match, rule: str) -> bool:
@@ -446,6 +448,7 @@ def bump_table(table_id: int) -> None:
     """The table's items or rule changed: every match of it shows them (its version only: a
     match's last use stays when it was used)."""
     Match.objects.filter(table_id=table_id).update(version=F("version") + 1)
+    push.announce(Match.objects.filter(table_id=table_id))
 
 
 class ListChanged(Exception):

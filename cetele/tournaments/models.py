@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
+from cetele.live import push
 from cetele.sharing.models import new_token
 from cetele.your_data.models import Forgettable
 
@@ -85,6 +86,7 @@ class Tournament(Forgettable):
 
     def bump(self) -> None:
         Tournament.objects.filter(pk=self.pk).update(version=F("version") + 1)
+        push.announce_tournaments(Tournament.objects.filter(pk=self.pk))
 
 
 class Entrant(models.Model):

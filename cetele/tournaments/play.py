@@ -16,6 +16,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from cetele.live import push
 from cetele.models import Match
 from cetele.tournaments import engine as core
 from cetele.tournaments import guard, state
@@ -67,6 +68,7 @@ def changed(tournament: Tournament, **fields) -> None:
     Tournament.objects.filter(pk=tournament.pk).update(
         version=F("version") + 1, touched_at=timezone.now(), **fields
     )
+    push.announce_tournaments(Tournament.objects.filter(pk=tournament.pk))
 
 
 def taken_names(picture: state.Picture) -> list[str]:

@@ -22,6 +22,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cetele.live.push import stream_url
 from cetele.live.schedule import live_context
 from cetele.live.tournament import kept_live_part, live_key
 from cetele.matches.pages import NOT_WRITTEN
@@ -130,6 +131,7 @@ def live_section(request, role: str, token: str, version: state.LiveVersion, rea
     return {
         "role": role,
         "token": token,
+        "stream": stream_url(token),  # cetele.live.push
         "urls": URL_NAMES[role],
         "live_version": version.key,
         "live_inside": inside,

@@ -14,6 +14,7 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef, QuerySet
 
+from cetele.live import push
 from cetele.models import Game, HousePreset, Match, MissCount, Table, Tournament
 from cetele.sharing.links import current_window
 
@@ -59,6 +60,12 @@ def delete_matches(matches: QuerySet) -> int:
     """Delete these matches with everything in them (players, hands, the whole history, in one
     statement each: Change's links to other changes do nothing on delete); returns how many."""
     with transaction.atomic():
+        # Their phones' streams close once the deletion commits (their pages then say so).
+        push.close_streams(
+            token
+            for tokens in matches.values_list("edit_token", "view_token", "join_token")
+            for token in tokens
+        )
         counts = matches.delete()[1]
     return counts.get(Match._meta.label, 0)
 

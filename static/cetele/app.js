@@ -214,6 +214,8 @@
   }
   function linkGone(el) {
     if (el && el.dataset) el.dataset.pollStopped = "1";
+    live.stopped = true;
+    closeStream();
     document.querySelectorAll("[data-link-gone]").forEach(function (note) {
       note.classList.remove("hidden");
     });
@@ -247,8 +249,69 @@
     linkGone(el);
   });
 
+  // Live by push ([data-stream], cetele/live/push.py): while the page holds its stream, the
+  // server says when the match changed and the page asks at once; its polls' ticks do not ask
+  // (a tick has no triggering event). Each time the stream opens it asks once, after a moment
+  // drawn at random (a restarted server is not met by every phone at once): what changed while
+  // it was closed is never left unseen. When the stream fails (a proxy that buffers, a dropped
+  // network, the server restarting) the polls' schedule asks meanwhile, and the stream is tried
+  // again later and later (1 s, 2 s, 4 s … up to 30 s, each at random from half to whole).
+  const live = { source: null, url: "", open: false, tries: 0, timer: 0, stopped: false };
+  function askAll() {
+    if (!window.htmx) return;
+    document.querySelectorAll("[data-poll]").forEach(pollNow);
+    document.body.dispatchEvent(new Event("cetele:rows-now"));
+  }
+  function closeStream() {
+    if (live.source) live.source.close();
+    live.source = null;
+    live.open = false;
+    clearTimeout(live.timer);
+  }
+  function openStream() {
+    closeStream();
+    if (live.stopped || !live.url || !window.EventSource) return;
+    const source = new EventSource(live.url);
+    live.source = source;
+    source.onopen = function () {
+      live.open = true;
+      live.tries = 0;
+      live.timer = setTimeout(askAll, Math.random() * 1500);
+    };
+    source.onmessage = askAll;
+    source.onerror = function () {
+      closeStream();
+      const wait = Math.min(30, Math.pow(2, live.tries++)) * (0.5 + Math.random() / 2);
+      live.timer = setTimeout(openStream, wait * 1000);
+    };
+  }
+  function followStream(root) {
+    const el = root && root.querySelector && (root.matches("[data-stream]") ? root : root.querySelector("[data-stream]"));
+    if (!el || el.dataset.stream === live.url) return;
+    live.url = el.dataset.stream;
+    openStream();
+  }
+  document.addEventListener("htmx:load", function (event) { followStream(event.detail.elt); });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const el = event.detail.elt;
+    if (live.open && el.matches && el.matches("[data-poll], [data-table-rows]") && !event.detail.requestConfig.triggeringEvent) {
+      event.preventDefault();
+    }
+  });
+  // Back on screen or back online: a stream the phone dropped meanwhile is opened at once.
+  ["visibilitychange", "cetele:poll-now"].forEach(function (name) {
+    document.addEventListener(name, function () {
+      if (!document.hidden && live.url && !live.open && live.tries) openStream();
+    });
+  });
+  // The link stopped working or the match is gone: nothing more will come.
+  ["cetele:link-changed", "cetele:match-deleted"].forEach(function (name) {
+    document.addEventListener(name, function () { live.stopped = true; closeStream(); });
+  });
+
   function init() {
     markDrawn(document);
+    followStream(document.body);
     keepAwake();
     hideUnsupported(document);
     rememberMatch();

@@ -13,15 +13,6 @@ from tests.conftest import require_or_skip
 
 
 @pytest.fixture(scope="session")
-def static_root(tmp_path_factory) -> Path:
-    """collectstatic once for the run (the servers only read it): they run with DEBUG off."""
-    root = tmp_path_factory.mktemp("static")
-    env = server_env(f"sqlite:///{tmp_path_factory.mktemp('db')}/static.sqlite3", root)
-    prepare(env, static=True)
-    return root
-
-
-@pytest.fixture(scope="session")
 def admin_static_root(tmp_path_factory) -> Path:
     """static_root with the admin on (its login page's styles): for the servers whose admin
     login counts wrong passwords (test_miss_counts.py, test_shared_cache.py)."""

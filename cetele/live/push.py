@@ -1,0 +1,120 @@
+"""Live by push: the server tells the phones that a match changed; the phones stop asking.
+
+Every page that follows a match live holds one server-sent-events stream, held by a kept engine,
+nginx's nchan module (docs/decisions.md: why nchan, and the figures): Django never holds a
+connection. After every change commits, Django publishes the match's new versions ("12.3": the
+sheet's version, the open hand's rows' version) to the match's streams with one HTTP POST to
+nchan's publisher (settings.CETELE_PUSH_PUBLISH, reachable only from the app servers), and
+each phone then asks for what changed through the poll it already has (cetele.live.fastpoll):
+an event carries no score and no name, only that something changed.
+
+A stream's address is not a link's key: it is a keyed hash of the key (stream_id), one per link,
+so a phone of one role can neither find another role's link nor its stream, and nothing a log
+line of nginx holds opens the match. Rotating a link or deleting a match closes its streams
+(nchan answers its phones 410); their page then finds its link gone as its poll always did.
+
+Publishing never fails the change: the change is already saved when it is published, and a
+phone that missed an event (nchan restarted, a network that dropped the stream) asks for its
+version each time its stream opens again (app.js). Without a publisher (`make run`, the tests
+of one process) pages carry no stream and poll, as before push.
+"""
+
+import logging
+import urllib.error
+import urllib.request
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils.crypto import salted_hmac
+
+logger = logging.getLogger(__name__)
+
+# nchan's publisher takes up to this many channels in one request (nchan_channel_id's limit).
+CHANNELS_A_REQUEST = 4
+# A publisher that does not answer at once is down or overloaded: the change is saved all the
+# same, and the phones catch up when their stream opens again.
+PUBLISH_TIMEOUT = 1.0
+# The publisher is on the app servers' own network: never through a proxy the environment names.
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def enabled() -> bool:
+    return bool(settings.CETELE_PUSH_PUBLISH)
+
+
+def stream_id(token: str) -> str:
+    """The stream of the page a link opens: a keyed hash of the link's key, never the key."""
+    return salted_hmac("cetele.live.push", token, algorithm="sha256").hexdigest()[:32]
+
+
+def stream_url(token: str) -> str:
+    """Where a page opened through this link listens; "" when the app has no push (it polls)."""
+    if not enabled() or not token:
+        return ""
+    return f"{settings.CETELE_PUSH_STREAMS}{stream_id(token)}"
+
+
+def announce(matches: QuerySet) -> None:
+    """Tell every phone of these matches (and of their tournaments), once the change commits,
+    that they changed. The matches are read after the commit: their versions and links then."""
+    if enabled():
+        transaction.on_commit(lambda: publish_matches(matches))
+
+
+def announce_tournaments(tournaments: QuerySet) -> None:
+    if enabled():
+        transaction.on_commit(lambda: publish_tournaments(tournaments))
+
+
+def close_streams(tokens: Iterable[str]) -> None:
+    """Once the change commits, close the streams of these links (rotated, or their match
+    deleted): nchan answers their phones 410 and forgets the channels."""
+    if enabled():
+        ids = [stream_id(token) for token in tokens if token]
+        transaction.on_commit(lambda: send("DELETE", ids, b""))
+
+
+def publish_matches(matches: QuerySet) -> None:
+    """Publish each match's versions to its links' streams, and a change to its tournament's
+    (a tournament's live part shows its games)."""
+    found = matches.values_list(
+        "version",
+        "draft_version",
+        "edit_token",
+        "view_token",
+        "join_token",
+        "tournament_game__tournament__edit_token",
+        "tournament_game__tournament__view_token",
+    )
+    for version, draft_version, *links, organiser, cafe in found:
+        send("POST", [stream_id(token) for token in links if token], f"{version}.{draft_version}")
+        if organiser:
+            send("POST", [stream_id(organiser), stream_id(cafe)], "changed")
+
+
+def publish_tournaments(tournaments: QuerySet) -> None:
+    """A tournament's live part changed: its pages ask for its version, which adds its games'
+    (cetele.tournaments.state.live_version)."""
+    for organiser, cafe in tournaments.values_list("edit_token", "view_token"):
+        send("POST", [stream_id(organiser), stream_id(cafe)], "changed")
+
+
+def send(method: str, ids: list[str], body: str | bytes) -> None:
+    """One request to nchan's publisher per CHANNELS_A_REQUEST streams; a failure is logged
+    (without the stream's address) and otherwise ignored: the change itself is saved."""
+    data = body.encode() if isinstance(body, str) else body
+    for start in range(0, len(ids), CHANNELS_A_REQUEST):
+        path = "/".join(ids[start : start + CHANNELS_A_REQUEST])
+        request = urllib.request.Request(
+            settings.CETELE_PUSH_PUBLISH + path, data=data, method=method
+        )
+        try:
+            with OPENER.open(request, timeout=PUBLISH_TIMEOUT):
+                pass
+        except urllib.error.HTTPError as error:
+            if error.code != 404:  # DELETE of a channel nobody listened to: nothing to close
+                logger.warning("push: the publisher answered %s to a %s", error.code, method)
+        except OSError as error:
+            logger.warning("push: the publisher could not be reached (%s)", type(error).__name__)

@@ -1,0 +1,215 @@
+"""Live by push, for real: gunicorn behind nginx with nchan, as `make serve` runs them
+(deploy/nginx.conf.in), on a SQLite file or the PostgreSQL of scripts/with-postgres.sh. A phone's
+stream is opened as a browser's EventSource opens it, and what reaches it is read off the wire:
+each change reaches every stream of its match within a second, carries nothing but the versions,
+and a rotated link or a deleted match closes its streams.
+"""
+
+import http.client
+import os
+import queue
+import re
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bench.harness import (
+    NCHAN_MODULE,
+    Client,
+    Gunicorn,
+    PushNginx,
+    free_port,
+    hand_form_data,
+    prepare,
+    server_env,
+)
+
+NCHAN_HERE = Path("/usr/sbin/nginx").exists() and NCHAN_MODULE.exists()
+pytestmark = [
+    pytest.mark.database,  # its server's database is DATABASE_URL's on the PostgreSQL leg
+    # scripts/system-deps.sh installs them where it may; on CI they must be there.
+    pytest.mark.skipif(not NCHAN_HERE and not os.environ.get("CI"), reason="no nginx with nchan"),
+]
+
+STREAM = re.compile(r'data-stream="(/canli/[0-9a-f]{32})"')
+LINK = {
+    "view": re.compile(r"/v/([A-Za-z0-9_-]{22,64})/"),
+    "join": re.compile(r"/k/([A-Za-z0-9_-]{22,64})/"),
+}
+ROW = {"position": "1", "row-opened": "series", "row-remaining": "20"}
+ROW |= {"row-okeys": "0", "row-fake_okeys": "0"}
+A_SECOND = 1.0  # the goal: a change reaches every phone within a second (median)
+
+
+def database_url(tmp_path: Path) -> str:
+    url = os.environ.get("DATABASE_URL", "")
+    return url if url.startswith("postgres") else f"sqlite:///{tmp_path}/push.sqlite3"
+
+
+@pytest.fixture
+def stack(tmp_path, static_root):
+    """nginx (push) in front of two gunicorn workers, as make serve runs them."""
+    app_port = free_port()
+    nginx = PushNginx(tmp_path / "nginx", [app_port])
+    env = server_env(database_url(tmp_path), static_root, **nginx.push_env())
+    prepare(env, static=False)
+    with Gunicorn(env, workers=2, port=app_port, log=tmp_path / "gunicorn.log"), nginx:
+        yield nginx
+
+
+class Stream:
+    """A phone's stream, opened as EventSource opens it; what arrives, with when, in `events`."""
+
+    def __init__(self, port: int, path: str) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.connection.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.response = self.connection.getresponse()
+        self.status = self.response.status
+        self.events: queue.Queue = queue.Queue()
+        self.closed = threading.Event()
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self) -> None:
+        try:
+            for line in self.response:
+                text = line.decode().rstrip("\n")
+                if text.startswith("data: "):
+                    self.events.put((time.monotonic(), text[len("data: ") :]))
+                elif text.startswith(":410"):
+                    self.events.put((time.monotonic(), "gone"))
+        except (OSError, ValueError, http.client.HTTPException):
+            pass
+        self.closed.set()
+
+    def next(self, timeout: float = 5) -> tuple[float, str]:
+        return self.events.get(timeout=timeout)
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+class Table:
+    """A new match through its pages: the scorer, its view link, and Bora's joined phone."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.scorer = Client(port)
+        self.edit = self.scorer.start_match()
+        share = self.scorer.get(self.edit + "paylas/")[2].decode()
+        self.view = f"/v/{LINK['view'].search(share)[1]}/"
+        self.join = f"/k/{LINK['join'].search(share)[1]}/"
+        self.phone = Client(port)
+        self.phone.get(self.join)
+        assert self.phone.post(self.join, {"seat": "1"})[0] == 302
+
+    def stream_of(self, client: Client, path: str) -> str:
+        status, _, body = client.get(path)
+        assert status == 200, status
+        return STREAM.search(body.decode())[1]
+
+    def save(self, number: int) -> tuple[int, dict]:
+        players = [{"opened": "series", "okeys": 0, "fake_okeys": 0, "penalties": []}]
+        players += [{"opened": "no", "okeys": 0, "fake_okeys": 0, "penalties": []}] * 3
+        hand = {"finisher": 0, "okey_finish": False, "kafa": False, "players": players}
+        form = hand_form_data(hand) | {"position": str(number), "rows_seen": ""}
+        status, headers, _ = self.scorer.post(self.edit + "el/", form, htmx=True)
+        return status, headers
+
+
+def test_a_save_reaches_every_phone_of_the_match_within_a_second(stack):
+    table = Table(stack.port)
+    viewer = Client(stack.port)
+    streams = [
+        Stream(stack.port, table.stream_of(table.scorer, table.edit)),
+        Stream(stack.port, table.stream_of(viewer, table.view)),
+        Stream(stack.port, table.stream_of(table.phone, table.join)),
+    ]
+    assert all(stream.status == 200 for stream in streams)
+    time.sleep(0.2)  # the streams are held
+    status, headers = table.save(1)
+    answered = time.monotonic()
+    assert status == 200 and "cetele:hand-saved" in headers.get("hx-trigger", "")
+    versions = set()
+    for stream in streams:
+        arrived, data = stream.next()
+        assert arrived - answered < A_SECOND
+        versions.add(int(data.split(".")[0]))
+    # Every phone is told the same version; the viewer then asks with the one it shows, and
+    # the answer is the sheet with the hand.
+    (version,) = versions
+    status, _, body = viewer.get(table.view + f"poll/?v={version - 1}", {"HX-Request": "true"})
+    assert status == 200 and "1/13 el" in body.decode()
+    assert viewer.get(table.view + f"poll/?v={version}", {"HX-Request": "true"})[0] == 204
+
+
+def test_a_row_written_on_a_joined_phone_reaches_the_scorers_stream(stack):
+    table = Table(stack.port)
+    scorer = Stream(stack.port, table.stream_of(table.scorer, table.edit))
+    time.sleep(0.2)
+    status, _, _ = table.phone.post(table.join + "satir/", ROW, htmx=True)
+    written = time.monotonic()
+    assert status == 200
+    arrived, data = scorer.next()
+    assert arrived - written < A_SECOND
+    # Only the rows' version moved: the scorer's page asks for the rows, and they hold Bora's.
+    _version, rows = data.split(".")
+    status, _, body = table.scorer.get(table.edit + "satirlar/?v=-1&d=-1", {"HX-Request": "true"})
+    assert status == 200 and int(rows) > 0 and "data-row=" in body.decode()
+
+
+def test_a_stream_is_no_key_and_each_link_has_its_own(stack):
+    table = Table(stack.port)
+    pages = {
+        "edit": table.scorer.get(table.edit)[2].decode(),
+        "view": Client(stack.port).get(table.view)[2].decode(),
+        "join": table.phone.get(table.join)[2].decode(),
+    }
+    streams = {role: STREAM.search(page)[1] for role, page in pages.items()}
+    assert len(set(streams.values())) == 3
+    keys = [table.edit.split("/")[2], table.view.split("/")[2], table.join.split("/")[2]]
+    for role, stream in streams.items():
+        assert not any(key in stream for key in keys)
+        others = [other for name, other in streams.items() if name != role]
+        assert not any(other in pages[role] for other in others), role
+
+
+def test_rotating_a_link_closes_its_streams_and_deleting_the_match_closes_every_one(stack):
+    table = Table(stack.port)
+    view = Stream(stack.port, table.stream_of(Client(stack.port), table.view))
+    edit = Stream(stack.port, table.stream_of(table.scorer, table.edit))
+    time.sleep(0.2)
+    rotate = {"kind": "view", "confirm": "on"}
+    assert table.scorer.post(table.edit + "paylas/yenile/", rotate)[0] in (200, 302)
+    assert view.next()[1] == "gone"
+    assert view.closed.wait(5)
+    assert edit.next()[1] != "gone"  # the scorer's page is told too: the share page's new link
+    assert table.scorer.post(table.edit + "sil/", {"confirm": "on"})[0] in (200, 302)
+    assert edit.next()[1] == "gone"
+    assert edit.closed.wait(5)
+
+
+def test_a_phone_cannot_publish_nor_make_nginx_abort(stack):
+    table = Table(stack.port)
+    stream = table.stream_of(table.scorer, table.edit)
+    channel = stream.rsplit("/", 1)[1]
+    # The publisher is not on the phones' address: Django answers, and publishes nothing.
+    status, _, _ = Client(stack.port).post(f"/pub/{channel}", b"99.99")
+    assert status in (403, 404)
+    # A phone coming back with a message id nchan no longer holds (the abort of nchan 1.3.6,
+    # docs/push-nchan-lab.md), or with the headers nchan reads an id from: never an abort.
+    first = Stream(stack.port, stream)
+    assert first.status == 200
+    again = {"Accept": "text/event-stream", "Last-Event-ID": "1:0"}
+    for headers in (again, again | {"If-Modified-Since": "x"}, again | {"If-None-Match": "1"}):
+        connection = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=5)
+        connection.request("GET", stream, headers=headers)
+        assert connection.getresponse().status in (200, 400)
+        connection.close()
+    table.save(1)
+    assert first.next()[1] != "gone"
+    log = (stack.directory / "nginx-error.log").read_text()
+    assert "exited on signal" not in log
+    keys = [table.edit.split("/")[2], table.view.split("/")[2], table.join.split("/")[2]]
+    assert not any(key in log for key in keys)
