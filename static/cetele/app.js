@@ -57,11 +57,19 @@
 
   // "Maçlarım": this phone remembers the matches it started or opened, in localStorage only.
   const STORE = "cetele.matches";
+  function myMatches() {
+    try { return JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (err) { return []; }
+  }
+  function keepMatches(list) {
+    try { localStorage.setItem(STORE, JSON.stringify(list.slice(0, 30))); } catch (err) { /* full */ }
+  }
+  function dropMatches(keys) {
+    keepMatches(myMatches().filter(function (m) { return keys.indexOf(m.key) < 0; }));
+  }
   function rememberMatch() {
     const el = document.querySelector("[data-remember-match]");
     if (!el) return;
-    let list = [];
-    try { list = JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (err) { list = []; }
+    let list = myMatches();
     const entry = {
       url: el.dataset.rememberMatch,
       title: el.dataset.matchTitle || "",
@@ -76,24 +84,18 @@
       return m.url !== entry.url && !(key && m.key === key && m.role === entry.role);
     });
     list.unshift(entry);
-    try { localStorage.setItem(STORE, JSON.stringify(list.slice(0, 30))); } catch (err) { /* full */ }
+    keepMatches(list);
   }
   // Matches or a table just deleted from this phone ([data-forget-match]: their keys, comma
   // separated; views_data): drop them from the list.
   function forgetMatch() {
     const el = document.querySelector("[data-forget-match]");
-    if (!el) return;
-    let list = [];
-    try { list = JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (err) { return; }
-    const keys = el.dataset.forgetMatch.split(",");
-    list = list.filter(function (m) { return keys.indexOf(m.key) < 0; });
-    try { localStorage.setItem(STORE, JSON.stringify(list)); } catch (err) { /* full */ }
+    if (el) dropMatches(el.dataset.forgetMatch.split(","));
   }
   function listMatches() {
     const box = document.querySelector("[data-my-matches]");
     if (!box) return;
-    let list = [];
-    try { list = JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (err) { list = []; }
+    const list = myMatches();
     const ul = box.querySelector("ul");
     if (!list.length || !ul) return;
     list.forEach(function (m) {
@@ -119,13 +121,10 @@
     box.classList.remove("hidden");
   }
 
-  // Live sheet ([data-poll], see match.html#sheet): htmx ticks every 4 s; here we let a tick
-  // ask only when a poll is due, none while the page is hidden, ask at once when it shows
-  // again, and stop for good when the link no longer works (rotated), saying so instead of
-  // asking again and again. When a poll is due (cetele/live/schedule.py): the sheet says how long the
-  // match had been quiet when it was drawn (data-quiet, s) and the schedule
-  // (data-poll-schedule "120:16,900:8,…": quiet under 120 s, every 16 s; under 900 s, every 8 s…;
-  // 0: from then on). A table that plays is asked every 8 s, a quiet one far less often.
+  // Live sheet ([data-poll], match.html#sheet): of htmx's 4-s ticks, only those due ask (none
+  // while hidden), at once when shown again, never once the link stopped working. Due: by the
+  // schedule (cetele/live/schedule.py, data-poll-schedule "120:16,900:8,…": quiet under 120 s,
+  // every 16 s; …; 0: from then on) and how long the match was quiet when drawn (data-quiet).
   function drawnAt(el) {
     if (!el.cetelePoll) el.cetelePoll = { drawn: Date.now(), last: 0, now: false };
     return el.cetelePoll.drawn;
@@ -192,10 +191,9 @@
   document.addEventListener("cetele:poll-now", function () {
     if (window.htmx) document.querySelectorAll("[data-poll]").forEach(pollNow);
   });
-  // A hand saved from this page: the answer (cetele/matches/views.py hand_saved) has the note and the
-  // next hand's form but not the sheet, which every phone of the match is given from one
-  // drawing. Ask for it now, and mark the saved hand's row when it comes. A correction's page
-  // names its hand (data-just-saved): its row is marked as the page opens.
+  // A hand saved here: the answer has the note and the next form, not the sheet (one drawing
+  // for every phone): ask for it now and mark the hand's row. A correction's page names its
+  // hand (data-just-saved).
   const corrected = document.querySelector("[data-just-saved]");
   let justSaved = corrected && corrected.dataset.justSaved;
   document.addEventListener("cetele:hand-saved", function (event) {
@@ -214,19 +212,19 @@
   }
   function linkGone(el) {
     if (el && el.dataset) el.dataset.pollStopped = "1";
-    live.stopped = true;
+    live.stopped = true; // nothing more will come
     closeStream();
     document.querySelectorAll("[data-link-gone]").forEach(function (note) {
       note.classList.remove("hidden");
     });
   }
-  // A rotated or deleted link: the server answers the poll with 286 (htmx stops polling) and
-  // this event (HX-Trigger), other requests with 410 and the same event.
+  // A rotated or deleted link: the poll is answered 286 (htmx stops) with this event, others 410.
   document.addEventListener("cetele:link-changed", function (event) { linkGone(event.target); });
-  // The match was deleted (cetele.sharing.links.match_deleted: to a phone that had it open, the same
-  // answers with this event): its names and hands leave the screen and this phone's "Maçlarım",
-  // and the page says why.
+  // The match was deleted (cetele.sharing.links.match_deleted): its names and hands leave the
+  // screen and "Maçlarım", and the page says why.
   document.addEventListener("cetele:match-deleted", function () {
+    live.stopped = true;
+    closeStream();
     const note = document.querySelector("[data-match-deleted]");
     const main = document.getElementById("main");
     if (!note || !main) return;
@@ -235,10 +233,7 @@
       el.dataset.pollStopped = "1";
       if (el.dataset.matchKey) keys.push(el.dataset.matchKey);
     });
-    let list = [];
-    try { list = JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (err) { list = []; }
-    list = list.filter(function (m) { return keys.indexOf(m.key) < 0; });
-    try { localStorage.setItem(STORE, JSON.stringify(list)); } catch (err) { /* full */ }
+    dropMatches(keys);
     note.classList.remove("hidden");
     main.replaceChildren(note);
     document.title = "Çetele";
@@ -249,30 +244,24 @@
     linkGone(el);
   });
 
-  // Live by push ([data-stream], cetele/live/push.py): while the page holds its stream, the
-  // server says when the match changed and the page asks at once; its polls' ticks do not ask
-  // (a tick has no triggering event). Each time the stream opens it asks once, after a moment
-  // drawn at random (a restarted server is not met by every phone at once): what changed while
-  // it was closed is never left unseen. When the stream fails (a proxy that buffers, a dropped
-  // network, the server restarting) the polls' schedule asks meanwhile, and the stream is tried
-  // again later and later (1 s, 2 s, 4 s … up to 30 s, each at random from half to whole).
-  const live = { source: null, url: "", open: false, tries: 0, timer: 0, stopped: false };
+  // Live by push ([data-stream], cetele/live/push.py): told of each change, the page asks at
+  // once, and its polls' ticks (no triggering event) do not ask while the stream is open. Each
+  // (re)opening asks once, after a random moment (a restarted server is not met by every phone
+  // at once). A failed stream: the ticks ask, and it is tried again after 1, 2, 4 … 30 s.
+  const live = { url: "", tries: 0 };
   function askAll() {
-    if (!window.htmx) return;
     document.querySelectorAll("[data-poll]").forEach(pollNow);
     document.body.dispatchEvent(new Event("cetele:rows-now"));
   }
   function closeStream() {
     if (live.source) live.source.close();
-    live.source = null;
-    live.open = false;
+    live.source = live.open = null;
     clearTimeout(live.timer);
   }
   function openStream() {
     closeStream();
-    if (live.stopped || !live.url || !window.EventSource) return;
-    const source = new EventSource(live.url);
-    live.source = source;
+    if (live.stopped || !window.EventSource || !window.htmx) return;
+    const source = live.source = new EventSource(live.url);
     source.onopen = function () {
       live.open = true;
       live.tries = 0;
@@ -281,37 +270,19 @@
     source.onmessage = askAll;
     source.onerror = function () {
       closeStream();
-      const wait = Math.min(30, Math.pow(2, live.tries++)) * (0.5 + Math.random() / 2);
-      live.timer = setTimeout(openStream, wait * 1000);
+      live.timer = setTimeout(openStream, Math.min(30, 2 ** live.tries++) * (500 + Math.random() * 500));
     };
   }
-  function followStream(root) {
-    const el = root && root.querySelector && (root.matches("[data-stream]") ? root : root.querySelector("[data-stream]"));
-    if (!el || el.dataset.stream === live.url) return;
-    live.url = el.dataset.stream;
-    openStream();
-  }
-  document.addEventListener("htmx:load", function (event) { followStream(event.detail.elt); });
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    const el = event.detail.elt;
-    if (live.open && el.matches && el.matches("[data-poll], [data-table-rows]") && !event.detail.requestConfig.triggeringEvent) {
-      event.preventDefault();
-    }
+  document.addEventListener("htmx:load", function () {
+    const el = document.querySelector("[data-stream]");
+    if (el && el.dataset.stream !== live.url) { live.url = el.dataset.stream; openStream(); }
   });
-  // Back on screen or back online: a stream the phone dropped meanwhile is opened at once.
-  ["visibilitychange", "cetele:poll-now"].forEach(function (name) {
-    document.addEventListener(name, function () {
-      if (!document.hidden && live.url && !live.open && live.tries) openStream();
-    });
-  });
-  // The link stopped working or the match is gone: nothing more will come.
-  ["cetele:link-changed", "cetele:match-deleted"].forEach(function (name) {
-    document.addEventListener(name, function () { live.stopped = true; closeStream(); });
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (live.open && e.detail.elt.matches("[data-poll], [data-table-rows]") && !e.detail.requestConfig.triggeringEvent) e.preventDefault();
   });
 
   function init() {
     markDrawn(document);
-    followStream(document.body);
     keepAwake();
     hideUnsupported(document);
     rememberMatch();
@@ -324,148 +295,6 @@
     hideUnsupported(event.target);
     rememberMatch();
   });
-})();
-
-// House presets this phone made or opened, in localStorage only (like "Maçlarım"): listed on
-// the rules page and offered first when starting a match. Nobody else's presets are ever listed.
-(function () {
-  "use strict";
-  const STORE = "cetele.presets";
-
-  function load() {
-    try {
-      const list = JSON.parse(localStorage.getItem(STORE) || "[]");
-      return Array.isArray(list) ? list : [];
-    } catch (err) { return []; }
-  }
-  function save(list) {
-    try { localStorage.setItem(STORE, JSON.stringify(list.slice(0, 20))); } catch (err) { /* full */ }
-  }
-  function remember(entry) {
-    const list = load();
-    const old = list.find(function (p) { return p.value === entry.value; }) || {};
-    const merged = Object.assign({}, old, entry, { at: Date.now() });
-    if (!merged.edit) delete merged.edit;
-    save([merged].concat(list.filter(function (p) { return p.value !== entry.value; })));
-  }
-
-  // A house preset's page ([data-remember-preset]); its edit page also gives the edit link.
-  function rememberPreset() {
-    const el = document.querySelector("[data-remember-preset]");
-    if (!el) return;
-    const entry = { value: el.dataset.rememberPreset, name: el.dataset.presetName || "",
-                    url: el.dataset.presetUrl || "" };
-    if (el.dataset.presetEditUrl) entry.edit = el.dataset.presetEditUrl;
-    remember(entry);
-  }
-
-  // A house preset just deleted from this phone ([data-forget-preset]): drop it from the list.
-  function forgetPreset() {
-    const el = document.querySelector("[data-forget-preset]");
-    if (!el) return;
-    const value = el.dataset.forgetPreset;
-    save(load().filter(function (p) { return p.value !== value; }));
-  }
-
-  // The rules page: this phone's house presets.
-  function listPresets() {
-    const box = document.querySelector("[data-my-presets]");
-    const ul = box && box.querySelector("ul");
-    if (!ul) return;
-    const houses = load().filter(function (p) { return p.url && p.value.indexOf("house:") === 0; });
-    houses.forEach(function (p) {
-      const li = document.createElement("li");
-      li.className = "card";
-      const a = document.createElement("a");
-      a.href = p.url;
-      a.textContent = p.name || p.url;
-      li.appendChild(a);
-      if (p.edit) {
-        li.appendChild(document.createTextNode(" · "));
-        const edit = document.createElement("a");
-        edit.href = p.edit;
-        edit.textContent = box.dataset.editLabel || "edit";
-        li.appendChild(edit);
-      }
-      ul.appendChild(li);
-    });
-    if (houses.length) box.classList.remove("hidden");
-  }
-
-  // Starting a match: this phone's recent presets first; remember the one chosen.
-  function recentFirst() {
-    const select = document.querySelector("select[data-recent-presets]");
-    if (!select) return;
-    const recent = load();
-    if (!recent.length) return;
-    // Moving the chosen option into the group must not change the choice: a link that named a
-    // preset ("Bu kurallarla maç başlat") starts exactly that preset, in whatever order.
-    const chosen = select.value;
-    const group = document.createElement("optgroup");
-    group.label = select.dataset.recentLabel || "";
-    recent.forEach(function (p) {
-      let option = Array.prototype.find.call(select.options, function (o) { return o.value === p.value; });
-      if (option && option.parentNode === group) return;
-      if (!option) {
-        if (p.value.indexOf("house:") !== 0) return; // a built-in that no longer exists
-        option = document.createElement("option");
-        option.value = p.value;
-        option.textContent = p.name || p.value;
-      }
-      group.appendChild(option);
-    });
-    if (!group.children.length) return;
-    select.insertBefore(group, select.firstChild);
-    select.querySelectorAll("optgroup").forEach(function (g) { if (!g.children.length) g.remove(); });
-    select.value = select.hasAttribute("data-prefer-recent") ? group.firstChild.value : chosen;
-    showChosen(select.form);
-  }
-
-  // Beside "Maçı başlat": the rules, cezalı or not and the hands it will start with, in words.
-  function showChosen(form) {
-    const box = form && form.querySelector("[data-chosen-rules]");
-    if (!box) return;
-    const select = form.querySelector("select[data-recent-presets]");
-    const option = select && select.selectedOptions[0];
-    if (option) box.querySelector("[data-chosen-name]").textContent = option.textContent;
-    const penalties = box.querySelector("[data-chosen-penalties]");
-    const cezali = form.querySelector('input[name="cezali"]:checked');
-    if (cezali) penalties.textContent = cezali.value === "0" ? penalties.dataset.cezasiz : penalties.dataset.cezali;
-    const hands = form.querySelector('select[name="planned_hands"]');
-    if (hands) box.querySelector("[data-chosen-hands]").textContent = hands.value;
-    // The built-in standard is one tap away whenever something else is chosen.
-    const standard = box.querySelector("[data-standard-preset]");
-    if (standard && select) standard.hidden = select.value === standard.dataset.standardPreset;
-  }
-  document.addEventListener("click", function (event) {
-    const button = event.target.closest && event.target.closest("[data-standard-preset]");
-    if (!button) return;
-    const select = button.form.querySelector("select[data-recent-presets]");
-    select.value = button.dataset.standardPreset;
-    showChosen(button.form);
-  });
-  document.addEventListener("change", function (event) {
-    const form = event.target.form;
-    if (form && form.matches("[data-match-create]")) showChosen(form);
-  });
-  document.addEventListener("submit", function (event) {
-    const form = event.target;
-    if (!form.matches || !form.matches("[data-match-create]")) return;
-    const select = form.querySelector("select[data-recent-presets]");
-    const option = select && select.selectedOptions[0];
-    if (!option) return;
-    const known = load().find(function (p) { return p.value === option.value; }) || {};
-    remember({ value: option.value, name: known.name || option.textContent, url: known.url || "" });
-  });
-
-  function init() {
-    rememberPreset();
-    forgetPreset();
-    listPresets();
-    recentFirst();
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
-  else init();
 })();
 
 // The hand form (see _hand_form.html). Without this script the form still works: the server

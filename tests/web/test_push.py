@@ -213,3 +213,26 @@ def test_a_phone_cannot_publish_nor_make_nginx_abort(stack):
     assert "exited on signal" not in log
     keys = [table.edit.split("/")[2], table.view.split("/")[2], table.join.split("/")[2]]
     assert not any(key in log for key in keys)
+
+
+def test_a_change_through_either_app_server_reaches_every_phone(tmp_path, static_root):
+    """Two app servers behind one nginx (the scaled-out stack): a save through one and a row
+    through the other each reach the phones, whichever server drew their pages."""
+    ports = [free_port(), free_port()]
+    nginx = PushNginx(tmp_path / "nginx", ports)
+    env = server_env(database_url(tmp_path), static_root, **nginx.push_env())
+    prepare(env, static=False)
+    with (
+        Gunicorn(env, workers=1, port=ports[0], log=tmp_path / "one.log"),
+        Gunicorn(env, workers=1, port=ports[1], log=tmp_path / "two.log"),
+        nginx,
+    ):
+        table = Table(nginx.port)
+        stream = Stream(nginx.port, table.stream_of(Client(nginx.port), table.view))
+        time.sleep(0.2)
+        table.scorer.port = ports[0]  # the scorer's phone reaches app server 1
+        assert table.save(1)[0] == 200
+        assert int(stream.next()[1].split(".")[0]) > 0
+        table.phone.port = ports[1]  # Bora's, app server 2 (the next hand's row)
+        assert table.phone.post(table.join + "satir/", ROW | {"position": "2"}, htmx=True)[0] == 200
+        assert stream.next()[1] != "gone"
