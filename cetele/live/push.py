@@ -13,7 +13,8 @@ so a phone of one role can neither find another role's link nor its stream, and 
 line of nginx holds opens the match. Rotating a link or deleting a match closes its streams
 (nchan answers its phones 410); their page then finds its link gone as its poll always did.
 
-Publishing never fails the change: the change is already saved when it is published, and a
+Publishing never fails the change (its callbacks are `robust`: an error, a database that went
+away meanwhile, is logged by Django): the change is already saved when it is published, and a
 phone that missed an event (nchan restarted, a network that dropped the stream) asks for its
 version each time its stream opens again (app.js). Without a publisher (`make run`, the tests
 of one process) pages carry no stream and poll, as before push.
@@ -60,12 +61,12 @@ def announce(matches: QuerySet) -> None:
     """Tell every phone of these matches (and of their tournaments), once the change commits,
     that they changed. The matches are read after the commit: their versions and links then."""
     if enabled():
-        transaction.on_commit(lambda: publish_matches(matches))
+        transaction.on_commit(lambda: publish_matches(matches), robust=True)
 
 
 def announce_tournaments(tournaments: QuerySet) -> None:
     if enabled():
-        transaction.on_commit(lambda: publish_tournaments(tournaments))
+        transaction.on_commit(lambda: publish_tournaments(tournaments), robust=True)
 
 
 def close_streams(tokens: Iterable[str]) -> None:
@@ -73,7 +74,7 @@ def close_streams(tokens: Iterable[str]) -> None:
     deleted): nchan answers their phones 410 and forgets the channels."""
     if enabled():
         ids = [stream_id(token) for token in tokens if token]
-        transaction.on_commit(lambda: send("DELETE", ids, b""))
+        transaction.on_commit(lambda: send("DELETE", ids, b""), robust=True)
 
 
 def publish_matches(matches: QuerySet) -> None:
