@@ -39,7 +39,8 @@ Words for the UI, Turkish "tr" and English "en" (scoring.labels re-exports them)
     scoring.names: finish_name(kind, lang), penalty_name, colour_name
     scoring.sentences: describe_step(step, lang), format_breakdown(steps, lang)
     e.g. "107 × 2 (çift açtı) × 2 (okeyle bitiş) + 101 (100'ü geçti) = 529"
-    scoring.messages: error messages and field names
+    scoring.messages: error messages (the field names re-exported from scoring.fields)
+    scoring.fields: a field path or ruleset path in words, for the contract or a page
     scoring.turkish: suffixed(word or number, case), accusative, genitive, capitalize (i → İ)
     scoring.vocabulary: the game's words, one for each thing, and the variants retired
 

@@ -1,11 +1,13 @@
 """The words the engine shows a player, gathered for the web app's templates and forms.
 
 The words live by job: `scoring.names` (finish, penalty and colour names), `scoring.sentences`
-(breakdown sentences), `scoring.messages` (error messages), `scoring.turkish` (suffixes). This
-module only re-exports what the web app imports as `scoring.labels`.
+(breakdown sentences), `scoring.messages` (error messages), `scoring.fields` (field names),
+`scoring.turkish` (suffixes). This module only re-exports what the web app imports as
+`scoring.labels`.
 """
 
-from scoring.messages import ERRORS, FIELD_NAMES, error_message, human_field
+from scoring.fields import FIELD_NAMES, human_field
+from scoring.messages import ERRORS, error_message
 from scoring.names import (
     COLOUR_NAMES,
     FINISH_NAMES,

@@ -2,7 +2,7 @@
 value of its declared type and within its bounds, every missing key with a default filled in.
 
 Apart from the declaration so that the declaration imports no error: the error messages read the
-declaration's labels (scoring.messages), and the errors render those messages.
+declaration's labels (scoring.fields), and the errors render those messages.
 """
 
 from __future__ import annotations

@@ -57,15 +57,10 @@ class PhoneActions(Browser):
         """A page load (a navigation); a `sheet` page is then what the phone shows. Returns the
         page, or None when it did not come."""
         path = path or phone.url
-        answer = await self.timed(step, "page", self.request("GET", path, phone), due)
-        if answer is None:
+        request = self.request("GET", path, phone)
+        body = await self.accepted(step, "page", request, phone, detail, due, named=detail)
+        if body is None:
             return None
-        status, head, body, elapsed = answer
-        if status != 200:
-            step.error(f"page ({detail}): HTTP {status}")
-            return None
-        step.record("page", detail, elapsed)
-        keep_cookies(phone, head)
         if sheet:
             self.show(table, phone, body, path)
             if phone.rows_url and not phone.rows_every:  # hx-trigger="load"
@@ -108,23 +103,53 @@ class PhoneActions(Browser):
         if phone.role == "k" and (form := read_form(body.decode(), '/gosterge/"')):
             phone.indicator_form = form
 
+    async def accepted(
+        self,
+        step: Step,
+        kind: str,
+        request: bytes,
+        phone: Phone,
+        detail: str = "",
+        due: float | None = None,
+        ok: tuple[int, ...] = (200,),
+        named: str | None = None,
+    ) -> bytes | None:
+        """Send `request` and time it as `kind`: an answer of an `ok` status is recorded under
+        `detail`, its cookies kept and its body returned (b"" for a redirect); any other answer
+        is counted as an error (`kind (named): HTTP …`) and gives None, as does no answer."""
+        answer = await self.timed(step, kind, request, due)
+        if answer is None:
+            return None
+        status, head, body, elapsed = answer
+        if status not in ok:
+            what = kind if named is None else f"{kind} ({named})"
+            step.error(f"{what}: HTTP {status}")
+            return None
+        step.record(kind, detail, elapsed)
+        keep_cookies(phone, head)
+        return body
+
+    async def news(self, step: Step, kind: str, phone: Phone, path: str, element: str, due: float):
+        """An htmx poll: the hx-get of the page's `element` (it sends the request and is its
+        target), timed as `kind`. The answer (status, head, body, ms) when it is not "nothing
+        changed"; a 204 is recorded as such and gives None, as does no answer."""
+        htmx = {"HX-Trigger": element, "HX-Target": element}
+        request = self.request("GET", path, phone, htmx=htmx, referer=phone.url)
+        answer = await self.timed(step, kind, request, due)
+        if answer is not None and answer[0] == 204:
+            step.record(kind, "nothing changed (204)", answer[3])
+            return None
+        return answer
+
     async def poll(self, step: Step, table: Table, phone: Phone, due: float, saved_at=None):
         """One poll, as htmx sends the sheet's hx-get; `saved_at`: asked at once after a save
         answered then (as app.js asks), which tells the load client the version that save made."""
-        request = self.request(
-            "GET",
-            f"/{phone.role}/{phone.token}/poll/?v={phone.known}",
-            phone,
-            htmx={"HX-Trigger": "sheet", "HX-Target": "sheet"},
-            referer=phone.url,
-        )
-        answer = await self.timed(step, "poll", request, due)
+        path = f"/{phone.role}/{phone.token}/poll/?v={phone.known}"
+        answer = await self.news(step, "poll", phone, path, "sheet", due)
         if answer is None:
             return
         status, _, body, elapsed = answer
-        if status == 204:
-            step.record("poll", "nothing changed (204)", elapsed)
-        elif status == 200:
+        if status == 200:
             step.record("poll", "new version (200)", elapsed)
             if found := NEW_VERSION.search(body):
                 version, now = int(found[1]), time.monotonic()
@@ -145,20 +170,10 @@ class PhoneActions(Browser):
         """The open hand's rows, as htmx asks for #table-rows; their answer says when the sheet
         changed (HX-Trigger cetele:poll-now: the sheet asks at once) and, once the match is
         over, 286: no more rows, the sheet asks on its own again."""
-        request = self.request(
-            "GET",
-            phone.rows_url,
-            phone,
-            htmx={"HX-Trigger": "table-rows", "HX-Target": "table-rows"},
-            referer=phone.url,
-        )
-        answer = await self.timed(step, "rows", request, due)
+        answer = await self.news(step, "rows", phone, phone.rows_url, "table-rows", due)
         if answer is None:
             return
         status, head, body, elapsed = answer
-        if status == 204:
-            step.record("rows", "nothing changed (204)", elapsed)
-            return
         if status not in (200, 286):
             step.error(f"rows: HTTP {status}")
             return
@@ -188,15 +203,7 @@ class PhoneActions(Browser):
         request = self.request(
             "POST", form.action, phone, htmx, form.data(chosen), referer=phone.url
         )
-        answer = await self.timed(step, "row", request, due)
-        if answer is None:
-            return
-        status, head, _, elapsed = answer
-        if status == 200:
-            step.record("row", "", elapsed)
-            keep_cookies(phone, head)
-        else:
-            step.error(f"row: HTTP {status}")
+        await self.accepted(step, "row", request, phone, due=due)
 
     async def indicator(self, step: Step, table: Table, rng, due: float) -> None:
         """The gösterge turned up after the deal: its colour, then its number, each tap sent as
@@ -219,15 +226,10 @@ class PhoneActions(Browser):
                 htmx = {"HX-Trigger": "indicator-picker", "HX-Target": "hand-preview"}
                 body = form.data(chosen, extra=(("action", "indicator"),))
             request = self.request("POST", form.action, phone, htmx, body, referer=phone.url)
-            answer = await self.timed(step, "gösterge", request, due if tap == "colour" else None)
-            if answer is None:
+            who = "a joined phone's" if players else "the scorer's"
+            sent_at = due if tap == "colour" else None
+            if await self.accepted(step, "gösterge", request, phone, who, sent_at) is None:
                 return
-            status, head, _, elapsed = answer
-            if status != 200:
-                step.error(f"gösterge: HTTP {status}")
-                return
-            step.record("gösterge", "a joined phone's" if players else "the scorer's", elapsed)
-            keep_cookies(phone, head)
 
     async def take_seat(self, step: Step, table: Table, phone: Phone, detail: str) -> bool:
         """A player's phone opens the join link, picks its name and lands on its own page."""
@@ -241,15 +243,8 @@ class PhoneActions(Browser):
         request = self.request(
             "POST", pick, phone, body=form.data({"seat": phone.seat}), referer=pick
         )
-        answer = await self.timed(step, "seat", request)
-        if answer is None:
+        if await self.accepted(step, "seat", request, phone, ok=(302, 303)) is None:
             return False
-        status, head, _, elapsed = answer
-        if status not in (302, 303):
-            step.error(f"seat: HTTP {status}")
-            return False
-        step.record("seat", "", elapsed)
-        keep_cookies(phone, head)
         return await self.page(step, table, phone, detail, pick) is not None
 
     def hand_post(self, phone: Phone, form: Form, body: bytes, target: str) -> bytes:
@@ -361,20 +356,11 @@ class PhoneActions(Browser):
                 phone.url = sheet
 
     async def tournament_poll(self, step: Step, spectator: Spectator, due: float) -> None:
-        request = self.request(
-            "GET",
-            spectator.poll,
-            spectator.phone,
-            htmx={"HX-Trigger": "live", "HX-Target": "live"},
-            referer=spectator.phone.url,
-        )
-        answer = await self.timed(step, "tournament", request, due)
+        answer = await self.news(step, "tournament", spectator.phone, spectator.poll, "live", due)
         if answer is None:
             return
         status, _, body, elapsed = answer
-        if status == 204:
-            step.record("tournament", "nothing changed (204)", elapsed)
-        elif status == 200 and spectator.show(body):
+        if status == 200 and spectator.show(body):
             step.record("tournament", "news (200)", elapsed)
             spectator.changed_at = time.monotonic() - spectator.quiet_at_start
         else:

@@ -10,15 +10,13 @@ sentence, never an error.
 - one phone tapping two names at once: it holds one seat, and so do both of its answers.
 """
 
-import os
 import re
-import threading
 from functools import partial
-from pathlib import Path
 
 import pytest
 
-from bench.harness import Client, Gunicorn, prepare, server_env
+from bench.harness import Client
+from tests.web.races import at_once, race_server, same_phone
 
 ROUNDS = 30
 ANSWERED = {200, 302, 409, 410}  # a page, a redirect, a sentence: never a 500
@@ -26,35 +24,10 @@ ANSWERED = {200, 302, 409, 410}  # a page, a redirect, a sentence: never a 500
 pytestmark = pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
 
 
-def database_url(tmp_path: Path) -> str:
-    """The PostgreSQL of scripts/with-postgres.sh when it runs the tests, else a SQLite file."""
-    url = os.environ.get("DATABASE_URL", "")
-    return url if url.startswith("postgres") else f"sqlite:///{tmp_path}/join-races.sqlite3"
-
-
 @pytest.fixture
 def server(tmp_path, static_root):
-    env = server_env(database_url(tmp_path), static_root)
-    prepare(env, static=False)
-    with Gunicorn(env, workers=4, log=tmp_path / "gunicorn.log") as running:
+    with race_server(tmp_path, static_root, workers=4) as running:
         yield running
-
-
-def at_once(*calls) -> list:
-    """Run the calls in threads released together; their results in order."""
-    start = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(index: int, call) -> None:
-        start.wait()
-        results[index] = call()
-
-    threads = [threading.Thread(target=run, args=(n, call)) for n, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return results
 
 
 class Table:
@@ -93,13 +66,6 @@ class Table:
         status, _, _ = phone.get(join)
         assert status == 200
         return phone
-
-
-def twin(phone: Client) -> Client:
-    """The same phone (its cookies) sending a second request of its own at the same moment."""
-    other = Client(phone.port)
-    other.cookies = dict(phone.cookies)
-    return other
 
 
 def row_form(position: int) -> dict:
@@ -154,7 +120,7 @@ def test_one_phone_tapping_two_names_at_once_holds_one_seat(server):
     for _round in range(ROUNDS):
         join = table.join_path()
         phone = table.new_phone(join)
-        other_tap = twin(phone)
+        other_tap = same_phone(phone)
 
         answers = at_once(
             partial(phone.post, join, {"seat": "0"}), partial(other_tap.post, join, {"seat": "3"})

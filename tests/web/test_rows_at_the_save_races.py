@@ -7,16 +7,15 @@ row and was refused with the row written into its form ("Bora yazdı: Seri · 20
 kaydedin."), or the row waited for the save and its phone was told it was not used. Never both
 "Satırınız gönderildi" and a saved hand without it (cetele.seats.drafts.check_rows_seen)."""
 
-import os
 import random
 import re
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
-from bench.harness import Client, Gunicorn, hand_form_data, prepare, server_env
+from bench.harness import Client, hand_form_data
+from tests.web.races import race_server
 
 ROUNDS = 12
 JOIN_LINK = re.compile(r"/k/([A-Za-z0-9_-]{22,64})/")
@@ -25,12 +24,6 @@ NOT_USED = "bu satır sayılmadı"
 TOLD = "Bora yazdı: Seri · 20 — bakıp kaydedin."
 ROW = {"position": "1", "row-opened": "series", "row-remaining": "20"}
 ROW |= {"row-okeys": "0", "row-fake_okeys": "0"}
-
-
-def database_url(tmp_path: Path) -> str:
-    """The PostgreSQL of scripts/with-postgres.sh when it runs the tests, else a SQLite file."""
-    url = os.environ.get("DATABASE_URL", "")
-    return url if url.startswith("postgres") else f"sqlite:///{tmp_path}/rows.sqlite3"
 
 
 def ayse_finished() -> dict:
@@ -81,11 +74,9 @@ def one_round(port: int, rng: random.Random) -> tuple[str, str, bool]:
 def test_a_row_racing_the_save_is_shown_to_the_scorer_or_refused_to_its_phone(
     tmp_path, static_root
 ):
-    env = server_env(database_url(tmp_path), static_root)
-    prepare(env, static=False)
     rng = random.Random(7)
     outcomes = []
-    with Gunicorn(env, workers=2, log=tmp_path / "gunicorn.log") as server:
+    with race_server(tmp_path, static_root, workers=2) as server:
         for _ in range(ROUNDS):
             row, save, saved = one_round(server.port, rng)
             if saved:  # the row waited for the save: its phone is told it was not used

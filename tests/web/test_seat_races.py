@@ -11,6 +11,7 @@ from django.test import Client
 from cetele.models import Match
 from cetele.seats.models import DraftRow, Objection, SeatClaim
 from tests.factories import make_match, sample_inputs
+from tests.web import races
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -21,23 +22,11 @@ pytestmark = [
 
 
 def at_once(*calls) -> list:
-    """Run the calls in threads released together; their results in order."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(index, call) -> None:
-        barrier.wait()
-        try:
-            results[index] = call()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return results
+    """Run the calls in threads released together; their results in order. Each thread closes
+    the database connection Django opened for it, so that none is left open past the test."""
+    # `connection` is looked up in the thread: each thread has its own (`connection.close` read
+    # here would be this thread's, which the others may not touch).
+    return races.at_once(*calls, after=lambda: connection.close())
 
 
 def test_two_phones_asking_for_one_seat_at_once_one_gets_it_the_other_a_sentence():

@@ -5,15 +5,13 @@ game's result get one saved and the other told, in a sentence, what was entered;
 correction at the moment of the draw that uses its result never leaves a bracket that
 contradicts the group tables."""
 
-import os
 import re
-import threading
 from functools import partial
-from pathlib import Path
 
 import pytest
 
-from bench.harness import Client, Gunicorn, prepare, server_env
+from bench.harness import Client, Gunicorn
+from tests.web.races import at_once, race_server, same_phone
 from tests.web.test_tournaments import CREATE
 
 ATTEMPTS = 4
@@ -21,18 +19,10 @@ TEAMS = "Kartallar: Ayşe, Ali\nŞahinler: Bora, Cem"
 SETTINGS = CREATE | {"hands_per_game": "1", "games_per_pairing": "1"}  # one hand a game
 
 
-def database_url(tmp_path: Path) -> str:
-    """The PostgreSQL of scripts/with-postgres.sh when it runs the tests, else a SQLite file."""
-    url = os.environ.get("DATABASE_URL", "")
-    return url if url.startswith("postgres") else f"sqlite:///{tmp_path}/races.sqlite3"
-
-
 @pytest.fixture
 def server(tmp_path, static_root):
-    env = server_env(database_url(tmp_path), static_root)
-    prepare(env, static=False)
-    with Gunicorn(env, workers=2, log=tmp_path / "gunicorn.log") as gunicorn:
-        yield gunicorn
+    with race_server(tmp_path, static_root, workers=2) as running:
+        yield running
 
 
 def organiser(server: Gunicorn) -> tuple[Client, str]:
@@ -44,30 +34,6 @@ def organiser(server: Gunicorn) -> tuple[Client, str]:
     path = headers["location"]
     phone.get(path)
     return phone, path
-
-
-def same_phone(phone: Client) -> Client:
-    """Another tab, or another phone that was handed the edit link: the same cookies."""
-    other = Client(phone.port)
-    other.cookies = dict(phone.cookies)
-    return other
-
-
-def at_once(*calls) -> list:
-    """The calls in threads released together; their answers in order."""
-    start = threading.Barrier(len(calls))
-    answers: list = [None] * len(calls)
-
-    def run(index: int, call) -> None:
-        start.wait()
-        answers[index] = call()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return answers
 
 
 def entrants_listed(html: str) -> int:

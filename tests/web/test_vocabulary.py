@@ -275,9 +275,9 @@ def test_no_retired_variant_or_seat_number_in_any_string_a_page_shows():
 
 
 def _shows_seat_number(where: str, text: str) -> bool:
-    """Seat numbers are the contract's (scoring/messages.py keeps "oyuncu {n}" for the command
+    """Seat numbers are the contract's (scoring/fields.py keeps "oyuncu {n}" for the command
     line); anywhere else, and in any string a page shows, they are a mistake."""
-    contract = where.endswith("scoring/messages.py") and text in ("oyuncu {n}", "player {n}")
+    contract = where.endswith("scoring/fields.py") and text in ("oyuncu {n}", "player {n}")
     text = PLACEHOLDER_NAME.sub(r"\1x\2", text)  # "%(seat)s" is code, not a word a player reads
     return bool(SEAT_NUMBER.search(text)) and not contract
 

@@ -1,6 +1,6 @@
 """Writes that decide on something another request may change at the same moment, for real: a
 real gunicorn on a SQLite file, or on the PostgreSQL of scripts/with-postgres.sh when it runs the
-tests (the harness of tests/web/test_join_link_races.py), many rounds each.
+tests (the harness of tests/web/races.py, the table of test_join_link_races.py), many rounds each.
 
 - "Yeri boşalt" while the phone on that seat sends its row: no row stays on the scorer's form.
 - the tea tally's rule tapped while the match is set up at a new table: the rule tapped is the
@@ -15,7 +15,8 @@ from functools import partial
 import pytest
 
 from bench.harness import Client
-from tests.web.test_join_link_races import ROUNDS, Table, at_once, row_form, server  # noqa: F401
+from tests.web.races import at_once
+from tests.web.test_join_link_races import ROUNDS, Table, row_form, server  # noqa: F401
 
 pytestmark = pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
 
