@@ -25,6 +25,7 @@ from bench.harness import (
     prepare,
     server_env,
 )
+from tests.web.races import database_url  # the PostgreSQL leg's, else a SQLite file
 
 NCHAN_HERE = Path("/usr/sbin/nginx").exists() and NCHAN_MODULE.exists()
 pytestmark = [
@@ -41,11 +42,6 @@ LINK = {
 ROW = {"position": "1", "row-opened": "series", "row-remaining": "20"}
 ROW |= {"row-okeys": "0", "row-fake_okeys": "0"}
 A_SECOND = 1.0  # the goal: a change reaches every phone within a second (median)
-
-
-def database_url(tmp_path: Path) -> str:
-    url = os.environ.get("DATABASE_URL", "")
-    return url if url.startswith("postgres") else f"sqlite:///{tmp_path}/push.sqlite3"
 
 
 @pytest.fixture
