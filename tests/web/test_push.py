@@ -5,10 +5,14 @@ each change reaches every stream of its match within a second, carries nothing b
 and a rotated link or a deleted match closes its streams.
 """
 
+import contextlib
 import http.client
 import os
 import queue
 import re
+import signal
+import socket
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -17,6 +21,7 @@ import pytest
 
 from bench.harness import (
     NCHAN_MODULE,
+    ROOT,
     Client,
     Gunicorn,
     PushNginx,
@@ -232,3 +237,50 @@ def test_a_change_through_either_app_server_reaches_every_phone(tmp_path, static
         table.phone.port = ports[1]  # Bora's, app server 2 (the next hand's row)
         assert table.phone.post(table.join + "satir/", ROW | {"position": "2"}, htmx=True)[0] == 200
         assert stream.next()[1] != "gone"
+
+
+def three_free_ports() -> int:
+    """A port that is free, and the two after it (scripts/serve.sh's gunicorn and publisher)."""
+    for _ in range(50):
+        port = free_port()
+        try:
+            for taken in (port + 1, port + 2):
+                with socket.socket() as sock:
+                    sock.bind(("127.0.0.1", taken))
+        except OSError:
+            continue
+        return port
+    raise RuntimeError("no three free ports in a row")
+
+
+def test_make_serve_holds_the_streams(tmp_path, static_root):
+    """scripts/serve.sh, what `make serve` runs after its set-up: nginx with push on BIND."""
+    port = three_free_ports()
+    env = server_env(database_url(tmp_path), static_root, BIND=f"127.0.0.1:{port}", WORKERS="1")
+    env.pop("CETELE_PUSH_PUBLISH", None)  # serve.sh sets it
+    prepare(env, static=False)
+    serve = subprocess.Popen(
+        ["scripts/serve.sh"],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError, http.client.HTTPException):
+                if Client(port).get("/bench/minimal/")[0] == 200:
+                    break
+            time.sleep(0.1)
+        table = Table(port)
+        stream = Stream(port, table.stream_of(Client(port), table.view))
+        time.sleep(0.2)
+        assert table.save(1)[0] == 200
+        assert int(stream.next()[1].split(".")[0]) > 0
+    finally:
+        os.killpg(serve.pid, signal.SIGTERM)
+        _, errors = serve.communicate(timeout=30)
+    for key in (table.edit.split("/")[2], table.view.split("/")[2], table.join.split("/")[2]):
+        assert key not in errors.decode()  # nginx's own lines (gunicorn's drop the keys)

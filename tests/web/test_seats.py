@@ -566,7 +566,7 @@ def test_a_seat_taken_or_freed_is_news_to_the_scorers_rows_poll(client, match, s
     assert f'hx-trigger="every {ROWS_EVERY}s, cetele:rows-now from:body"' in rows
     # The joined phone too: another player's first row reaches it as it reaches the scorer.
     waiting = phone.get(join("join_rows", match), headers=HTMX).content.decode()
-    assert f'hx-trigger="every {ROWS_EVERY}s"' in waiting
+    assert f'hx-trigger="every {ROWS_EVERY}s, cetele:rows-now from:body"' in waiting
     phone.post(join("join_row", match), row_data(3, remaining=12))
     for asker, url_name in ((client, edit("seat_rows", match)), (phone, join("join_rows", match))):
         writing = asker.get(url_name, headers=HTMX).content.decode()

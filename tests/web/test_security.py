@@ -600,9 +600,12 @@ def test_make_serve_binds_the_loopback_address_by_default():
         ["make", "-n", "serve"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
 
-    (gunicorn,) = [line for line in dry_run.splitlines() if "gunicorn" in line]
-    assert "--bind ${BIND:-127.0.0.1:8000}" in gunicorn
-    assert "0.0.0.0" not in dry_run
+    assert "scripts/serve.sh" in dry_run and "0.0.0.0" not in dry_run
+    # nginx answers on BIND, gunicorn and nchan's publisher behind it on 127.0.0.1 only.
+    serve = (ROOT / "scripts" / "serve.sh").read_text()
+    assert "BIND=${BIND:-127.0.0.1:${PORT:-8000}}" in serve
+    assert "APP=127.0.0.1:" in serve and "PUBLISH=127.0.0.1:" in serve
+    assert "0.0.0.0" not in serve
 
 
 # --- Headers -------------------------------------------------------------------------------
