@@ -10,7 +10,7 @@ from tests.browser.test_accessibility import blocking_violations
 from tests.browser.test_offline import UNANSWERED_MS, go_offline, hang_the_first_post
 from tests.browser.test_tables import play_hand
 from tests.factories import make_match
-from tests.web.test_tables import start_at, table_with
+from tests.web.tables.test_tables_and_rematches import start_at, table_with
 
 # worker: what the service worker keeps for a phone offline (tests/browser/conftest.py).
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
