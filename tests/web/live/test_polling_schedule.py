@@ -1,6 +1,6 @@
 """Polling less where nobody would notice: the schedule (cetele/live/schedule.py) and what the
 sheet tells app.js about it. The browser side (app.js letting htmx's ticks through on this
-schedule) is tests/browser/test_live_view.py."""
+schedule) is tests/browser/live/test_live_view.py."""
 
 import re
 from datetime import timedelta
@@ -100,7 +100,7 @@ def test_the_rows_pace_only_gets_sooner_with_the_tests_speedup(settings, speedup
     """CETELE_ROWS_POLL_SPEEDUP (1 in production, 8 in tests/settings.py) divides the rows'
     interval, never below a second: the browser tests follow the same pace, sooner. Every page
     of the table that asks for rows asks every 4 s, the scorer's before any phone has joined
-    too (tests/web/seats/test_joining_the_table.py, tests/browser/test_live_view.py)."""
+    too (tests/web/seats/test_joining_the_table.py, tests/browser/live/test_live_view.py)."""
     settings.CETELE_ROWS_POLL_SPEEDUP = speedup
 
     assert rows_every() == every

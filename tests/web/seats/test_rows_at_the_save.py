@@ -2,7 +2,7 @@
 server holds is refused, and its form comes back with the row written in and a sentence naming
 it; a save that has shown every row is taken. The same racing against real servers:
 tests/web/seats/test_rows_at_the_save_races.py; on a phone:
-tests/browser/test_rows_at_the_save.py."""
+tests/browser/seats/test_rows_at_the_save.py."""
 
 import html
 import json

@@ -1,6 +1,6 @@
 """The installable app's server side (issue 14): the manifest in both languages, the service
 worker's script and headers, and the answers a phone's outbox relies on to send a hand saved
-offline exactly once. The browser half is tests/browser/test_offline.py."""
+offline exactly once. The browser half is tests/browser/shell/test_offline.py."""
 
 import gzip
 import json
@@ -97,7 +97,7 @@ def test_the_worker_is_served_from_the_root_with_the_files_it_keeps(client):
     assets = json.loads(re.search(r"^const ASSETS = (.*);$", source, re.M).group(1))
     assert re.search(r'^const VERSION = "[0-9a-f]{16}";$', source, re.M)
     assert "/static/cetele/app.js" in assets and "/static/cetele/offline.js" in assets
-    # Kept when a joined phone's page asks (tests/browser/test_join_offline.py), not by every
+    # Kept when a joined phone's page asks (tests/browser/seats/test_join_offline.py), not by every
     # phone at install.
     assert not {"/static/cetele/seats.js", "/static/cetele/seats.css"} & set(assets)
     for url in assets:

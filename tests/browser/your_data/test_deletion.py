@@ -7,9 +7,9 @@ from playwright.sync_api import expect
 
 import scoring
 from cetele.models import HousePreset, Match
+from tests.browser.live.test_live_view import install_clock, ticks
 from tests.browser.sheet import start_match
-from tests.browser.test_accessibility import blocking_violations
-from tests.browser.test_live_view import install_clock, ticks
+from tests.browser.shell.test_accessibility import blocking_violations
 from tests.factories import add_hand, sample_inputs
 
 pytestmark = pytest.mark.django_db(transaction=True)

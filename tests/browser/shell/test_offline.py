@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from cetele.models import Hand, Match
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, ConsoleWatcher
 from tests.browser.sheet import enter_hand, is_a_save, start_match
-from tests.browser.test_accessibility import blocking_violations
+from tests.browser.shell.test_accessibility import blocking_violations
 
 # worker: what the service worker keeps for a phone offline (tests/browser/conftest.py).
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]

@@ -6,8 +6,8 @@ import contextlib
 from playwright.sync_api import Error, expect
 
 from cetele.models import Hand, Match
+from tests.browser.matches.test_at_the_table import NAMES, TYPICAL_HANDS
 from tests.browser.sheet import enter_hand, is_a_save, start_match, wait_for_hand
-from tests.browser.test_at_the_table import NAMES, TYPICAL_HANDS
 
 
 def test_geri_al_on_a_phone_that_missed_another_phones_hand_removes_nothing(phone, second_phone):

@@ -6,9 +6,9 @@ from playwright.sync_api import expect
 
 from cetele.models import Match
 from cetele.tea.models import Drink
-from tests.browser.test_accessibility import blocking_violations
-from tests.browser.test_offline import UNANSWERED_MS, go_offline, hang_the_first_post
-from tests.browser.test_tables import play_hand
+from tests.browser.shell.test_accessibility import blocking_violations
+from tests.browser.shell.test_offline import UNANSWERED_MS, go_offline, hang_the_first_post
+from tests.browser.tables.test_tables import play_hand
 from tests.factories import make_match
 from tests.web.tables.test_tables_and_rematches import start_at, table_with
 

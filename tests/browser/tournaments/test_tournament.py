@@ -234,7 +234,7 @@ def test_a_tek_tournament_of_eight_over_three_rounds(phone, second_phone, third_
 def test_no_serious_accessibility_violation_on_the_tournament_pages(phone, kind):
     from django.urls import reverse
 
-    from tests.browser.test_accessibility import blocking_violations
+    from tests.browser.shell.test_accessibility import blocking_violations
     from tests.factories import make_tournament
 
     page, console = phone

@@ -1,7 +1,7 @@
 """A joined phone's row that reached the server after the scorer's page last asked for rows, and
 the scorer taps "Eli kaydet": the hand is not saved over it; the form shows the row and says so,
-and the next tap saves it (cetele.seats.arrivals; the server's side: tests/web/
-test_rows_at_the_save.py)."""
+and the next tap saves it (cetele.seats.arrivals; the server's side:
+tests/web/seats/test_rows_at_the_save.py)."""
 
 from django.test import Client
 from django.urls import reverse

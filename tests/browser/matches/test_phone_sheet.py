@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 
 import scoring
 from cetele.models import Match
+from tests.browser.matches.test_at_the_table import TYPICAL_HANDS
 from tests.browser.sheet import enter_hand, wait_for_hand
-from tests.browser.test_at_the_table import TYPICAL_HANDS
 from tests.factories import NAMES, make_match
 
 pytestmark = pytest.mark.django_db(transaction=True)

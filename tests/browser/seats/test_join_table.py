@@ -226,7 +226,7 @@ def test_a_row_is_sent_once_a_change_not_again_as_its_field_is_left(phone):
 
 
 def test_no_serious_accessibility_violation_on_the_join_pages(phone, second_phone):
-    from tests.browser.test_accessibility import blocking_violations
+    from tests.browser.shell.test_accessibility import blocking_violations
     from tests.factories import make_match
 
     scorer, _console = phone

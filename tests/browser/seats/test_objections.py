@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 
 import scoring
 from cetele.models import Match
-from tests.browser.test_accessibility import blocking_violations
-from tests.browser.test_live_view import LIVE, install_clock, ticks
+from tests.browser.live.test_live_view import LIVE, install_clock, ticks
+from tests.browser.shell.test_accessibility import blocking_violations
 from tests.factories import add_hand, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 
 import scoring
 from cetele.models import Match
+from tests.browser.live.test_live_view import install_clock, ticks
 from tests.browser.sheet import enter_hand, sheet_shows, wait_for_hand
-from tests.browser.test_live_view import install_clock, ticks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

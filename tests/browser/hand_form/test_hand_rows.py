@@ -3,8 +3,8 @@ no error before anything was done."""
 
 from playwright.sync_api import expect
 
+from tests.browser.matches.test_at_the_table import NAMES
 from tests.browser.sheet import start_match
-from tests.browser.test_at_the_table import NAMES
 
 
 def test_the_finishers_partner_row_collapses_with_teams(phone):

@@ -7,9 +7,9 @@ import pytest
 from playwright.sync_api import expect
 
 from cetele.models import Match
+from tests.browser.live.test_live_view import LIVE, install_clock, ticks
+from tests.browser.seats.test_join_table import join_as, write_row
 from tests.browser.sheet import start_match
-from tests.browser.test_join_table import join_as, write_row
-from tests.browser.test_live_view import LIVE, install_clock, ticks
 from tests.factories import add_hand, make_match, sample_inputs
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from cetele.models import Match
 from cetele.sharing import links as sharing
 from tests.browser.sheet import start_match
-from tests.browser.test_offline import kept_for_offline
+from tests.browser.shell.test_offline import kept_for_offline
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,9 +12,9 @@ from playwright.sync_api import expect
 from cetele.deal.models import OpenIndicator
 from cetele.models import Match
 from cetele.seats.claims import free_seat, rotate_join_link
+from tests.browser.seats.test_join_table import LIVE, join_as
 from tests.browser.sheet import enter_hand, wait_for_hand
-from tests.browser.test_join_table import LIVE, join_as
-from tests.browser.test_offline import (
+from tests.browser.shell.test_offline import (
     OFFLINE_NOTE,
     UNANSWERED_MS,
     go_offline,

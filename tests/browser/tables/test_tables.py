@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from cetele.models import Match, Table
-from tests.browser.test_accessibility import blocking_violations
+from tests.browser.shell.test_accessibility import blocking_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
