@@ -22,7 +22,7 @@ test:
 fuzz:
 	@scripts/setup.sh dev
 	FUZZ_REQUESTS=$${FUZZ_REQUESTS:-10000} DJANGO_SETTINGS_MODULE=tests.settings \
-		$(BIN)/python -m pytest tests/web/test_fuzz.py -q -s
+		$(BIN)/python -m pytest tests/web/shell/test_fuzz.py -q -s
 
 ## make lint: ruff (lint and format check)
 lint:

@@ -1,6 +1,6 @@
 """Run the app as users get it: real gunicorn, DEBUG off, on a throw-away database.
 
-Used by `make bench`, `make loadtest` and the fault tests (tests/web/test_faults.py):
+Used by `make bench`, `make loadtest` and the fault tests (tests/web/shell/test_faults.py):
 - `server_env()` the environment of a production-like server on 127.0.0.1;
 - `prepare()` migrates the database (a new SQLite file: copies one migrated before) and collects
   the static files;

@@ -5,7 +5,8 @@
                        cannot go under on this disk (SQLite's WAL is fsync'ed at each commit).
 /bench/kept/           which process answered, and whether it keeps a drawn sheet (the view
                        link's, in Turkish): ?view=<token> names the match and gives the sheet's
-                       key, ?key=<key> asks after a deletion (tests/web/test_forgetting.py).
+                       key, ?key=<key> asks after a deletion
+                       (tests/web/your_data/test_deleted_sheets_forgotten_everywhere.py).
 """
 
 import os

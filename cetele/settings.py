@@ -262,7 +262,7 @@ X_FRAME_OPTIONS = "DENY"
 
 # Request bodies: no form here takes a file, and the largest real forms measure ~8 KB (the preset
 # editor, name and description at their longest in emoji) and ~4.5 KB (a 4-player hand with 10
-# penalties per seat): tests/web/test_request_size.py. 64 KB leaves ample headroom.
+# penalties per seat): tests/web/shell/test_request_size.py. 64 KB leaves ample headroom.
 # RequestBodyGuardMiddleware refuses a larger body unread (413) and any file (400); files are
 # never written to disk on the way.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024

@@ -3,7 +3,7 @@
 Names (`scoring.names`), breakdown sentences (`scoring.sentences`), error messages
 (`scoring.messages`) and the ruleset's labels (`scoring.parameters`) take these words from here;
 the web app's own strings (templates, the English catalogue) use the same words, and
-`RETIRED` lists the variants that once named the same things. tests/web/test_vocabulary.py
+`RETIRED` lists the variants that once named the same things. tests/web/words/test_vocabulary.py
 scans every string a player can read — templates, the web app's and the engine's strings, both
 catalogues, and every engine message rendered — and fails on a retired variant or on a seat
 number where a player's name belongs.

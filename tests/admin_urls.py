@@ -1,5 +1,5 @@
 """The app's URLconf with the operator's admin on, built like cetele/urls.py builds it when
-DJANGO_ADMIN_PATH is set. tests/web/test_admin.py switches to it under its admin settings
+DJANGO_ADMIN_PATH is set. tests/web/shell/test_admin.py switches to it under its admin settings
 (reloading cetele.urls instead would register its path converter a second time)."""
 
 from django.conf import settings

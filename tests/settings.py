@@ -13,8 +13,8 @@ STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.Static
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # One test process: its own memory is the shared cache, where the admin login counts (as with
-# DJANGO_CACHE_URL=locmem; tests/web/test_shared_cache.py and test_miss_counts.py start real
-# servers counting in the database, the default, and on Redis).
+# DJANGO_CACHE_URL=locmem; tests/web/sharing/test_guess_limit_across_servers.py and
+# test_guess_limits.py start real servers counting in the database, the default, and on Redis).
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "sheets": SHEETS_CACHE,  # noqa: F405
@@ -24,7 +24,7 @@ CETELE_MISS_COUNTS = "cache"
 # The joined phones' rows are asked for eight times as often as at a table (every 1 s, not 4;
 # cetele.live.schedule.rows_every): the browser tests of the whole table wait for a row to
 # arrive, not out a table's pace (the whole-table test once spent most of its 90 s so).
-# tests/web/test_seats.py checks the pace itself, at 1.
+# tests/web/seats/test_joining_the_table.py checks the pace itself, at 1.
 CETELE_ROWS_POLL_SPEEDUP = 8
 
 # A write left unanswered is given up after 8 s, not 25 (offline.js, seats.js, tea.js): the

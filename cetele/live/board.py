@@ -142,7 +142,7 @@ def sheet_lines(
 ) -> list[SheetLine]:
     """The sheet's rows for the hands of these `numbers`, in order. `hand_url` is the first
     hand's link, of which each row's differs only by its number: reversed once, not 200 times
-    (tests/web/test_sheet_rows.py checks every link against reverse())."""
+    (tests/web/matches/test_sheet_rows.py checks every link against reverse())."""
     prefix = hand_url.removesuffix("1/")
     lines = []
     for position, (number, row) in enumerate(zip(numbers, rows, strict=True), start=1):
@@ -163,7 +163,7 @@ def drawing_key(kind: str, state: str, *shown: str, token: str = "") -> str:
     (`shown`: a role, whom the totals are drawn for, the players' names...); the link it holds,
     as a digest (a rotated link names other drawings; the key never holds a link); and the
     language. Whatever a drawing shows beside its state must be in `shown`: anything else would
-    be kept from before it changed (tests/web/test_kept_inputs.py)."""
+    be kept from before it changed (tests/web/live/test_every_input_change_is_drawn.py)."""
     digest = hashlib.sha256(token.encode()).hexdigest()[:32] if token else ""
     return ":".join((kind, state, *shown, digest, get_language()))
 
@@ -320,7 +320,7 @@ def empty_hand_fields(match: Match, entry) -> SafeString:
     through gunicorn, 13-22 times the minimal view, far over the 10-ms budget
     (docs/performance.md). Nothing in it varies with the request or the hand's place: the CSRF
     token, the form's one-time token and the place are in _hand_form.html around it
-    (tests/web/test_kept_drawings.py checks that no phone's token is in another's page)."""
+    (tests/web/live/test_pages_never_stale.py checks that no phone's token is in another's page)."""
     form_url = reverse("hand_create", args=[match.edit_token])
     names = "\x1f".join(player.name for player in entry.players)
     names_digest = hashlib.sha256(names.encode()).hexdigest()

@@ -19,8 +19,8 @@ is answered here; anything else goes to Django untouched, which then answers as 
 
 The answer's headers are Django's own: the first such poll in each process (per role, kind of
 poll, scheme and language) is answered by Django and its headers are kept, then given again
-(with a fresh `Expires` where Django dated one). tests/web/test_fast_poll.py compares both ways,
-request by request, status and headers.
+(with a fresh `Expires` where Django dated one). tests/web/live/test_polls_answered_as_django.py
+compares both ways, request by request, status and headers.
 """
 
 import re
@@ -62,7 +62,8 @@ ROLES = {"m": EDIT, "v": VIEW, "k": JOIN}
 # The one query written out in SQL (everywhere else, the ORM): this answer is nearly all the
 # traffic, and building the query through the ORM took longer than running it. The column is
 # ours, never the request's; the token is a parameter. Django's own poll view (cetele.sharing.views)
-# asks the same through the ORM, and tests/web/test_fast_poll.py compares the two answers.
+# asks the same through the ORM, and tests/web/live/test_polls_answered_as_django.py compares the
+# two answers.
 VERSION_QUERY = {
     field: f"SELECT id, version, draft_version FROM cetele_match WHERE {field} = %s"
     for field in TOKEN_FIELDS.values()

@@ -7,7 +7,7 @@ tables' scores. A 64-team tournament's live part takes some 100 ms to read and d
 every game, 16 groups' standings, 80 KB of HTML: bench/loadtest/ --tournament, docs/
 performance.md); with the list of every game in it (so that the poll never leaves a finished
 game at "el 0/1" beside standings that count it), a 64-table one's is 125 KB, some 45 ms more
-to draw (448 games; tests/web/test_tournaments.py's `sized`, 2026-12-05), so it is drawn
+to draw (448 games; tests/web/tournaments/test_tournaments.py's `sized`, 2026-12-05), so it is drawn
 once per (tournament, live version, language) in each process
 and kept in the "sheets" cache beside the sheets; the next phone gets it for the version lookup
 and one cache read.

@@ -4,7 +4,7 @@ reasons, descriptions): one normal form, nothing invisible.
 Typed text is shown on every phone at the table, in the history, on the café's screen and in the
 exports. Without this, a zero-width space made an invisible player, and a right-to-left override
 turned the rest of a line around. Every form field a person types into is one of the fields
-below (tests/web/test_free_text.py walks every form to check it).
+below (tests/web/shell/test_free_text.py walks every form to check it).
 """
 
 import unicodedata

@@ -107,7 +107,7 @@ def second_phone(browser, live_server, request):
 
 @pytest.fixture
 def third_phone(browser, live_server, request):
-    """A third phone: the whole table joins (tests/browser/test_join_table.py)."""
+    """A third phone: the whole table joins (tests/browser/seats/test_join_table.py)."""
     yield from open_phone(browser, live_server, request)
 
 

@@ -1,5 +1,5 @@
-"""Fixtures for the tests that start real servers (tests/web/test_shared_cache.py,
-tests/web/test_miss_counts.py)."""
+"""Fixtures for the tests that start real servers (tests/web/sharing/test_guess_limits.py,
+tests/web/sharing/test_guess_limit_across_servers.py)."""
 
 import shutil
 import time
@@ -15,8 +15,9 @@ from tests.conftest import require_or_skip
 @pytest.fixture(scope="session")
 def admin_static_root(tmp_path_factory) -> Path:
     """static_root with the admin on (its login page's styles): for the servers whose admin
-    login counts wrong passwords (test_miss_counts.py, test_shared_cache.py)."""
-    from tests.web.test_admin import ADMIN_PATH
+    login counts wrong passwords (sharing/test_guess_limits.py,
+    sharing/test_guess_limit_across_servers.py)."""
+    from tests.web.shell.test_admin import ADMIN_PATH
 
     root = tmp_path_factory.mktemp("static-admin")
     database = f"sqlite:///{tmp_path_factory.mktemp('db')}/static.sqlite3"

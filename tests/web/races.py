@@ -1,7 +1,8 @@
-"""The harness of the race tests that run for real (tests/web/test_join_link_races.py,
-test_tournament_races.py, test_write_races.py, test_rows_at_the_save_races.py): a gunicorn with
-several workers, each phone a client of its own, requests released at the same moment (`at_once`,
-also for the in-process races of tests/web/test_seat_races.py).
+"""The harness of the race tests that run for real (tests/web/seats/test_join_link_races.py,
+tournaments/test_organiser_races.py, tea/test_write_races.py,
+seats/test_rows_at_the_save_races.py): a gunicorn with several workers, each phone a client of
+its own, requests released at the same moment (`at_once`, also for the in-process races of
+tests/web/seats/test_seat_races.py).
 
 The server's database is a SQLite file, or the PostgreSQL of scripts/with-postgres.sh when it runs
 the tests: a race test is marked `pytest.mark.database` so that it runs on both legs.
@@ -35,7 +36,7 @@ def race_server(tmp_path: Path, static_root: Path, workers: int) -> Iterator[Gun
 def at_once(*calls: Callable[[], Any], after: Callable[[], None] | None = None) -> list:
     """Run the calls in threads released together; their answers in order. `after` runs in each
     thread once its call is done, even if it raised (in-process races close the database
-    connection Django opened for the thread: tests/web/test_seat_races.py)."""
+    connection Django opened for the thread: tests/web/seats/test_seat_races.py)."""
     start = threading.Barrier(len(calls))
     answers: list = [None] * len(calls)
 

@@ -1,0 +1,128 @@
+"""Live by push in a phone's browser: the page holds its stream (nginx with nchan in front of
+gunicorn, as `make serve` runs them), asks only when told, and finds its way back by itself when
+nginx restarts. The scorer is a phone talking HTTP (bench.harness.Client); the phone watched is
+Chromium at a phone's size.
+"""
+
+import os
+import re
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from bench.harness import (
+    Client,
+    Gunicorn,
+    PushNginx,
+    free_port,
+    hand_form_data,
+    prepare,
+    server_env,
+)
+from tests.browser.conftest import open_phone
+from tests.web.live.test_push import NCHAN_HERE, ROW
+
+pytestmark = [
+    pytest.mark.skipif(not NCHAN_HERE and not os.environ.get("CI"), reason="no nginx with nchan"),
+    pytest.mark.worker,
+]
+LINKS = re.compile(r"/([vk])/([A-Za-z0-9_-]{22,64})/")
+
+
+@pytest.fixture
+def stack(tmp_path, static_root):
+    app_port = free_port()
+    nginx = PushNginx(tmp_path / "nginx", [app_port])
+    env = server_env(f"sqlite:///{tmp_path}/push.sqlite3", static_root, **nginx.push_env())
+    prepare(env, static=False)
+    with Gunicorn(env, workers=2, port=app_port, log=tmp_path / "gunicorn.log") as app, nginx:
+        yield SimpleNamespace(nginx=nginx, app=app, url=f"http://127.0.0.1:{nginx.port}")
+
+
+class Scorer:
+    """The scorer's phone, over HTTP: a new match, its links, and its saves."""
+
+    def __init__(self, port: int) -> None:
+        self.client = Client(port)
+        self.edit = self.client.start_match()
+        share = self.client.get(self.edit + "paylas/")[2].decode()
+        links = dict(LINKS.findall(share))
+        self.view, self.join = f"/v/{links['v']}/", f"/k/{links['k']}/"
+        self.saved = 0
+
+    def save(self, client: Client | None = None) -> None:
+        players = [{"opened": "series", "okeys": 0, "fake_okeys": 0, "penalties": []}]
+        players += [{"opened": "no", "okeys": 0, "fake_okeys": 0, "penalties": []}] * 3
+        hand = {"finisher": 0, "okey_finish": False, "kafa": False, "players": players}
+        self.saved += 1
+        form = hand_form_data(hand) | {"position": str(self.saved), "rows_seen": ""}
+        client = client or self.client
+        client.cookies = dict(self.client.cookies)
+        status, headers, _ = client.post(self.edit + "el/", form, htmx=True)
+        assert "cetele:hand-saved" in headers.get("hx-trigger", ""), status
+
+
+def asks(page, part: str) -> list[float]:
+    """When the page asked for `part` ("/poll/", "/satirlar/"), kept as it goes."""
+    times: list[float] = []
+    page.on("request", lambda r: times.append(time.monotonic()) if part in r.url else None)
+    return times
+
+
+def shows(page, words: str, timeout: float) -> float:
+    """Seconds until the sheet says `words` (its state: "1/13 el")."""
+    start = time.monotonic()
+    page.wait_for_selector(f'#sheet[data-match-state="{words}"]', timeout=timeout * 1000)
+    return time.monotonic() - start
+
+
+def test_a_viewer_is_told_of_a_save_and_asks_only_then(browser, stack, request):
+    scorer = Scorer(stack.nginx.port)
+    for page, console in open_phone(browser, stack, request):
+        polls = asks(page, "/poll/")
+        page.goto(scorer.view)
+        page.wait_for_timeout(2500)  # the stream opened and its one catch-up ask went
+        before = len(polls)
+        assert before <= 1
+        scorer.save()
+        shows(page, "1/13 el", timeout=5)
+        assert len(polls) == before + 1  # asked once, when told: no schedule's tick between
+        assert console.errors == []
+
+
+def test_a_joined_phone_asks_for_rows_only_when_told(browser, stack, request):
+    scorer = Scorer(stack.nginx.port)
+    cem = Client(stack.nginx.port)  # Cem's phone, joined at the table
+    cem.get(scorer.join)
+    assert cem.post(scorer.join, {"seat": "2"})[0] == 302
+    for page, console in open_phone(browser, stack, request):
+        rows = asks(page, "/satirlar/")
+        page.goto(scorer.join)
+        page.locator(".seat-choices label", has_text="Bora").click()
+        page.get_by_role("button", name="Bu benim").click()
+        page.wait_for_selector("form[data-own-row]")
+        page.wait_for_timeout(2500)  # the stream opened and its one catch-up ask went
+        before = len(rows)
+        page.wait_for_timeout(9000)  # two rows' ticks (every 4 s) would have asked without push
+        assert len(rows) == before
+        # Cem writes from his phone: Bora's page is told, asks once, and shows it.
+        assert cem.post(scorer.join + "satir/", ROW | {"position": "1"}, htmx=True)[0] == 200
+        page.wait_for_selector('#table-rows li[data-seat="2"].written', timeout=5000)
+        assert len(rows) == before + 1
+        assert console.errors == []
+
+
+def test_a_phone_shows_what_was_saved_while_nginx_restarted(browser, stack, request):
+    scorer = Scorer(stack.nginx.port)
+    direct = Client(stack.app.port)  # the scorer's save while nginx is down, straight to gunicorn
+    for page, _console in open_phone(browser, stack, request):
+        page.goto(scorer.view)
+        page.wait_for_timeout(2000)
+        stack.nginx.stop()
+        scorer.save(direct)
+        stack.nginx.start()
+        # Back within 10 s: the stream opens again (1 s, then 2 s …) and asks once.
+        assert shows(page, "1/13 el", timeout=10) < 10
+        scorer.save()
+        shows(page, "2/13 el", timeout=5)
