@@ -49,7 +49,7 @@ def rules_list(request: HttpRequest) -> TemplateResponse:
         for slug, preset in scoring.PRESETS.items()
     ]
     context = {"presets": presets, "forget": forgotten(request)}  # after a deletion (signed)
-    return TemplateResponse(request, "cetele/rules_list.html", context)
+    return TemplateResponse(request, "cetele/house_rules/rules_list.html", context)
 
 
 @require_safe
@@ -65,7 +65,7 @@ def rules_detail(request: HttpRequest, slug: str) -> TemplateResponse:
         "start_url": start_url(slug),
         "copy_url": editor_url(slug),
     }
-    return TemplateResponse(request, "cetele/rules_detail.html", context)
+    return TemplateResponse(request, "cetele/house_rules/rules_detail.html", context)
 
 
 @require_safe
@@ -86,7 +86,7 @@ def house_detail(request: HttpRequest, token: str) -> TemplateResponse:
         "copy_url": editor_url(house.view_token),
         "view_url": request.build_absolute_uri(reverse("house_detail", args=[house.view_token])),
     }
-    return TemplateResponse(request, "cetele/rules_detail.html", context)
+    return TemplateResponse(request, "cetele/house_rules/rules_detail.html", context)
 
 
 # --- The editor ------------------------------------------------------------------------------
@@ -109,7 +109,7 @@ def render_editor(request: HttpRequest, form: RulesetForm, **context) -> Templat
     """The editor page; the example uses the draft when it is valid, else `example_rules`."""
     rules = form.ruleset if form.is_bound else context.get("example_rules")
     context.update(form=form, example=worked_example(rules) if rules else None)
-    return TemplateResponse(request, "cetele/rules_editor.html", context)
+    return TemplateResponse(request, "cetele/house_rules/rules_editor.html", context)
 
 
 def form_action(request: HttpRequest) -> str:
@@ -222,7 +222,7 @@ def rules_preview(request: HttpRequest) -> TemplateResponse:
     form = RulesetForm(request.POST)
     form.is_valid()
     context = {"form": form, "example": worked_example(form.ruleset) if form.ruleset else None}
-    return TemplateResponse(request, "cetele/rules_editor.html#example", context)
+    return TemplateResponse(request, "cetele/house_rules/rules_editor.html#example", context)
 
 
 # --- One match's own rules ----------------------------------------------------------------
@@ -236,7 +236,7 @@ def match_adjust(request: HttpRequest) -> HttpResponse:
     preset's as its base so that the match's rules page marks what changed."""
     match_form = MatchForm(request.POST)
     if not match_form.is_valid():
-        return TemplateResponse(request, "cetele/match_create.html", {"form": match_form})
+        return TemplateResponse(request, "cetele/matches/match_create.html", {"form": match_form})
     source, base, preset_rules = match_form.rules()
     context = {
         "mode": MATCH,

@@ -253,7 +253,7 @@ def draw(match: Match, links: dict) -> Board:
         **links,
     }
     return Board(
-        html=mark_safe(render_to_string("cetele/_sheet.html", context)),
+        html=mark_safe(render_to_string("cetele/matches/_sheet.html", context)),
         title=", ".join(player.name for player in players),
         played=len(hands),
         finished=finished,
@@ -309,9 +309,9 @@ def buttons(last: Change | None, redo: Change | None, place: int | None) -> dict
 
 
 def empty_hand_fields(match: Match, entry) -> SafeString:
-    """The next hand's empty fields (cetele/_hand_fields.html: every player's row, the preview's
-    placeholder, the buttons), drawn once per match, language and players' names, and kept in
-    the "sheets" cache beside the sheet. Only for an `entry` with nothing typed (a HandEntry
+    """The next hand's empty fields (cetele/hand_form/_hand_fields.html: every player's row, the
+    preview's placeholder, the buttons), drawn once per match, language and players' names, and
+    kept in the "sheets" cache beside the sheet. Only for an `entry` with nothing typed (a HandEntry
     not bound, not a correction): anything else is drawn as it is.
 
     Why it is kept: it is what a save answers with and what the scorer's page shows, and its some
@@ -328,15 +328,17 @@ def empty_hand_fields(match: Match, entry) -> SafeString:
     cache = caches[SHEETS]
     html = cache.get(key)
     if html is None:
-        html = render_to_string("cetele/_hand_fields.html", {"entry": entry, "form_url": form_url})
+        html = render_to_string(
+            "cetele/hand_form/_hand_fields.html", {"entry": entry, "form_url": form_url}
+        )
         cache.set(key, html)
     return mark_safe(html)
 
 
 def empty_indicator_chips(entry) -> SafeString:
     """The gösterge's chips with none chosen, and their errors' empty containers
-    (cetele/_hand_form.html#indicator_fields), as the next hand's form shows them until a phone
-    sets the gösterge: drawn once per language and whether the rules have "sahte okey", and
+    (cetele/hand_form/_hand_form.html#indicator_fields), as the next hand's form shows them until
+    a phone sets the gösterge: drawn once per language and whether the rules have "sahte okey", and
     kept beside the empty fields. Only for an `entry` not bound whose gösterge nobody set: any
     chip checked, any error, is drawn as it is.
 
@@ -349,7 +351,9 @@ def empty_indicator_chips(entry) -> SafeString:
     cache = caches[SHEETS]
     html = cache.get(key)
     if html is None:
-        html = render_to_string("cetele/_hand_form.html#indicator_fields", {"entry": entry})
+        html = render_to_string(
+            "cetele/hand_form/_hand_form.html#indicator_fields", {"entry": entry}
+        )
         cache.set(key, html)
     return mark_safe(html)
 

@@ -194,7 +194,7 @@ def too_many_bad_links(retry_after: int) -> HttpResponse:
     message = _(
         "Bu ağdan kısa sürede çok sayıda yanlış şifre girildi. Birkaç dakika sonra yeniden deneyin."
     )
-    page = render_to_string("cetele/refused.html", {"title": title, "message": message})
+    page = render_to_string("cetele/shell/refused.html", {"title": title, "message": message})
     response = HttpResponse(page, status=429)
     response["Retry-After"] = str(retry_after)
     return response

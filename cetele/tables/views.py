@@ -62,7 +62,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         table = create_table(form.cleaned_data["name"].strip(), form.names())
         return hand_over(request, redirect(table_url(table)), table.edit_token)
-    return TemplateResponse(request, "cetele/table_create.html", {"form": form})
+    return TemplateResponse(request, "cetele/tables/table_create.html", {"form": form})
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -80,7 +80,7 @@ def match_table(request: HttpRequest, token: str) -> HttpResponse:
         messages.success(request, _("Masa kuruldu. Bu maç ve rövanşları masada kalır."))
         return hand_over(request, redirect(table_url(table)), table.edit_token)
     context = {"match": match, "players": players, "form": form}
-    return TemplateResponse(request, "cetele/table_from_match.html", context)
+    return TemplateResponse(request, "cetele/tables/table_from_match.html", context)
 
 
 # --- The table's page ------------------------------------------------------------------------
@@ -115,7 +115,7 @@ def table_detail(request: HttpRequest, token: str) -> TemplateResponse:
     context = table_context(request, table, EDIT)
     context["edit_url"] = request.build_absolute_uri(table_url(table))
     context["rotate_form"] = RotateLinkForm()
-    return TemplateResponse(request, "cetele/table.html", context)
+    return TemplateResponse(request, "cetele/tables/table.html", context)
 
 
 @require_safe
@@ -123,7 +123,9 @@ def table_detail(request: HttpRequest, token: str) -> TemplateResponse:
 def view_table(request: HttpRequest, token: str) -> TemplateResponse:
     """The table read-only: matches (through their view links), standings, statistics."""
     table = table_by_token(VIEW, token)
-    return TemplateResponse(request, "cetele/table.html", table_context(request, table, VIEW))
+    return TemplateResponse(
+        request, "cetele/tables/table.html", table_context(request, table, VIEW)
+    )
 
 
 # --- Changing a table ------------------------------------------------------------------------
@@ -148,7 +150,7 @@ def table_match(request: HttpRequest, token: str) -> HttpResponse:
         return hand_over(request, redirect("match_detail", match.edit_token), match.edit_token)
     # The places are suggested moved round by one from the table's last match, when it has one.
     context = {"table": table, "form": form, "seats_moved": last is not None}
-    return TemplateResponse(request, "cetele/table_match.html", context)
+    return TemplateResponse(request, "cetele/tables/table_match.html", context)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -167,7 +169,7 @@ def table_players(request: HttpRequest, token: str) -> HttpResponse:
             messages.success(request, _("Masanın oyuncuları kaydedildi."))
             return redirect(table_url(table))
     context = {"table": table, "form": form}
-    return TemplateResponse(request, "cetele/table_players.html", context)
+    return TemplateResponse(request, "cetele/tables/table_players.html", context)
 
 
 @require_POST

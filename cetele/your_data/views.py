@@ -103,7 +103,7 @@ def match_delete(request: HttpRequest, token: str) -> HttpResponse:
         "in_tournament": in_tournament,
     }
     status = 409 if in_tournament and request.method == "POST" else 200
-    return TemplateResponse(request, "cetele/match_delete.html", context, status=status)
+    return TemplateResponse(request, "cetele/your_data/match_delete.html", context, status=status)
 
 
 # --- A house preset ------------------------------------------------------------------------
@@ -124,7 +124,7 @@ def house_delete(request: HttpRequest, token: str) -> HttpResponse:
         )
         return after_deletion("rules_list", [forget])
     context = {"house": house, "match_count": started_with(house.choice_value), "form": form}
-    return TemplateResponse(request, "cetele/house_delete.html", context)
+    return TemplateResponse(request, "cetele/your_data/house_delete.html", context)
 
 
 def started_with(preset_value: str) -> int:
@@ -161,4 +161,4 @@ def table_delete(request: HttpRequest, token: str) -> HttpResponse:
         "match_count": table.matches.count(),
         "form": form,
     }
-    return TemplateResponse(request, "cetele/table_delete.html", context)
+    return TemplateResponse(request, "cetele/your_data/table_delete.html", context)

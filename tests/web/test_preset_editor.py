@@ -496,7 +496,7 @@ def test_an_invalid_match_form_on_the_way_to_the_editor_shows_the_match_form(cli
     response = client.post(reverse("match_adjust"), new_match_data(name_1="", action="adjust"))
 
     assert response.status_code == 200
-    assert response.templates[0].name == "cetele/match_create.html"
+    assert response.templates[0].name == "cetele/matches/match_create.html"
     assert Match.objects.count() == 0
 
 

@@ -354,7 +354,9 @@ def test_the_pair_limit_takes_the_right_suffix_for_every_threshold_to_1000():
         # Rendered outside a request: the page's language is Turkish here, whatever an earlier
         # request in this thread (an English page) left activated.
         with translation.override("tr"):
-            page = html.unescape(render_to_string("cetele/_rules.html", {"rules": rules}))
+            page = html.unescape(
+                render_to_string("cetele/house_rules/_rules.html", {"rules": rules})
+            )
 
         expected = f"toplam {accusative_by_ear(threshold)} geçerse üstüne +101"
         if rule_values(page)["pair_opener_over"] != expected:

@@ -1,4 +1,4 @@
-"""The sheet's rows (templates/cetele/_sheet.html): each row's links are the URLs Django
+"""The sheet's rows (templates/cetele/matches/_sheet.html): each row's links are the URLs Django
 reverses, scores are the engine's text, and nothing is skipped."""
 
 import re

@@ -98,10 +98,10 @@ def test_no_suffix_after_a_name_from_data():
 
 # Drawn once for every phone of a match or a tournament: no sentence here is one player's own.
 EVERY_PHONE = [
-    "templates/cetele/_sheet.html",
-    "templates/cetele/_summary.html",
-    "templates/cetele/_chart.html",
-    "templates/cetele/_objections.html",
+    "templates/cetele/matches/_sheet.html",
+    "templates/cetele/matches/_summary.html",
+    "templates/cetele/matches/_chart.html",
+    "templates/cetele/seats/_objections.html",
     "templates/cetele/seats/_rows.html",
     "templates/cetele/tea/_bill.html",
     "templates/cetele/tea/_counts.html",
