@@ -321,7 +321,7 @@ def empty_hand_fields(match: Match, entry) -> SafeString:
     (docs/performance.md). Nothing in it varies with the request or the hand's place: the CSRF
     token, the form's one-time token and the place are in _hand_form.html around it
     (tests/web/test_kept_drawings.py checks that no phone's token is in another's page)."""
-    form_url = reverse("hand_create", args=[match.edit_token])
+    form_url = reverse("matches:hand_create", args=[match.edit_token])
     names = "\x1f".join(player.name for player in entry.players)
     names_digest = hashlib.sha256(names.encode()).hexdigest()
     key = drawing_key("fields", stamp_of_start(match), names_digest, token=match.edit_token)

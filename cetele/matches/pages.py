@@ -69,7 +69,7 @@ def sheet_context(match: Match, *, role: str = EDIT, rows_poll: bool = False) ->
 
 
 def match_url(match: Match) -> str:
-    return reverse("match_detail", args=[match.edit_token])
+    return reverse("matches:match_detail", args=[match.edit_token])
 
 
 # The sheet a saved correction sends the phone back to names the correction's change, so that

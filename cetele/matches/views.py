@@ -472,7 +472,7 @@ def match_hidden_totals(request: HttpRequest, token: str) -> HttpResponse:
     except DatabaseError as error:
         logger.error("Hidden totals not set, the database refused the write: %s", error)
         messages.error(request, NOT_WRITTEN)
-        return redirect("match_players", match.edit_token)
+        return redirect("matches:match_players", match.edit_token)
     if not changed:
         messages.info(request, _("Gizli toplam zaten böyleydi: hiçbir şey değişmedi."))
     elif hidden:

@@ -53,8 +53,8 @@ def match_share(request: HttpRequest, token: str) -> TemplateResponse:
     players = players_of(match)
     hands = list(match.hands.all())
     sheet = tally([hand.scores for hand in hands], len(players), match.teams)
-    view_url = request.build_absolute_uri(reverse("view_match", args=[match.view_token]))
-    edit_url = request.build_absolute_uri(reverse("match_detail", args=[match.edit_token]))
+    view_url = request.build_absolute_uri(reverse("sharing:view_match", args=[match.view_token]))
+    edit_url = request.build_absolute_uri(reverse("matches:match_detail", args=[match.edit_token]))
     names = [player.name for player in players]
     context = {
         "match": match,
@@ -82,7 +82,7 @@ def match_rotate(request: HttpRequest, token: str) -> HttpResponse:
     match = match_by_token(EDIT, token)
     form = RotateLinkForm(request.POST)
     if not form.is_valid():
-        back = reverse("match_share", args=[match.edit_token])
+        back = reverse("sharing:match_share", args=[match.edit_token])
         return rotation_refused(request, form, request.path, back, _("Yeni izleme bağlantısı"))
     kind = form.cleaned_data["kind"]
     new = match.rotate_token(kind)
@@ -102,7 +102,7 @@ def match_rotate(request: HttpRequest, token: str) -> HttpResponse:
                 "gönderin."
             ),
         )
-    return hand_over(request, redirect("match_share", match.edit_token), new)
+    return hand_over(request, redirect("sharing:match_share", match.edit_token), new)
 
 
 # --- Live updates ----------------------------------------------------------------------------

@@ -94,7 +94,7 @@ def match_delete(request: HttpRequest, token: str) -> HttpResponse:
                 "açılmıyor."
             ),
         )
-        return after_deletion("home", [key])
+        return after_deletion("matches:home", [key])
     context = {
         "match": match,
         "players": list(match.players.all()),
@@ -122,7 +122,7 @@ def house_delete(request: HttpRequest, token: str) -> HttpResponse:
             request,
             _("Ev kuralı silindi. Onunla başlamış maçlar kendi kopyalarıyla sürer."),
         )
-        return after_deletion("rules_list", [forget])
+        return after_deletion("house_rules:rules_list", [forget])
     context = {"house": house, "match_count": started_with(house.choice_value), "form": form}
     return TemplateResponse(request, "cetele/your_data/house_delete.html", context)
 
@@ -154,7 +154,7 @@ def table_delete(request: HttpRequest, token: str) -> HttpResponse:
         else:
             message = _("Masa silindi. Maçları kendi bağlantılarıyla açılmaya devam eder.")
         messages.success(request, message)
-        return after_deletion("home", forget)
+        return after_deletion("matches:home", forget)
     context = {
         "table": table,
         "players": list(table.players.all()),
