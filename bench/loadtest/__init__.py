@@ -3,8 +3,9 @@ a phone at a café table does, then a check that every acknowledged hand is in t
 exactly once.
 
 The app is a black box here: every request is built as the browser builds it from the page it
-was given (static/cetele/app.js, htmx, templates/cetele/match.html and _hand_form.html), with
-that phone's own cookies, the CSRF token the page carries and the hand form's fields as drawn.
+was given (static/cetele/app.js, htmx, templates/cetele/matches/match.html and
+hand_form/_hand_form.html), with that phone's own cookies, the CSRF token the page carries
+and the hand form's fields as drawn.
 A table is one match and `--viewers` + 1 phones:
 
 - the scorer's phone polls its sheet, and for each hand (one every `--save-every` s) sends the

@@ -41,7 +41,7 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
             return TemplateResponse(request, "cetele/deal/_indicator_form.html#status", context)
         for line in form.error_lines():
             messages.error(request, line)
-        return redirect("join_match", match.join_token)
+        return redirect("seats:join_match", match.join_token)
     position = form.cleaned_data["position"]
     try:
         with seat_held(match, claim):
@@ -52,7 +52,7 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
         notice = _("%(number)s. el kaydedildi; gösterge kullanılmadı.") % {"number": position}
         if not request.htmx:
             messages.error(request, notice)
-            return redirect("join_match", match.join_token)
+            return redirect("seats:join_match", match.join_token)
         # The whole section again, for the hand open now; the match over, the sentence alone.
         context = indicator_context(match, players, closed.position)
         context["indicator_errors"] = [notice]
@@ -70,7 +70,7 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
         ) % {"okey": scorers.kept.words}
         if not request.htmx:
             messages.error(request, notice)
-            return redirect("join_match", match.join_token)
+            return redirect("seats:join_match", match.join_token)
         # The whole section again: its chips show the scorer's gösterge, not the phone's taps.
         context = indicator_context(match, players, position)
         context["indicator_errors"] = [notice]
@@ -84,7 +84,7 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
         trigger_client_event(response, "cetele:poll-now")
         return response
     messages.success(request, _("Gösterge gösterildi: bütün telefonlar görüyor."))
-    return redirect("join_match", match.join_token)
+    return redirect("seats:join_match", match.join_token)
 
 
 @require_POST
@@ -99,13 +99,13 @@ def match_dealer(request: HttpRequest, token: str) -> HttpResponse:
         for errors in form.errors.values():
             for error in errors:
                 messages.error(request, _("%(error)s Hiçbir şey değişmedi.") % {"error": error})
-        return redirect("match_detail", match.edit_token)
+        return redirect("matches:match_detail", match.edit_token)
     seat = form.cleaned_data["first_dealer"]
     if not match.set_first_dealer(seat):
         messages.error(
             request,
             _("İlk el kaydedildi: dağıtan artık sırayla geçer. Hiçbir şey değişmedi."),
         )
-        return redirect("match_detail", match.edit_token)
+        return redirect("matches:match_detail", match.edit_token)
     messages.success(request, _("İlk eli %(name)s dağıtıyor.") % {"name": players[seat].name})
-    return redirect("match_detail", match.edit_token)
+    return redirect("matches:match_detail", match.edit_token)

@@ -31,11 +31,11 @@ NEW, EDIT, MATCH = "new", "edit", "match"
 
 def start_url(value: str) -> str:
     """The new-match page with this preset chosen."""
-    return f"{reverse('match_create')}?{urlencode({'preset': value})}"
+    return f"{reverse('matches:match_create')}?{urlencode({'preset': value})}"
 
 
 def editor_url(source: str) -> str:
-    return f"{reverse('preset_new')}?{urlencode({'from': source})}"
+    return f"{reverse('house_rules:preset_new')}?{urlencode({'from': source})}"
 
 
 # --- Reading rules ---------------------------------------------------------------------------
@@ -49,7 +49,7 @@ def rules_list(request: HttpRequest) -> TemplateResponse:
         for slug, preset in scoring.PRESETS.items()
     ]
     context = {"presets": presets, "forget": forgotten(request)}  # after a deletion (signed)
-    return TemplateResponse(request, "cetele/rules_list.html", context)
+    return TemplateResponse(request, "cetele/house_rules/rules_list.html", context)
 
 
 @require_safe
@@ -65,7 +65,7 @@ def rules_detail(request: HttpRequest, slug: str) -> TemplateResponse:
         "start_url": start_url(slug),
         "copy_url": editor_url(slug),
     }
-    return TemplateResponse(request, "cetele/rules_detail.html", context)
+    return TemplateResponse(request, "cetele/house_rules/rules_detail.html", context)
 
 
 @require_safe
@@ -84,9 +84,11 @@ def house_detail(request: HttpRequest, token: str) -> TemplateResponse:
         "changed": bool(differences(house.rules, base)),
         "start_url": start_url(house.choice_value),
         "copy_url": editor_url(house.view_token),
-        "view_url": request.build_absolute_uri(reverse("house_detail", args=[house.view_token])),
+        "view_url": request.build_absolute_uri(
+            reverse("house_rules:house_detail", args=[house.view_token])
+        ),
     }
-    return TemplateResponse(request, "cetele/rules_detail.html", context)
+    return TemplateResponse(request, "cetele/house_rules/rules_detail.html", context)
 
 
 # --- The editor ------------------------------------------------------------------------------
@@ -109,7 +111,7 @@ def render_editor(request: HttpRequest, form: RulesetForm, **context) -> Templat
     """The editor page; the example uses the draft when it is valid, else `example_rules`."""
     rules = form.ruleset if form.is_bound else context.get("example_rules")
     context.update(form=form, example=worked_example(rules) if rules else None)
-    return TemplateResponse(request, "cetele/rules_editor.html", context)
+    return TemplateResponse(request, "cetele/house_rules/rules_editor.html", context)
 
 
 def form_action(request: HttpRequest) -> str:
@@ -140,7 +142,9 @@ def preset_new(request: HttpRequest) -> HttpResponse:
                 "Paylaşmak için aşağıdaki bağlantıyı gönderin."
             ),
         )
-        return hand_over(request, redirect("house_edit", house.edit_token), house.edit_token)
+        return hand_over(
+            request, redirect("house_rules:house_edit", house.edit_token), house.edit_token
+        )
     form.is_valid()
     return render_editor(request, form, **context)
 
@@ -153,9 +157,11 @@ def house_edit(request: HttpRequest, token: str) -> HttpResponse:
     context = {
         "mode": EDIT,
         "house": house,
-        "form_url": reverse("house_edit", args=[house.edit_token]),
+        "form_url": reverse("house_rules:house_edit", args=[house.edit_token]),
         "example_rules": house.rules,
-        "view_url": request.build_absolute_uri(reverse("house_detail", args=[house.view_token])),
+        "view_url": request.build_absolute_uri(
+            reverse("house_rules:house_detail", args=[house.view_token])
+        ),
         "start_url": start_url(house.choice_value),
         "rotate_form": RotateLinkForm(),
     }
@@ -191,7 +197,7 @@ def house_edit(request: HttpRequest, token: str) -> HttpResponse:
                 request,
                 _("Kurallar kaydedildi. Daha önce başlamış maçlar kendi kopyalarıyla sürer."),
             )
-            return redirect("house_edit", house.edit_token)
+            return redirect("house_rules:house_edit", house.edit_token)
     form.is_valid()
     context.setdefault("seen_form", seen)  # drawn again as it came, for the next save
     return render_editor(request, form, **context)
@@ -205,7 +211,7 @@ def house_rotate(request: HttpRequest, token: str) -> HttpResponse:
     house = house_by_token("edit_token", token)
     form = RotateLinkForm(request.POST)
     if not form.is_valid():
-        back = reverse("house_edit", args=[house.edit_token])
+        back = reverse("house_rules:house_edit", args=[house.edit_token])
         label = _("Yeni paylaşma bağlantısı")
         return rotation_refused(request, form, request.path, back, label)
     new = house.rotate_token(form.cleaned_data["kind"])
@@ -213,7 +219,7 @@ def house_rotate(request: HttpRequest, token: str) -> HttpResponse:
         request,
         _("Yeni bağlantı hazır; eskisi artık açılmıyor. Gereken kişilere yenisini gönderin."),
     )
-    return hand_over(request, redirect("house_edit", house.edit_token), new)
+    return hand_over(request, redirect("house_rules:house_edit", house.edit_token), new)
 
 
 @require_POST
@@ -222,7 +228,7 @@ def rules_preview(request: HttpRequest) -> TemplateResponse:
     form = RulesetForm(request.POST)
     form.is_valid()
     context = {"form": form, "example": worked_example(form.ruleset) if form.ruleset else None}
-    return TemplateResponse(request, "cetele/rules_editor.html#example", context)
+    return TemplateResponse(request, "cetele/house_rules/rules_editor.html#example", context)
 
 
 # --- One match's own rules ----------------------------------------------------------------
@@ -236,12 +242,12 @@ def match_adjust(request: HttpRequest) -> HttpResponse:
     preset's as its base so that the match's rules page marks what changed."""
     match_form = MatchForm(request.POST)
     if not match_form.is_valid():
-        return TemplateResponse(request, "cetele/match_create.html", {"form": match_form})
+        return TemplateResponse(request, "cetele/matches/match_create.html", {"form": match_form})
     source, base, preset_rules = match_form.rules()
     context = {
         "mode": MATCH,
         "match_form": match_form,
-        "form_url": reverse("match_adjust"),
+        "form_url": reverse("house_rules:match_adjust"),
         "example_rules": preset_rules,
     }
     if RulesetForm.prefix + "-name" not in request.POST:  # just arrived from the match form
@@ -261,7 +267,9 @@ def match_adjust(request: HttpRequest) -> HttpResponse:
                 hidden_totals=match_form.cleaned_data["hidden_totals"],
                 first_dealer=match_form.cleaned_data["first_dealer"],
             )
-            return hand_over(request, redirect("match_detail", match.edit_token), match.edit_token)
+            return hand_over(
+                request, redirect("matches:match_detail", match.edit_token), match.edit_token
+            )
         form.add_error(
             "hands",
             _("Bu maç %(hands)s el olacak: bu uzunluğu da işaretleyin.") % {"hands": planned},

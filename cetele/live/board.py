@@ -253,7 +253,7 @@ def draw(match: Match, links: dict) -> Board:
         **links,
     }
     return Board(
-        html=mark_safe(render_to_string("cetele/_sheet.html", context)),
+        html=mark_safe(render_to_string("cetele/matches/_sheet.html", context)),
         title=", ".join(player.name for player in players),
         played=len(hands),
         finished=finished,
@@ -309,9 +309,9 @@ def buttons(last: Change | None, redo: Change | None, place: int | None) -> dict
 
 
 def empty_hand_fields(match: Match, entry) -> SafeString:
-    """The next hand's empty fields (cetele/_hand_fields.html: every player's row, the preview's
-    placeholder, the buttons), drawn once per match, language and players' names, and kept in
-    the "sheets" cache beside the sheet. Only for an `entry` with nothing typed (a HandEntry
+    """The next hand's empty fields (cetele/hand_form/_hand_fields.html: every player's row, the
+    preview's placeholder, the buttons), drawn once per match, language and players' names, and
+    kept in the "sheets" cache beside the sheet. Only for an `entry` with nothing typed (a HandEntry
     not bound, not a correction): anything else is drawn as it is.
 
     Why it is kept: it is what a save answers with and what the scorer's page shows, and its some
@@ -321,22 +321,24 @@ def empty_hand_fields(match: Match, entry) -> SafeString:
     (docs/performance.md). Nothing in it varies with the request or the hand's place: the CSRF
     token, the form's one-time token and the place are in _hand_form.html around it
     (tests/web/live/test_pages_never_stale.py checks that no phone's token is in another's page)."""
-    form_url = reverse("hand_create", args=[match.edit_token])
+    form_url = reverse("matches:hand_create", args=[match.edit_token])
     names = "\x1f".join(player.name for player in entry.players)
     names_digest = hashlib.sha256(names.encode()).hexdigest()
     key = drawing_key("fields", stamp_of_start(match), names_digest, token=match.edit_token)
     cache = caches[SHEETS]
     html = cache.get(key)
     if html is None:
-        html = render_to_string("cetele/_hand_fields.html", {"entry": entry, "form_url": form_url})
+        html = render_to_string(
+            "cetele/hand_form/_hand_fields.html", {"entry": entry, "form_url": form_url}
+        )
         cache.set(key, html)
     return mark_safe(html)
 
 
 def empty_indicator_chips(entry) -> SafeString:
     """The gösterge's chips with none chosen, and their errors' empty containers
-    (cetele/_hand_form.html#indicator_fields), as the next hand's form shows them until a phone
-    sets the gösterge: drawn once per language and whether the rules have "sahte okey", and
+    (cetele/hand_form/_hand_form.html#indicator_fields), as the next hand's form shows them until
+    a phone sets the gösterge: drawn once per language and whether the rules have "sahte okey", and
     kept beside the empty fields. Only for an `entry` not bound whose gösterge nobody set: any
     chip checked, any error, is drawn as it is.
 
@@ -349,7 +351,9 @@ def empty_indicator_chips(entry) -> SafeString:
     cache = caches[SHEETS]
     html = cache.get(key)
     if html is None:
-        html = render_to_string("cetele/_hand_form.html#indicator_fields", {"entry": entry})
+        html = render_to_string(
+            "cetele/hand_form/_hand_form.html#indicator_fields", {"entry": entry}
+        )
         cache.set(key, html)
     return mark_safe(html)
 

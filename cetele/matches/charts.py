@@ -2,10 +2,10 @@
 
 `match_chart` turns the sheet's running totals (scoring.sheet.tally: nothing is added up here)
 into a `Chart` of plain coordinates, and `chart_drawing` into where each line, tick and mark
-goes; templates/cetele/_chart.html draws that as a few kilobytes of SVG. No JavaScript and no
-style attributes (our CSP forbids them): colours, dashes and dark mode come from app.css through
-classes; the presentation attributes only keep the lines unfilled when CSS is missing. Screen
-readers get the title and a description with every total.
+goes; templates/cetele/matches/_chart.html draws that as a few kilobytes of SVG. No JavaScript
+and no style attributes (our CSP forbids them): colours, dashes and dark mode come from app.css
+through classes; the presentation attributes only keep the lines unfilled when CSS is missing.
+Screen readers get the title and a description with every total.
 """
 
 import math
@@ -160,7 +160,7 @@ class Mark:
 
 @dataclass(frozen=True)
 class Drawing:
-    """Everything templates/cetele/_chart.html draws, as numbers and words: where each tick,
+    """Everything templates/cetele/matches/_chart.html draws, as numbers and words: where each tick,
     line and mark goes. The template writes the SVG."""
 
     title: str

@@ -69,7 +69,7 @@ def sheet_context(match: Match, *, role: str = EDIT, rows_poll: bool = False) ->
 
 
 def match_url(match: Match) -> str:
-    return reverse("match_detail", args=[match.edit_token])
+    return reverse("matches:match_detail", args=[match.edit_token])
 
 
 # The sheet a saved correction sends the phone back to names the correction's change, so that
@@ -179,7 +179,7 @@ def read_only_hand_page(
     if role == JOIN:
         context["objection_form"] = form or ObjectionForm()
         context["own_player"] = players[claim.seat] if claim else None
-    return TemplateResponse(request, "cetele/hand_view.html", context, status=status)
+    return TemplateResponse(request, "cetele/matches/hand_view.html", context, status=status)
 
 
 # --- The hand form's answers ------------------------------------------------------------------
@@ -210,11 +210,13 @@ def render_hand_form(request: HttpRequest, match: Match, entry: HandEntry) -> Te
     """The form alone for HTMX (the preview alone while typing), else its whole page."""
     if typing(request):
         context = {"entry": entry, "oob_errors": True}
-        return TemplateResponse(request, "cetele/_hand_fields.html#hand_preview", context)
+        return TemplateResponse(request, "cetele/hand_form/_hand_fields.html#hand_preview", context)
     if entry.is_correction:
         context = hand_context(match, entry.hand, entry.players, entry)
         context["open_objections"] = scorer_objections(match, entry.hand.number)
-        template = "cetele/hand.html#form_answer" if request.htmx else "cetele/hand.html"
+        template = (
+            "cetele/matches/hand.html#form_answer" if request.htmx else "cetele/matches/hand.html"
+        )
         return TemplateResponse(request, template, context)
     if request.htmx:
         context = {
@@ -222,10 +224,10 @@ def render_hand_form(request: HttpRequest, match: Match, entry: HandEntry) -> Te
             "entry": entry,
             "players": entry.players,
         }
-        return TemplateResponse(request, "cetele/match.html#hand_form", context)
+        return TemplateResponse(request, "cetele/matches/match.html#hand_form", context)
     context = sheet_context(match, rows_poll=True)
     context["entry"] = entry
-    return TemplateResponse(request, "cetele/match.html", context)
+    return TemplateResponse(request, "cetele/matches/match.html", context)
 
 
 def rows_arrived(request, match: Match, entry: HandEntry, arrived: RowsArrived) -> TemplateResponse:
@@ -272,7 +274,7 @@ def saved_answer(request, match: Match, saved: Hand | None, entry, players: list
         # The save cleared the gösterge: the next hand has none yet (one a phone sets from now
         # on comes to this page with the rows' poll, static/cetele/seats.js).
         context.update(next_hand(match, players, played + 1, None))
-    response = TemplateResponse(request, "cetele/match.html#hand_saved", context)
+    response = TemplateResponse(request, "cetele/matches/match.html#hand_saved", context)
     # Names the hand for a phone's outbox, which sent it without hearing back or while offline
     # (static/cetele/offline.js), and for the page, which asks for the sheet and marks the
     # hand's row in it (app.js).

@@ -89,7 +89,7 @@ MAX_POSITION = 10_000  # far past any match; a bigger "place" is not one
 def home(request: HttpRequest) -> TemplateResponse:
     """The front page: what Çetele is, and the way into a new match; after a deletion, what
     this phone should forget (only if the app's own answer says so)."""
-    return TemplateResponse(request, "cetele/home.html", {"forget": forgotten(request)})
+    return TemplateResponse(request, "cetele/matches/home.html", {"forget": forgotten(request)})
 
 
 @require_safe
@@ -139,7 +139,9 @@ def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirec
             status = 503
         else:
             return hand_over(request, redirect(match_url(match)), match.edit_token)
-    return TemplateResponse(request, "cetele/match_create.html", {"form": form}, status=status)
+    return TemplateResponse(
+        request, "cetele/matches/match_create.html", {"form": form}, status=status
+    )
 
 
 # --- The match sheet ------------------------------------------------------------------------
@@ -151,7 +153,7 @@ def match_detail(request: HttpRequest, token: str) -> HttpResponse:
     """The çetele with the form for the next hand (and, after a correction, its note)."""
     match = editable_match(token)
     note = corrected_note(request, match)
-    return sheet_page(request, match, "cetele/match.html", role=EDIT, note=note)
+    return sheet_page(request, match, "cetele/matches/match.html", role=EDIT, note=note)
 
 
 @require_POST
@@ -371,7 +373,7 @@ def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
         "players": players,
         "position": hand_position(match, hand),
     }
-    return TemplateResponse(request, "cetele/hand_delete.html", context)
+    return TemplateResponse(request, "cetele/matches/hand_delete.html", context)
 
 
 @require_POST
@@ -412,7 +414,7 @@ def reverse_change(request: HttpRequest, match: Match, *, redo: bool) -> HttpRes
     except DatabaseError as error:
         logger.error("Undo not saved, the database refused the write: %s", error)
         messages.error(request, NOT_WRITTEN)
-        response = sheet_page(request, match, "cetele/match.html", role=EDIT)
+        response = sheet_page(request, match, "cetele/matches/match.html", role=EDIT)
         response.status_code = 503  # the sheet as it is, its button there to tap again
         return response
     else:
@@ -425,7 +427,7 @@ def reverse_change(request: HttpRequest, match: Match, *, redo: bool) -> HttpRes
 def match_history(request: HttpRequest, token: str) -> TemplateResponse:
     """Every change to the match: when, what, old and new scores."""
     match = editable_match(token)
-    return TemplateResponse(request, "cetele/history.html", history_context(match))
+    return TemplateResponse(request, "cetele/matches/history.html", history_context(match))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -454,7 +456,7 @@ def match_players(request: HttpRequest, token: str) -> HttpResponse:
         "form": form,
         "hidden_form": HiddenTotalsForm(initial={"hidden": match.hidden_totals}),
     }
-    return TemplateResponse(request, "cetele/players.html", context, status=status)
+    return TemplateResponse(request, "cetele/matches/players.html", context, status=status)
 
 
 @require_POST
@@ -470,7 +472,7 @@ def match_hidden_totals(request: HttpRequest, token: str) -> HttpResponse:
     except DatabaseError as error:
         logger.error("Hidden totals not set, the database refused the write: %s", error)
         messages.error(request, NOT_WRITTEN)
-        return redirect("match_players", match.edit_token)
+        return redirect("matches:match_players", match.edit_token)
     if not changed:
         messages.info(request, _("Gizli toplam zaten böyleydi: hiçbir şey değişmedi."))
     elif hidden:
@@ -493,4 +495,4 @@ def match_rules(request: HttpRequest, token: str, role: str) -> TemplateResponse
     (`role`, from the URL), whose links lead within that link's pages."""
     match = match_by_token(role, token)
     context = {"match": match, **link_context(match, role)}
-    return TemplateResponse(request, "cetele/match_rules.html", context)
+    return TemplateResponse(request, "cetele/matches/match_rules.html", context)

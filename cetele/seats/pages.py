@@ -39,13 +39,13 @@ def no_seat(request: HttpRequest, match: Match) -> HttpResponse:
     if request.htmx:
         return row_status(request, match, [message], error=True)
     messages.error(request, message)
-    return redirect("join_match", match.join_token)
+    return redirect("seats:join_match", match.join_token)
 
 
 def rows_url(match: Match, role: str, position: int | None) -> str:
     """The rows' poll, naming what the page shows: the sheet's version, the rows' version and
     the hand's place (a phone's own row moves on when the hand is saved)."""
-    name = "join_rows" if role == JOIN else "seat_rows"
+    name = "seats:join_rows" if role == JOIN else "seats:seat_rows"
     token = getattr(match, TOKEN_FIELDS[role])
     return (
         f"{reverse(name, args=[token])}?v={match.version}&d={match.draft_version}&p={position or 0}"
@@ -131,7 +131,7 @@ def share_context(request: HttpRequest, match: Match) -> dict:
     """The join link on the share page: the link, its QR code, who has joined, "Telefonu çıkar"
     and the rotation."""
 
-    join_url = request.build_absolute_uri(reverse("join_match", args=[match.join_token]))
+    join_url = request.build_absolute_uri(reverse("seats:join_match", args=[match.join_token]))
     taken = taken_seats(match)
     return {
         "join_url": join_url,

@@ -95,7 +95,7 @@ def pick_seat(request: HttpRequest, match: Match, claim) -> HttpResponse:
     if not form.is_valid():
         return pick_page(request, match, form, status=400)
     seat = form.cleaned_data["seat"]
-    response = redirect("join_match", match.join_token)
+    response = redirect("seats:join_match", match.join_token)
     try:
         claim = take_seat(match, seat, phone_for(request, response))
     except AlreadySeated as seated:
@@ -118,7 +118,7 @@ def already_seated(request: HttpRequest, match: Match, claim) -> HttpResponse:
     (whichever of two answers at the same moment the phone keeps last)."""
     name = players_of(match)[claim.seat].name
     messages.info(request, _("Bu telefonda zaten %(name)s olarak yazıyorsunuz.") % {"name": name})
-    response = redirect("join_match", match.join_token)
+    response = redirect("seats:join_match", match.join_token)
     remember_claim(request, response, claim)
     return response
 
@@ -151,12 +151,12 @@ def join_row(request: HttpRequest, token: str) -> HttpResponse:
         if request.htmx:
             return fresh_row(request, match, claim.seat, notice)
         messages.error(request, notice)
-        return redirect("join_match", match.join_token)
+        return redirect("seats:join_match", match.join_token)
     sent = _("Satırınız gönderildi: çeteleyi tutan kişi eli kaydedince sayılır.")
     if request.htmx:
         return row_status(request, match, [sent])
     messages.success(request, sent)
-    return redirect("join_match", match.join_token)
+    return redirect("seats:join_match", match.join_token)
 
 
 def hand_closed_notice(written_for: int, now_open: int | None) -> str:
@@ -271,7 +271,7 @@ def join_objection(request: HttpRequest, token: str, number: int) -> HttpRespons
     if request.htmx:
         return objection_answer(request, match, hand, ObjectionForm(), claim, said=said)
     messages.success(request, said)
-    return redirect("join_hand", match.join_token, number)
+    return redirect("sharing:join_hand", match.join_token, number)
 
 
 NO_SEAT = gettext_lazy("Bu maçta henüz adınızı seçmediniz: itiraz etmek için önce adınızı seçin.")
@@ -302,7 +302,7 @@ def objection_refused(request, match, sentence) -> HttpResponse:
         context = {**link_context(match, JOIN), "lines": [sentence], "error": True}
         return TemplateResponse(request, "cetele/seats/_objection_status.html", context)
     messages.error(request, sentence)
-    return redirect("join_match", match.join_token)
+    return redirect("seats:join_match", match.join_token)
 
 
 # --- The scorer's side (edit link) ----------------------------------------------------------------
@@ -316,7 +316,7 @@ def join_rotate(request: HttpRequest, token: str) -> HttpResponse:
     form = RotateJoinForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Yenilemek için önce kutuyu işaretleyin: hiçbir şey değişmedi."))
-        return redirect("match_share", match.edit_token)
+        return redirect("sharing:match_share", match.edit_token)
     rotate_join_link(match)
     messages.success(
         request,
@@ -325,7 +325,7 @@ def join_rotate(request: HttpRequest, token: str) -> HttpResponse:
             "Oyunculara yenisini gösterin."
         ),
     )
-    return redirect("match_share", match.edit_token)
+    return redirect("sharing:match_share", match.edit_token)
 
 
 @require_POST
@@ -338,7 +338,7 @@ def seat_free(request: HttpRequest, token: str) -> HttpResponse:
     if not form.is_valid() or form.cleaned_data["seat"] >= len(players):
         unclear = _("Hangi telefonun çıkarılacağı anlaşılamadı: hiçbir şey değişmedi.")
         messages.error(request, unclear)
-        return redirect("match_share", match.edit_token)
+        return redirect("sharing:match_share", match.edit_token)
     seat = form.cleaned_data["seat"]
     name = players[seat].name
     if free_seat(match, seat):
@@ -350,7 +350,7 @@ def seat_free(request: HttpRequest, token: str) -> HttpResponse:
     else:
         none = _("Bu adda telefon yoktu: %(name)s. Hiçbir şey değişmedi.")
         messages.info(request, none % {"name": name})
-    return redirect("match_share", match.edit_token)
+    return redirect("sharing:match_share", match.edit_token)
 
 
 @require_POST

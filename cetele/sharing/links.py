@@ -40,13 +40,23 @@ TOKEN_FIELDS = {EDIT: "edit_token", VIEW: "view_token", JOIN: "join_token"}
 # The URL names each role links to, so that one template (the sheet) serves both roles.
 URL_NAMES = {
     EDIT: {
-        "page": "match_detail",
-        "hand": "hand_detail",
-        "rules": "match_rules",
-        "poll": "match_poll",
+        "page": "matches:match_detail",
+        "hand": "matches:hand_detail",
+        "rules": "matches:match_rules",
+        "poll": "sharing:match_poll",
     },
-    VIEW: {"page": "view_match", "hand": "view_hand", "rules": "view_rules", "poll": "view_poll"},
-    JOIN: {"page": "join_match", "hand": "join_hand", "rules": "join_rules", "poll": "join_poll"},
+    VIEW: {
+        "page": "sharing:view_match",
+        "hand": "sharing:view_hand",
+        "rules": "matches:view_rules",
+        "poll": "sharing:view_poll",
+    },
+    JOIN: {
+        "page": "seats:join_match",
+        "hand": "sharing:join_hand",
+        "rules": "matches:join_rules",
+        "poll": "sharing:join_poll",
+    },
 }
 
 MAX_TOKEN_LENGTH = 64
@@ -196,7 +206,7 @@ def too_many_bad_links(retry_after: int) -> HttpResponse:
     message = _(
         "Bu ağdan kısa sürede çok sayıda yanlış şifre girildi. Birkaç dakika sonra yeniden deneyin."
     )
-    page = render_to_string("cetele/refused.html", {"title": title, "message": message})
+    page = render_to_string("cetele/shell/refused.html", {"title": title, "message": message})
     response = HttpResponse(page, status=429)
     response["Retry-After"] = str(retry_after)
     return response

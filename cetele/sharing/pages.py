@@ -42,7 +42,7 @@ def rotation_refused(
         "back_url": back_url,
         "view_label": view_label,
     }
-    return TemplateResponse(request, "cetele/rotate_refused.html", context)
+    return TemplateResponse(request, "cetele/sharing/rotate_refused.html", context)
 
 
 def export_parts(token: str, role: str) -> tuple[Match, list, list, object, bool]:

@@ -53,8 +53,8 @@ def match_share(request: HttpRequest, token: str) -> TemplateResponse:
     players = players_of(match)
     hands = list(match.hands.all())
     sheet = tally([hand.scores for hand in hands], len(players), match.teams)
-    view_url = request.build_absolute_uri(reverse("view_match", args=[match.view_token]))
-    edit_url = request.build_absolute_uri(reverse("match_detail", args=[match.edit_token]))
+    view_url = request.build_absolute_uri(reverse("sharing:view_match", args=[match.view_token]))
+    edit_url = request.build_absolute_uri(reverse("matches:match_detail", args=[match.edit_token]))
     names = [player.name for player in players]
     context = {
         "match": match,
@@ -72,7 +72,7 @@ def match_share(request: HttpRequest, token: str) -> TemplateResponse:
         "rotate_form": RotateLinkForm(),
         **join_share_context(request, match),  # "Masaya katıl" (cetele.seats)
     }
-    return TemplateResponse(request, "cetele/share.html", context)
+    return TemplateResponse(request, "cetele/sharing/share.html", context)
 
 
 @require_POST
@@ -82,7 +82,7 @@ def match_rotate(request: HttpRequest, token: str) -> HttpResponse:
     match = match_by_token(EDIT, token)
     form = RotateLinkForm(request.POST)
     if not form.is_valid():
-        back = reverse("match_share", args=[match.edit_token])
+        back = reverse("sharing:match_share", args=[match.edit_token])
         return rotation_refused(request, form, request.path, back, _("Yeni izleme bağlantısı"))
     kind = form.cleaned_data["kind"]
     new = match.rotate_token(kind)
@@ -102,7 +102,7 @@ def match_rotate(request: HttpRequest, token: str) -> HttpResponse:
                 "gönderin."
             ),
         )
-    return hand_over(request, redirect("match_share", match.edit_token), new)
+    return hand_over(request, redirect("sharing:match_share", match.edit_token), new)
 
 
 # --- Live updates ----------------------------------------------------------------------------
@@ -115,7 +115,9 @@ def match_rotate(request: HttpRequest, token: str) -> HttpResponse:
 @secret_link(role=VIEW)
 def view_match(request: HttpRequest, token: str) -> HttpResponse:
     """The çetele, read-only, updating itself while the page is visible."""
-    return sheet_page(request, match_by_token(VIEW, token), "cetele/match_view.html", role=VIEW)
+    return sheet_page(
+        request, match_by_token(VIEW, token), "cetele/sharing/match_view.html", role=VIEW
+    )
 
 
 # --- Pages of the view and the join link: one view each, the role from the URL -----------------
@@ -144,7 +146,7 @@ def sheet_poll(request: HttpRequest, token: str, role: str) -> HttpResponse:
         # The scorer's tea card is drawn outside the sheet (its forms): another phone's tap
         # is news to it too, so it comes along, out of band, at the same version.
         context.update(match_card(match, context["finished"]), tea_oob=True)
-    return TemplateResponse(request, "cetele/_sheet_answer.html", context)
+    return TemplateResponse(request, "cetele/sharing/_sheet_answer.html", context)
 
 
 @require_safe

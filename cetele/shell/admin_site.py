@@ -23,7 +23,7 @@ class OperatorSite(admin.AdminSite):
     site_header = _("Çetele — işletmeci")
     site_title = _("Çetele işletmeci")
     index_title = _("Sunucudaki veriler")
-    index_template = "cetele/admin_index.html"
+    index_template = "cetele/shell/admin_index.html"
 
     def index(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
         return super().index(request, {**(extra_context or {}), "counts": data_counts()})

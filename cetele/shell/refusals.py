@@ -48,7 +48,7 @@ def refusal(
         "message": message
         or _("Gönderilen bilgiler okunamadı. Sayfayı yenileyip yeniden deneyin."),
     }
-    response = render(request, "cetele/refused.html", context, status=status)
+    response = render(request, "cetele/shell/refused.html", context, status=status)
     # Django would add a line of its own ("Bad Request: /path"): logs.RefusalLoggedOnce drops it.
     setattr(request, REFUSAL_LOGGED, True)
     return response
@@ -82,7 +82,7 @@ def write_refused(request: HttpRequest, exception: Exception) -> HttpResponse | 
             "değişmedi; biraz sonra geri dönüp yeniden deneyin."
         ),
     }
-    return render(request, "cetele/refused.html", context, status=503)
+    return render(request, "cetele/shell/refused.html", context, status=503)
 
 
 # Written out in Python, the one page that may not come from a template: it is what is sent when

@@ -43,13 +43,13 @@ from cetele.tables.season import (
 from cetele.tea.card import table_card
 
 TABLE_URLS = {
-    EDIT: {"page": "table_detail", "match": "match_detail"},
-    VIEW: {"page": "view_table", "match": "view_match"},
+    EDIT: {"page": "tables:table_detail", "match": "matches:match_detail"},
+    VIEW: {"page": "tables:view_table", "match": "sharing:view_match"},
 }
 
 
 def table_url(table) -> str:
-    return reverse("table_detail", args=[table.edit_token])
+    return reverse("tables:table_detail", args=[table.edit_token])
 
 
 # --- Setting up a table ----------------------------------------------------------------------
@@ -62,7 +62,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         table = create_table(form.cleaned_data["name"].strip(), form.names())
         return hand_over(request, redirect(table_url(table)), table.edit_token)
-    return TemplateResponse(request, "cetele/table_create.html", {"form": form})
+    return TemplateResponse(request, "cetele/tables/table_create.html", {"form": form})
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -80,7 +80,7 @@ def match_table(request: HttpRequest, token: str) -> HttpResponse:
         messages.success(request, _("Masa kuruldu. Bu maç ve rövanşları masada kalır."))
         return hand_over(request, redirect(table_url(table)), table.edit_token)
     context = {"match": match, "players": players, "form": form}
-    return TemplateResponse(request, "cetele/table_from_match.html", context)
+    return TemplateResponse(request, "cetele/tables/table_from_match.html", context)
 
 
 # --- The table's page ------------------------------------------------------------------------
@@ -90,7 +90,7 @@ def table_context(request: HttpRequest, table, role: str) -> dict:
     years = seasons(table)
     season = choose_season(request.GET.get("sezon"), years)
     record = load_table(table, season, viewer=role == VIEW)
-    view_url = request.build_absolute_uri(reverse("view_table", args=[table.view_token]))
+    view_url = request.build_absolute_uri(reverse("tables:view_table", args=[table.view_token]))
     return {
         "table": table,
         "record": record,
@@ -115,7 +115,7 @@ def table_detail(request: HttpRequest, token: str) -> TemplateResponse:
     context = table_context(request, table, EDIT)
     context["edit_url"] = request.build_absolute_uri(table_url(table))
     context["rotate_form"] = RotateLinkForm()
-    return TemplateResponse(request, "cetele/table.html", context)
+    return TemplateResponse(request, "cetele/tables/table.html", context)
 
 
 @require_safe
@@ -123,7 +123,9 @@ def table_detail(request: HttpRequest, token: str) -> TemplateResponse:
 def view_table(request: HttpRequest, token: str) -> TemplateResponse:
     """The table read-only: matches (through their view links), standings, statistics."""
     table = table_by_token(VIEW, token)
-    return TemplateResponse(request, "cetele/table.html", table_context(request, table, VIEW))
+    return TemplateResponse(
+        request, "cetele/tables/table.html", table_context(request, table, VIEW)
+    )
 
 
 # --- Changing a table ------------------------------------------------------------------------
@@ -145,10 +147,12 @@ def table_match(request: HttpRequest, token: str) -> HttpResponse:
         form = TableMatchForm(initial=initial, table=table, players=players)
     if request.method == "POST" and form.is_valid():
         match = form.start(table=table, places=form.places())
-        return hand_over(request, redirect("match_detail", match.edit_token), match.edit_token)
+        return hand_over(
+            request, redirect("matches:match_detail", match.edit_token), match.edit_token
+        )
     # The places are suggested moved round by one from the table's last match, when it has one.
     context = {"table": table, "form": form, "seats_moved": last is not None}
-    return TemplateResponse(request, "cetele/table_match.html", context)
+    return TemplateResponse(request, "cetele/tables/table_match.html", context)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -167,7 +171,7 @@ def table_players(request: HttpRequest, token: str) -> HttpResponse:
             messages.success(request, _("Masanın oyuncuları kaydedildi."))
             return redirect(table_url(table))
     context = {"table": table, "form": form}
-    return TemplateResponse(request, "cetele/table_players.html", context)
+    return TemplateResponse(request, "cetele/tables/table_players.html", context)
 
 
 @require_POST
@@ -196,6 +200,6 @@ def match_rematch(request: HttpRequest, token: str) -> HttpResponseRedirect:
         new = rematch(match)
     except NotFinished:
         messages.error(request, _("Rövanş, maç bitince başlar."))
-        return redirect("match_detail", match.edit_token)
+        return redirect("matches:match_detail", match.edit_token)
     messages.success(request, _("Rövanş başladı: herkes bir yer kaydı."))
-    return hand_over(request, redirect("match_detail", new.edit_token), new.edit_token)
+    return hand_over(request, redirect("matches:match_detail", new.edit_token), new.edit_token)

@@ -45,7 +45,7 @@ def card_context(
 
 def match_card(match: Match, finished: bool) -> dict:
     """The card on the scorer's page of a match."""
-    url = reverse("match_drink", args=[match.edit_token])
+    url = reverse("tea:match_drink", args=[match.edit_token])
     return card_context(match, players_of(match), finished, url=url)
 
 
@@ -76,14 +76,14 @@ def table_card_now(table: Table) -> dict:
 
 
 def latest_card(table: Table, match: Match, players: list, finished: bool, role: str) -> dict:
-    url = reverse("table_drink", args=[table.edit_token]) if role == EDIT else ""
+    url = reverse("tea:table_drink", args=[table.edit_token]) if role == EDIT else ""
     context = card_context(match, players, finished, url=url, table=table)
     context["tea_readonly"] = role != EDIT
     if role == EDIT:
-        context["tea_items_url"] = reverse("table_tea", args=[table.edit_token])
+        context["tea_items_url"] = reverse("tea:table_tea", args=[table.edit_token])
         # Drinks kept at the table without signal are sent from here too (into this match).
         context["tea_table_key"] = table.phone_key
-        context["tea_table_url"] = reverse("table_waiting_drink", args=[table.edit_token])
+        context["tea_table_url"] = reverse("tea:table_waiting_drink", args=[table.edit_token])
     return context
 
 
@@ -97,7 +97,7 @@ def waiting_card(table: Table, players: list, role: str) -> dict:
         "tea": tally,
         "tea_waiting": True,
         "tea_key": table.phone_key,
-        "tea_url": reverse("table_waiting_drink", args=[table.edit_token]) if edit else "",
+        "tea_url": reverse("tea:table_waiting_drink", args=[table.edit_token]) if edit else "",
         "tea_readonly": not edit,
-        "tea_items_url": reverse("table_tea", args=[table.edit_token]) if edit else "",
+        "tea_items_url": reverse("tea:table_tea", args=[table.edit_token]) if edit else "",
     }

@@ -143,7 +143,7 @@ def match_drink(request: HttpRequest, token: str) -> HttpResponse:
     context = match_card(match, finished)
     if finished and not refused:
         with_new_bill(request, token, match, context)
-    return answer(request, note, refused, context, reverse("match_drink", args=[token]))
+    return answer(request, note, refused, context, reverse("tea:match_drink", args=[token]))
 
 
 def with_new_bill(request: HttpRequest, token: str, match: Match, context: dict) -> None:
@@ -161,7 +161,7 @@ def on_sheet_page(request: HttpRequest, token: str) -> bool:
     """Whether an htmx tap came from the match's sheet (not the tally's own page), which then
     takes the sheet too."""
     current = request.htmx.current_url_abs_path if request.htmx else None
-    return bool(current) and urlsplit(current).path == reverse("match_detail", args=[token])
+    return bool(current) and urlsplit(current).path == reverse("matches:match_detail", args=[token])
 
 
 @require_POST
@@ -180,7 +180,7 @@ def table_drink(request: HttpRequest, token: str) -> HttpResponse:
     else:
         note, refused = tap(request, match, form, players_of(match))
     context = table_card_now(table)
-    return answer(request, note, refused, context, reverse("table_detail", args=[token]))
+    return answer(request, note, refused, context, reverse("tables:table_detail", args=[token]))
 
 
 @require_POST
@@ -194,7 +194,7 @@ def table_waiting_drink(request: HttpRequest, token: str) -> HttpResponse:
     if form.is_valid():
         note, refused = waiting_tap(table, form)
     context = table_card_now(table)
-    return answer(request, note, refused, context, reverse("table_detail", args=[token]))
+    return answer(request, note, refused, context, reverse("tables:table_detail", args=[token]))
 
 
 def waiting_tap(table: Table, form: WaitingDrinkForm) -> tuple[str, bool]:
@@ -251,7 +251,7 @@ def match_tea_rule(request: HttpRequest, token: str) -> HttpResponse:
     context = match_card(match, finished)
     if finished and not refused:
         with_new_bill(request, token, match, context)
-    return answer(request, note, refused, context, reverse("match_drink", args=[token]))
+    return answer(request, note, refused, context, reverse("tea:match_drink", args=[token]))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -275,7 +275,7 @@ def table_tea(request: HttpRequest, token: str) -> HttpResponse:
             status = 503
         else:
             messages.success(request, _("Çay listesi kaydedildi."))
-            return redirect(reverse("table_detail", args=[token]) + "#tea")
+            return redirect(reverse("tables:table_detail", args=[token]) + "#tea")
     context = {"table": table, "form": form}
     return TemplateResponse(request, "cetele/tea/items.html", context, status=status)
 

@@ -32,8 +32,8 @@ class Picture:
 
 @register.simple_tag(takes_context=True)
 def match_picture(context) -> Picture:
-    """The running totals as a drawing (templates/cetele/_chart.html), with the lines for the
-    legend."""
+    """The running totals as a drawing (templates/cetele/matches/_chart.html), with the lines for
+    the legend."""
     names, teams, hands = _parts(context)
     chart = match_chart(list(side_names(names, teams)), context["sheet"], teams, hands)
     finish_names = labels.FINISH_NAMES[engine_lang()]

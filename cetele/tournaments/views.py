@@ -43,8 +43,8 @@ logger = logging.getLogger(__name__)
 TOKEN_FIELDS = {EDIT: "edit_token", VIEW: "view_token"}
 LIVE_INSIDE = "cetele/tournaments/_live_inside.html"
 URL_NAMES = {
-    EDIT: {"page": "tournament_detail", "poll": "tournament_poll"},
-    VIEW: {"page": "view_tournament", "poll": "view_tournament_poll"},
+    EDIT: {"page": "tournaments:tournament_detail", "poll": "tournaments:tournament_poll"},
+    VIEW: {"page": "tournaments:view_tournament", "poll": "tournaments:view_tournament_poll"},
 }
 
 
@@ -83,7 +83,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
             form.add_error(None, NOT_WRITTEN)
             status = 503
         else:
-            response = redirect("tournament_detail", tournament.edit_token)
+            response = redirect("tournaments:tournament_detail", tournament.edit_token)
             return hand_over(request, response, tournament.edit_token, tournament.view_token)
     elif request.method == "POST":
         status = 400
@@ -145,7 +145,9 @@ def organiser_context(request, tournament, entrants_form=None) -> dict:
     open_for_entrants = play.may_change_entrants(picture)
     if open_for_entrants and entrants_form is None:
         entrants_form = EntrantsForm(esli=tournament.esli, taken=[])
-    view_url = request.build_absolute_uri(reverse("view_tournament", args=[tournament.view_token]))
+    view_url = request.build_absolute_uri(
+        reverse("tournaments:view_tournament", args=[tournament.view_token])
+    )
     context.update(
         {
             "entrants_form": entrants_form if open_for_entrants else None,
@@ -179,7 +181,7 @@ def tournament_entrants(request: HttpRequest, token: str) -> HttpResponse:
             messages.warning(request, refused.message)
         else:
             messages.success(request, _("%(count)s katılımcı eklendi.") % {"count": count})
-        return redirect("tournament_detail", tournament.edit_token)
+        return redirect("tournaments:tournament_detail", tournament.edit_token)
     context = organiser_context(request, tournament, entrants_form=form)
     return TemplateResponse(request, "cetele/tournaments/detail.html", context, status=400)
 
@@ -203,7 +205,7 @@ def tournament_withdraw(request: HttpRequest, token: str) -> HttpResponse:
             messages.warning(request, refused.message)
         else:
             messages.success(request, _("%(name)s çekildi.") % {"name": entrant.name})
-    return redirect("tournament_detail", tournament.edit_token)
+    return redirect("tournaments:tournament_detail", tournament.edit_token)
 
 
 @require_POST
@@ -214,7 +216,7 @@ def tournament_draw(request: HttpRequest, token: str) -> HttpResponse:
     form = DrawForm(request.POST)
     if not form.is_valid():
         messages.warning(request, stale_sentence())
-        return redirect("tournament_detail", tournament.edit_token)
+        return redirect("tournaments:tournament_detail", tournament.edit_token)
     try:
         play.draw(tournament, form.cleaned_data["version"])
     except play.Stale:
@@ -226,7 +228,7 @@ def tournament_draw(request: HttpRequest, token: str) -> HttpResponse:
         messages.warning(request, NOT_WRITTEN)
     else:
         messages.success(request, _("Kura çekildi; masalar hazır."))
-    return redirect("tournament_detail", tournament.edit_token)
+    return redirect("tournaments:tournament_detail", tournament.edit_token)
 
 
 def game_or_404(picture: state.Picture, number: int) -> state.GameLine:
@@ -287,7 +289,7 @@ def tournament_result(request: HttpRequest, token: str, number: int) -> HttpResp
                     ) % {"result": result_words(line, entered.totals)}
             else:
                 messages.success(request, _("Sonuç kaydedildi."))
-                return redirect("tournament_detail", tournament.edit_token)
+                return redirect("tournaments:tournament_detail", tournament.edit_token)
     context = {"t": tournament, "line": line, "form": form, "notice": notice}
     return TemplateResponse(request, "cetele/tournaments/result.html", context, status=status)
 
@@ -305,7 +307,9 @@ def tournament_print(request: HttpRequest, token: str) -> TemplateResponse:
         for line in games:
             if line.match is None:
                 continue
-            url = request.build_absolute_uri(reverse("match_detail", args=[line.match.edit_token]))
+            url = request.build_absolute_uri(
+                reverse("matches:match_detail", args=[line.match.edit_token])
+            )
             codes.append({"line": line, "url": url, "qr": qr_svg(url)})
         sheets.append({"table": table, "games": games, "codes": codes})
     context = {"t": tournament, "p": picture, "sheets": sheets}

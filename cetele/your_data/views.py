@@ -94,7 +94,7 @@ def match_delete(request: HttpRequest, token: str) -> HttpResponse:
                 "açılmıyor."
             ),
         )
-        return after_deletion("home", [key])
+        return after_deletion("matches:home", [key])
     context = {
         "match": match,
         "players": list(match.players.all()),
@@ -103,7 +103,7 @@ def match_delete(request: HttpRequest, token: str) -> HttpResponse:
         "in_tournament": in_tournament,
     }
     status = 409 if in_tournament and request.method == "POST" else 200
-    return TemplateResponse(request, "cetele/match_delete.html", context, status=status)
+    return TemplateResponse(request, "cetele/your_data/match_delete.html", context, status=status)
 
 
 # --- A house preset ------------------------------------------------------------------------
@@ -122,9 +122,9 @@ def house_delete(request: HttpRequest, token: str) -> HttpResponse:
             request,
             _("Ev kuralı silindi. Onunla başlamış maçlar kendi kopyalarıyla sürer."),
         )
-        return after_deletion("rules_list", [forget])
+        return after_deletion("house_rules:rules_list", [forget])
     context = {"house": house, "match_count": started_with(house.choice_value), "form": form}
-    return TemplateResponse(request, "cetele/house_delete.html", context)
+    return TemplateResponse(request, "cetele/your_data/house_delete.html", context)
 
 
 def started_with(preset_value: str) -> int:
@@ -154,11 +154,11 @@ def table_delete(request: HttpRequest, token: str) -> HttpResponse:
         else:
             message = _("Masa silindi. Maçları kendi bağlantılarıyla açılmaya devam eder.")
         messages.success(request, message)
-        return after_deletion("home", forget)
+        return after_deletion("matches:home", forget)
     context = {
         "table": table,
         "players": list(table.players.all()),
         "match_count": table.matches.count(),
         "form": form,
     }
-    return TemplateResponse(request, "cetele/table_delete.html", context)
+    return TemplateResponse(request, "cetele/your_data/table_delete.html", context)

@@ -24,7 +24,7 @@ def join(name: str, match: Match, *args) -> str:
 def joined_phone(match: Match, seat: int) -> Client:
     """A phone that opened the join link and picked the player at `seat`."""
     phone = Client()
-    response = phone.post(join("join_match", match), {"seat": str(seat)})
+    response = phone.post(join("seats:join_match", match), {"seat": str(seat)})
     assert response.status_code == 302, response.content.decode()[:500]
     return phone
 

@@ -345,7 +345,7 @@ def test_the_rows_are_asked_every_4_s_once_a_phone_has_joined(
     settings.CETELE_ROWS_POLL_SPEEDUP = 1  # the table's own pace
     match = Match.start(NAMES, teams=False, planned_hands=3, rules=_rules())
     if page_of != "scorer alone":
-        Client().post(reverse("join_match", args=[match.join_token]), {"seat": "1"})
+        Client().post(reverse("seats:join_match", args=[match.join_token]), {"seat": "1"})
     quiet_for(match, quiet)
     page, console = phone
     url = f"/k/{match.join_token}/" if page_of == "joined" else f"/m/{match.edit_token}/"
@@ -364,7 +364,7 @@ def test_a_joined_phone_shows_another_players_row_within_a_poll(phone, settings)
     settings.CETELE_ROWS_POLL_SPEEDUP = 1
     match = Match.start(NAMES, teams=False, planned_hands=3, rules=_rules())
     ayse = Client()
-    ayse.post(reverse("join_match", args=[match.join_token]), {"seat": "1"})
+    ayse.post(reverse("seats:join_match", args=[match.join_token]), {"seat": "1"})
     quiet_for(match, 30)
     page, console = phone
     seat_as_can(page, match)
@@ -372,7 +372,7 @@ def test_a_joined_phone_shows_another_players_row_within_a_poll(phone, settings)
     assert len(asked) == 2, asked  # every 4 s from when the page was drawn
 
     row = {"position": "1", "row-opened": "series", "row-okeys": "0", "row-fake_okeys": "0"}
-    ayse.post(reverse("join_row", args=[match.join_token]), {**row, "row-remaining": "12"})
+    ayse.post(reverse("seats:join_row", args=[match.join_token]), {**row, "row-remaining": "12"})
     ticks(page, 4)  # the next tick brings the row
     expect(page.locator("#table-rows li.written")).to_have_count(1)
     before = len(asked)

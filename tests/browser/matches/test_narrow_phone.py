@@ -96,7 +96,7 @@ def test_a_four_player_sheet_fits_320_px_with_its_last_column_whole(browser, liv
     context, page = _narrow_page(browser, live_server)
     try:
         context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
-        page.goto(reverse("match_detail", args=[match.edit_token]))
+        page.goto(reverse("matches:match_detail", args=[match.edit_token]))
         wrap = page.locator(".sheet-wrap")
         SHOTS.mkdir(parents=True, exist_ok=True)
         wrap.screenshot(path=SHOTS / f"sheet-320-{lang}.png")
@@ -153,7 +153,7 @@ def test_no_number_of_the_sheet_is_cut_on_any_phone_width(browser, live_server, 
     context, page = _narrow_page(browser, live_server)
     try:
         for match in (common, big):
-            page.goto(reverse("match_detail", args=[match.edit_token]))
+            page.goto(reverse("matches:match_detail", args=[match.edit_token]))
             wrap = page.locator(".sheet-wrap")
             for width in WIDTHS:
                 page.set_viewport_size({"width": width, "height": 640})
@@ -183,7 +183,7 @@ def test_no_score_of_the_history_breaks_over_two_lines(browser, live_server):
     big.edit_hand(2, _big_hand(3), big.hands.get(number=2).version)
     context, page = _narrow_page(browser, live_server)
     try:
-        page.goto(reverse("match_history", args=[big.edit_token]))
+        page.goto(reverse("matches:match_history", args=[big.edit_token]))
         expect(page.locator(".history li")).to_have_count(4)
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": 640})

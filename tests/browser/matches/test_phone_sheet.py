@@ -70,7 +70,7 @@ def test_toplam_stays_in_view_and_cuts_no_row_on_a_12_hand_sheet(phone, teams):
     page, console = phone
     match = make_match(hands=12, planned_hands=13, teams=teams)
     match.rename_players(["Ayşegül", "Burak", "Canan", "Dilek"])
-    page.goto(reverse("match_detail", args=[match.edit_token]))
+    page.goto(reverse("matches:match_detail", args=[match.edit_token]))
     expect(page.locator("table.sheet tbody tr")).to_have_count(12)
     wrap = page.locator(".sheet-wrap")
     wrap.scroll_into_view_if_needed()
@@ -97,7 +97,7 @@ def test_a_four_player_team_sheet_needs_no_sideways_swipe(phone):
     page, console = phone
     match = make_match(hands=3, teams=True)
     match.rename_players(["Ayşegül", "Burak", "Canan", "Dilek"])
-    page.goto(reverse("match_detail", args=[match.edit_token]))
+    page.goto(reverse("matches:match_detail", args=[match.edit_token]))
     expect(page.locator("table.sheet tbody tr")).to_have_count(3)
     widths = page.evaluate(
         """() => {
@@ -116,7 +116,7 @@ def test_the_colour_chips_show_their_colour_and_its_name(phone):
     page, console = phone
     rules = scoring.resolve_rules("cetele-standart") | {"colours": COLOURS}
     match = Match.start(NAMES, teams=False, planned_hands=5, rules=rules)
-    page.goto(reverse("match_detail", args=[match.edit_token]))
+    page.goto(reverse("matches:match_detail", args=[match.edit_token]))
     chips = page.locator(".colours label.colour")
     expect(chips).to_have_count(4)
     seen = {}
@@ -143,7 +143,7 @@ def test_the_colour_chips_show_their_colour_and_its_name(phone):
 def test_the_rovans_note_goes_away_after_the_next_save(phone):
     page, console = phone
     finished = make_match(hands=3, planned_hands=3)
-    page.goto(reverse("match_detail", args=[finished.edit_token]))
+    page.goto(reverse("matches:match_detail", args=[finished.edit_token]))
     page.get_by_role("button", name="Rövanş").click()
     page.wait_for_url("**/m/*/")
     note = page.locator(".messages")
@@ -161,8 +161,8 @@ def test_the_two_phones_form_keeps_its_tasları_say_buttons(phone, second_phone)
     page, console = phone
     other, other_console = second_phone
     match = make_match(hands=0)
-    page.goto(reverse("match_detail", args=[match.edit_token]))
-    other.goto(reverse("match_detail", args=[match.edit_token]))
+    page.goto(reverse("matches:match_detail", args=[match.edit_token]))
+    other.goto(reverse("matches:match_detail", args=[match.edit_token]))
     expect(page.locator("#hand-form .count-open")).to_have_count(4)
     expect(page.locator("#hand-form .count-open").first).to_be_visible()
 
@@ -186,10 +186,10 @@ def test_a_corrections_geri_al_sits_in_its_own_note_and_undoes_it(phone):
     match = make_match(hands=12, planned_hands=13)
     hand = match.hands.order_by("number")[1]
     before = hand.inputs
-    page.goto(reverse("hand_detail", args=[match.edit_token, hand.number]))
+    page.goto(reverse("matches:hand_detail", args=[match.edit_token, hand.number]))
     page.fill("#id_p3-remaining", "44")  # seat 3 had not opened: 44 left means they did
     page.get_by_role("button", name="Eli kaydet").click()
-    page.wait_for_url(f"**{reverse('match_detail', args=[match.edit_token])}*")
+    page.wait_for_url(f"**{reverse('matches:match_detail', args=[match.edit_token])}*")
 
     note = page.locator("#correction-note")
     expect(note).to_contain_text("2. el düzeltildi.")

@@ -26,8 +26,8 @@ def test_the_scorer_sees_the_row_that_arrived_at_the_save_and_saves_it_next(phon
     # and writes his row in that time.
     page.route("**/satirlar/**", lambda route: route.fulfill(status=204))
     bora = Client()
-    bora.post(reverse("join_match", args=[match.join_token]), {"seat": "1"})
-    bora.post(reverse("join_row", args=[match.join_token]), ROW)
+    bora.post(reverse("seats:join_match", args=[match.join_token]), {"seat": "1"})
+    bora.post(reverse("seats:join_row", args=[match.join_token]), ROW)
 
     page.locator("#seat-0 .finish").click()  # Ayla's "Bitirdi"
     picker = page.locator("#indicator-picker")

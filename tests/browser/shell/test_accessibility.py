@@ -36,24 +36,24 @@ def pages() -> dict[str, str]:
     )
     edit, view = match.edit_token, match.view_token
     return {
-        "home": reverse("home"),
-        "new match": reverse("match_create"),
-        "rules list": reverse("rules_list"),
-        "rules detail": reverse("rules_detail", args=["cetele-standart"]),
-        "preset editor": reverse("preset_new"),
-        "house preset": reverse("house_detail", args=[house.view_token]),
-        "house preset editor": reverse("house_edit", args=[house.edit_token]),
-        "match page with hands": reverse("match_detail", args=[edit]),
-        "finished match": reverse("match_detail", args=[finished.edit_token]),
-        "hand page": reverse("hand_detail", args=[edit, 2]),
-        "delete a hand": reverse("hand_delete", args=[edit, 2]),
-        "history": reverse("match_history", args=[edit]),
-        "players": reverse("match_players", args=[edit]),
-        "match rules": reverse("match_rules", args=[edit]),
-        "share": reverse("match_share", args=[edit]),
-        "viewer's match page": reverse("view_match", args=[view]),
-        "viewer's hand page": reverse("view_hand", args=[view, 2]),
-        "viewer's rules": reverse("view_rules", args=[view]),
+        "home": reverse("matches:home"),
+        "new match": reverse("matches:match_create"),
+        "rules list": reverse("house_rules:rules_list"),
+        "rules detail": reverse("house_rules:rules_detail", args=["cetele-standart"]),
+        "preset editor": reverse("house_rules:preset_new"),
+        "house preset": reverse("house_rules:house_detail", args=[house.view_token]),
+        "house preset editor": reverse("house_rules:house_edit", args=[house.edit_token]),
+        "match page with hands": reverse("matches:match_detail", args=[edit]),
+        "finished match": reverse("matches:match_detail", args=[finished.edit_token]),
+        "hand page": reverse("matches:hand_detail", args=[edit, 2]),
+        "delete a hand": reverse("matches:hand_delete", args=[edit, 2]),
+        "history": reverse("matches:match_history", args=[edit]),
+        "players": reverse("matches:match_players", args=[edit]),
+        "match rules": reverse("matches:match_rules", args=[edit]),
+        "share": reverse("sharing:match_share", args=[edit]),
+        "viewer's match page": reverse("sharing:view_match", args=[view]),
+        "viewer's hand page": reverse("sharing:view_hand", args=[view, 2]),
+        "viewer's rules": reverse("matches:view_rules", args=[view]),
     }
 
 
@@ -93,7 +93,7 @@ def test_no_serious_accessibility_violation(phone, name):
 def test_no_serious_accessibility_violation_in_a_form_showing_its_errors(phone):
     page, _ = phone
     match = make_match(hands=2)
-    page.goto(reverse("match_detail", args=[match.edit_token]))
+    page.goto(reverse("matches:match_detail", args=[match.edit_token]))
 
     page.get_by_role("button", name="Eli kaydet").click()
     page.locator(".hand-form .errorlist, .hand-form .message.error").first.wait_for()
@@ -104,7 +104,7 @@ def test_no_serious_accessibility_violation_in_a_form_showing_its_errors(phone):
 def test_no_serious_accessibility_violation_with_the_live_preview_shown(phone):
     page, _ = phone
     match = make_match(hands=2)
-    page.goto(reverse("match_detail", args=[match.edit_token]))
+    page.goto(reverse("matches:match_detail", args=[match.edit_token]))
 
     page.locator("#seat-0 .finish").click()
     page.locator("#hand-preview details, #hand-preview .errorlist").first.wait_for()
@@ -115,12 +115,12 @@ def test_no_serious_accessibility_violation_with_the_live_preview_shown(phone):
 
 def test_no_serious_accessibility_violation_when_adjusting_rules_for_one_match(phone):
     page, _ = phone
-    page.goto(reverse("match_create"))
+    page.goto(reverse("matches:match_create"))
     page.fill("#id_name_1", "Ali")
     page.fill("#id_name_2", "Ayşe")
 
     page.get_by_role("button", name="Kuralları bu maç için değiştir").click()
-    page.wait_for_url("**" + reverse("match_adjust"))
+    page.wait_for_url("**" + reverse("house_rules:match_adjust"))
 
     assert blocking_violations(page) == []
 
@@ -128,7 +128,7 @@ def test_no_serious_accessibility_violation_when_adjusting_rules_for_one_match(p
 def test_the_check_itself_catches_a_violation(phone):
     """Guard: an unlabelled field and an image without alt text must be reported."""
     page, _ = phone
-    page.goto(reverse("home"))
+    page.goto(reverse("matches:home"))
 
     page.set_content('<html lang="tr"><title>x</title><img src="/x.png"><input type="text">')
 
@@ -158,7 +158,7 @@ def test_no_serious_accessibility_violation_on_the_hand_form_at_320_px(
     try:
         page.emulate_media(color_scheme=scheme)
         match = make_match(hands=2)
-        page.goto(reverse("match_detail", args=[match.edit_token]))
+        page.goto(reverse("matches:match_detail", args=[match.edit_token]))
         page.locator("#seat-0 .finish").click()
         page.locator("#seat-1 details.more summary").click()
         page.locator("#seat-1").get_by_role("button", name="+ Ceza ekle").click()

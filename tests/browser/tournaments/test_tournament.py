@@ -243,11 +243,11 @@ def test_no_serious_accessibility_violation_on_the_tournament_pages(phone, kind)
     play(game, game.seats[0] if kind == "tek" else game.pairing.a_id)
     edit, view = tournament.edit_token, tournament.view_token
     urls = [
-        reverse("tournament_create"),
-        reverse("tournament_detail", args=[edit]),
-        reverse("view_tournament", args=[view]),
-        reverse("tournament_print", args=[edit]),
-        reverse("tournament_result", args=[edit, game.number]),
+        reverse("tournaments:tournament_create"),
+        reverse("tournaments:tournament_detail", args=[edit]),
+        reverse("tournaments:view_tournament", args=[view]),
+        reverse("tournaments:tournament_print", args=[edit]),
+        reverse("tournaments:tournament_result", args=[edit, game.number]),
     ]
     for url in urls:
         response = page.goto(url)

@@ -85,7 +85,7 @@ def test_every_standings_column_is_on_a_phones_screen(phone, width, kind, table,
     page, console = phone
     tournament = played_group() if kind == "esli" else played_tek()
     page.set_viewport_size({"width": width, "height": 844})
-    page.goto(reverse("view_tournament", args=[tournament.view_token]))
+    page.goto(reverse("tournaments:view_tournament", args=[tournament.view_token]))
 
     columns = columns_seen(page, table)
 
@@ -103,7 +103,7 @@ def test_every_standings_column_is_on_a_phones_screen(phone, width, kind, table,
 def test_the_printed_table_sheets_carry_no_site_bar(phone):
     page, console = phone
     tournament = make_tournament(entrants=4, drawn=True)
-    page.goto(reverse("tournament_print", args=[tournament.edit_token]))
+    page.goto(reverse("tournaments:tournament_print", args=[tournament.edit_token]))
     page.emulate_media(media="print")
 
     assert not page.locator("header.topbar").is_visible()

@@ -34,7 +34,7 @@ def test_an_empty_sum_for_a_player_who_opened_is_an_error_naming_the_player(clie
     inputs = sample_inputs(finisher=0)
     del inputs["players"][1]["remaining"]  # Ayşe opened, the sum box left empty
 
-    response = client.post(url("hand_create", match), form_data(inputs))
+    response = client.post(url("matches:hand_create", match), form_data(inputs))
 
     assert "Ayşe: elinde kalan taşların toplamını yazın." in errors_of(response)
     assert not Hand.objects.exists()
@@ -43,7 +43,9 @@ def test_an_empty_sum_for_a_player_who_opened_is_an_error_naming_the_player(clie
 def test_a_typed_zero_is_saved_as_zero(client):
     match = make_match()
 
-    client.post(url("hand_create", match), form_data(sample_inputs(finisher=0, remaining=0)))
+    client.post(
+        url("matches:hand_create", match), form_data(sample_inputs(finisher=0, remaining=0))
+    )
 
     assert Hand.objects.get().inputs["players"][1]["remaining"] == 0
 
@@ -53,7 +55,7 @@ def test_a_sum_typed_for_a_player_who_did_not_open_is_refused_not_ignored(client
     data = form_data(sample_inputs(finisher=0))
     data["p2-remaining"] = "34"  # Can still on "Açmadı"
 
-    response = client.post(url("hand_create", match), data)
+    response = client.post(url("matches:hand_create", match), data)
 
     assert any(line.startswith("Can açmadı ama toplam yazılı") for line in errors_of(response))
     assert response.context["entry"].seat_forms[2].errors["remaining"]
@@ -65,7 +67,7 @@ def test_the_finishers_partner_who_writes_zero_needs_no_sum(client):
     inputs = sample_inputs(finisher=0)
     inputs["players"][2] = {"opened": "series"}  # Can, Ali's partner, opened: writes 0
 
-    response = client.post(url("hand_create", match), form_data(inputs))
+    response = client.post(url("matches:hand_create", match), form_data(inputs))
 
     assert response.status_code == 302
     assert Hand.objects.get().scores[2] == 0
@@ -76,7 +78,7 @@ def test_engine_messages_name_the_player_not_the_seat(client):
     inputs = sample_inputs(finisher=0)
     inputs["players"][1]["remaining"] = 300  # more than 21 tiles can hold
 
-    response = client.post(url("hand_create", match), form_data(inputs))
+    response = client.post(url("matches:hand_create", match), form_data(inputs))
 
     errors = errors_of(response)
     assert errors and all("Oyuncu" not in line for line in errors)
@@ -89,7 +91,9 @@ def test_a_new_hand_saved_from_two_phones_is_caught_and_can_still_be_added_delib
     # Another phone saved hand 5 while this one was typing it.
     add_hand(match, sample_inputs(finisher=1, remaining=12))
 
-    caught = client.post(url("hand_create", match), form_data(mine, position=5), headers=HTMX)
+    caught = client.post(
+        url("matches:hand_create", match), form_data(mine, position=5), headers=HTMX
+    )
 
     html = caught.content.decode()
     assert "5. el az önce başka bir telefondan kaydedildi" in html
@@ -99,7 +103,7 @@ def test_a_new_hand_saved_from_two_phones_is_caught_and_can_still_be_added_delib
     assert match.hands.count() == 5
 
     data = form_data(mine, position=5, action="save-next")
-    added = client.post(url("hand_create", match), data, headers=HTMX)
+    added = client.post(url("matches:hand_create", match), data, headers=HTMX)
 
     assert added.status_code == 200
     assert "6. el kaydedildi" in added.content.decode()
@@ -111,7 +115,7 @@ def test_a_new_hand_at_its_place_saves_and_says_which_hand_it_was(client):
     match = make_match(hands=2)
 
     response = client.post(
-        url("hand_create", match), form_data(sample_inputs(), position=3), headers=HTMX
+        url("matches:hand_create", match), form_data(sample_inputs(), position=3), headers=HTMX
     )
 
     html = response.content.decode()
@@ -167,7 +171,7 @@ def test_the_correction_page_previews_the_stored_hands_scores(client):
     match = make_match()
     hand = add_hand(match, sample_inputs(finisher=0, remaining=37))
 
-    html = client.get(url("hand_detail", match, hand.number)).content.decode()
+    html = client.get(url("matches:hand_detail", match, hand.number)).content.decode()
 
     preview = html.split('id="hand-preview"')[1].split("</details>")[0]
     assert "Ayşe <strong>37</strong>" in preview
@@ -239,7 +243,7 @@ def test_a_sum_over_the_limit_says_why_in_the_engines_words(client):
     inputs = sample_inputs(finisher=0)
     inputs["players"][1]["remaining"] = 256
 
-    response = client.post(url("hand_create", match), form_data(inputs))
+    response = client.post(url("matches:hand_create", match), form_data(inputs))
 
     message = " ".join(response.context["entry"].seat_forms[1].errors["remaining"])
     assert "21 taşla en fazla 255 olur" in message
@@ -251,7 +255,9 @@ def test_penalty_names_are_capitalised_by_turkish_rules(client):
     match = make_match()
 
     response = client.post(
-        url("hand_create", match), form_data(sample_inputs(), action="add-penalty-0"), headers=HTMX
+        url("matches:hand_create", match),
+        form_data(sample_inputs(), action="add-penalty-0"),
+        headers=HTMX,
     )
 
     html = response.content.decode()
@@ -262,9 +268,9 @@ def test_penalty_names_are_capitalised_by_turkish_rules(client):
 def test_the_match_names_its_rules_as_the_preset_list_does_in_the_pages_language(client):
     match = make_match(preset="cetele-standart")
 
-    turkish = client.get(url("match_detail", match)).content.decode()
+    turkish = client.get(url("matches:match_detail", match)).content.decode()
     client.cookies["django_language"] = "en"
-    english = client.get(url("match_detail", match)).content.decode()
+    english = client.get(url("matches:match_detail", match)).content.decode()
 
     assert "Çetele Standart" in turkish and "Okey 101 Çetele — Standart" not in turkish
     assert "Çetele Standard" in english and "Çetele Standart" not in english
@@ -274,7 +280,7 @@ def test_renaming_two_players_to_the_same_name_is_refused(client):
     match = make_match()
 
     response = client.post(
-        url("match_players", match),
+        url("matches:match_players", match),
         {"seat_0": "Ali", "seat_1": "ALİ", "seat_2": "Can", "seat_3": "Deniz"},
     )
 
@@ -305,11 +311,11 @@ def house_rules_match(planned_hands: int = 3) -> Match:
 def test_the_last_hand_says_so_on_the_form_and_counts_n_times(client):
     match = house_rules_match(planned_hands=2)
     first = sample_inputs(finisher=0, remaining=10) | {"colour": "red"}
-    client.post(url("hand_create", match), form_data(first, position=1))
+    client.post(url("matches:hand_create", match), form_data(first, position=1))
 
-    page = client.get(url("match_detail", match)).content.decode()
+    page = client.get(url("matches:match_detail", match)).content.decode()
     inputs = sample_inputs(finisher=1, remaining=10) | {"colour": "red"}
-    client.post(url("hand_create", match), form_data(inputs, position=2))
+    client.post(url("matches:hand_create", match), form_data(inputs, position=2))
 
     assert "Son el: ×10" in page
     saved = match.hands.get(number=2)
@@ -326,11 +332,11 @@ def test_riziko_and_the_indicators_colour_are_asked_where_the_rules_have_them(cl
     plain = make_match()
     house = house_rules_match()
 
-    plain_page = client.get(url("match_detail", plain)).content.decode()
-    house_page = client.get(url("match_detail", house)).content.decode()
-    missing_colour = client.post(url("hand_create", house), form_data(sample_inputs()))
+    plain_page = client.get(url("matches:match_detail", plain)).content.decode()
+    house_page = client.get(url("matches:match_detail", house)).content.decode()
+    missing_colour = client.post(url("matches:hand_create", house), form_data(sample_inputs()))
     inputs = sample_inputs(finisher=0, remaining=10) | {"riziko": True, "colour": "blue"}
-    client.post(url("hand_create", house), form_data(inputs, position=1))
+    client.post(url("matches:hand_create", house), form_data(inputs, position=1))
 
     assert 'name="riziko"' not in plain_page and plain_page.count('name="colour"') == 4
     assert 'name="riziko"' in house_page and house_page.count('name="colour"') == 4
@@ -338,7 +344,7 @@ def test_riziko_and_the_indicators_colour_are_asked_where_the_rules_have_them(cl
     assert (
         "Göstergenin rengini seçin."
         not in client.post(
-            url("hand_create", plain), form_data(sample_inputs(), position=1)
+            url("matches:hand_create", plain), form_data(sample_inputs(), position=1)
         ).content.decode()
     )
     saved = house.hands.get()
@@ -352,7 +358,7 @@ def test_a_removed_penalty_row_does_not_block_the_save_even_when_half_filled(cli
     data = form_data(sample_inputs(finisher=0, remaining=10))
     data.update({"p1-pen-TOTAL_FORMS": "1", "p1-pen-0-kind": "custom", "p1-pen-0-DELETE": "on"})
 
-    response = client.post(url("hand_create", match), data)  # no points: it was removed
+    response = client.post(url("matches:hand_create", match), data)  # no points: it was removed
 
     assert response.status_code == 302
     assert Hand.objects.get().inputs["players"][1]["penalties"] == []
@@ -366,7 +372,7 @@ def test_a_penalty_row_sent_without_its_count_is_refused_not_dropped(client):
     del data["p1-pen-TOTAL_FORMS"]
     data.update({"p1-pen-0-kind": "custom", "p1-pen-0-points": "50"})
 
-    response = client.post(url("hand_create", match), data)
+    response = client.post(url("matches:hand_create", match), data)
 
     assert response.status_code == 200 and not Hand.objects.exists()
     assert any(error.startswith("Ayşe: ") for error in errors_of(response))
@@ -379,7 +385,7 @@ def test_players_whose_penalty_rows_were_not_sent_have_no_penalty(client):
         del data[key]
     data.update({"p1-pen-TOTAL_FORMS": "1", "p1-pen-0-kind": "custom", "p1-pen-0-points": "50"})
 
-    assert client.post(url("hand_create", match), data).status_code == 302
+    assert client.post(url("matches:hand_create", match), data).status_code == 302
 
     players = Hand.objects.get().inputs["players"]
     assert [len(player["penalties"]) for player in players] == [0, 1, 0, 0]
@@ -389,9 +395,9 @@ def test_players_whose_penalty_rows_were_not_sent_have_no_penalty(client):
 def test_an_htmx_retry_of_a_saved_hand_names_the_hand_not_a_redirect(client):
     match = make_match()
     data = form_data(sample_inputs(), token="retried", position=1)
-    client.post(url("hand_create", match), data, headers=HTMX)
+    client.post(url("matches:hand_create", match), data, headers=HTMX)
 
-    retried = client.post(url("hand_create", match), data, headers=HTMX)
+    retried = client.post(url("matches:hand_create", match), data, headers=HTMX)
 
     html = retried.content.decode()
     assert retried.status_code == 200
@@ -454,11 +460,13 @@ def test_the_fields_a_form_shares_name_its_player_and_nothing_changes_them(clien
     too_many["p1-remaining"] = "300"
     scores = form_data(sample_inputs(finisher=1), action="preview")
     for data in (missing, too_many, scores):  # previewed while typed, and without JavaScript
-        client.post(url("hand_create", match), data, headers=HTMX | {"HX-Target": "hand-preview"})
-        client.post(url("hand_create", match), data)
-    client.post(url("hand_create", match), form_data(sample_inputs(finisher=2), position=1))
-    client.get(url("match_detail", match))
-    client.get(url("hand_detail", match, match.hands.get().number))
+        client.post(
+            url("matches:hand_create", match), data, headers=HTMX | {"HX-Target": "hand-preview"}
+        )
+        client.post(url("matches:hand_create", match), data)
+    client.post(url("matches:hand_create", match), form_data(sample_inputs(finisher=2), position=1))
+    client.get(url("matches:match_detail", match))
+    client.get(url("matches:hand_detail", match, match.hands.get().number))
 
     assert match.hands.count() == 1
     assert fields_as_drawn(HandEntry(match, players, position=2)) == before
@@ -529,9 +537,9 @@ def test_a_preview_with_errors_refreshes_every_error_container_the_form_shows(cl
         "p3-pen-0-kind": "custom",
     }
 
-    drawn = client.post(url("hand_create", match), data | {"action": "save"}, headers=HTMX)
+    drawn = client.post(url("matches:hand_create", match), data | {"action": "save"}, headers=HTMX)
     preview = client.post(
-        url("hand_create", match),
+        url("matches:hand_create", match),
         data | {"action": "preview"},
         headers=HTMX | {"HX-Target": "hand-preview"},
     )
@@ -629,7 +637,7 @@ def test_a_request_for_the_preview_alone_never_saves_whatever_button_it_carries(
     data = form_data(sample_inputs(finisher=0), action="save", position=1)
 
     preview = client.post(
-        url("hand_create", match), data, headers=HTMX | {"HX-Target": "hand-preview"}
+        url("matches:hand_create", match), data, headers=HTMX | {"HX-Target": "hand-preview"}
     )
 
     assert preview.status_code == 200
@@ -638,7 +646,9 @@ def test_a_request_for_the_preview_alone_never_saves_whatever_button_it_carries(
     assert 'id="hand-preview"' in html and 'id="hand-form"' not in html
     assert "kaydedildi" not in html
 
-    saved = client.post(url("hand_create", match), data, headers=HTMX | {"HX-Target": "hand-form"})
+    saved = client.post(
+        url("matches:hand_create", match), data, headers=HTMX | {"HX-Target": "hand-form"}
+    )
 
     assert match.hands.count() == 1
     assert "1. el kaydedildi." in saved.content.decode()
@@ -653,16 +663,18 @@ def test_a_typed_row_before_the_finisher_waits_for_the_finisher_without_an_error
     del data["finisher"]
     typing = HTMX | {"HX-Target": "hand-preview"}
 
-    html = client.post(url("hand_create", match), data, headers=typing).content.decode()
+    html = client.post(url("matches:hand_create", match), data, headers=typing).content.decode()
 
     assert "Kimin bitirdiğini ve elde kalanları girin" in html
     assert "errorlist" not in html and "Kimin bitirdiğini seçin" not in html
 
-    wrong = client.post(url("hand_create", match), data | {"p1-remaining": "yirmi"}, headers=typing)
+    wrong = client.post(
+        url("matches:hand_create", match), data | {"p1-remaining": "yirmi"}, headers=typing
+    )
 
     assert "Ayşe: bir tam sayı yazın." in wrong.content.decode()
 
-    saved = client.post(url("hand_create", match), data | {"action": "save"}, headers=HTMX)
+    saved = client.post(url("matches:hand_create", match), data | {"action": "save"}, headers=HTMX)
 
     assert "Kimin bitirdiğini seçin" in saved.content.decode()
     assert match.hands.count() == 0

@@ -182,7 +182,7 @@ def test_every_message_of_the_sheet_names_the_player(client, case):
     preset, posted, who, words = case
     match = make_match(preset=preset)
 
-    response = client.post(reverse("hand_create", args=[match.edit_token]), posted)
+    response = client.post(reverse("matches:hand_create", args=[match.edit_token]), posted)
     errors = shown_errors(response)
 
     assert errors, "the case shows no message"
@@ -199,7 +199,7 @@ def test_every_message_of_the_sheet_names_the_player_in_english(client, case):
     match = make_match(preset=preset)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
-    response = client.post(reverse("hand_create", args=[match.edit_token]), posted)
+    response = client.post(reverse("matches:hand_create", args=[match.edit_token]), posted)
     errors = shown_errors(response)
 
     assert errors
@@ -221,6 +221,6 @@ def test_the_indicators_colour_is_the_one_message_about_nobody(client):
     }
     match.save()
 
-    response = client.post(reverse("hand_create", args=[match.edit_token]), data(hand()))
+    response = client.post(reverse("matches:hand_create", args=[match.edit_token]), data(hand()))
 
     assert shown_errors(response)[0] == "Göstergenin rengini seçin."

@@ -19,7 +19,7 @@ def flat_kafa_match() -> Match:
 
 
 def test_the_editor_offers_the_flat_amount_on_every_row_but_none(client):
-    html = client.get(reverse("preset_new")).content.decode()
+    html = client.get(reverse("house_rules:preset_new")).content.decode()
 
     assert 'name="r-finishes__kafa__opened_flat"' in html
     assert 'name="r-finishes__normal__opened_flat"' in html
@@ -43,8 +43,8 @@ def test_the_rules_page_and_the_hand_show_the_flat_amount(client):
     hand = add_hand(match, inputs)
     assert hand.scores == [-202, 808, 404, 808]
 
-    rules = client.get(reverse("match_rules", args=[match.edit_token])).content.decode()
-    hand_page = client.get(reverse("hand_detail", args=[match.edit_token, hand.number]))
+    rules = client.get(reverse("matches:match_rules", args=[match.edit_token])).content.decode()
+    hand_page = client.get(reverse("matches:hand_detail", args=[match.edit_token, hand.number]))
 
     assert "Açana sabit" in rules and "808" in rules
     assert "808 (açtı, sabit, kafa)" in hand_page.content.decode()
@@ -65,7 +65,9 @@ def test_a_flat_kafa_saves_without_the_gosterge_though_an_opener_kept_a_fake_oke
         ],
     }
 
-    response = client.post(reverse("hand_create", args=[match.edit_token]), form_data(inputs))
+    response = client.post(
+        reverse("matches:hand_create", args=[match.edit_token]), form_data(inputs)
+    )
 
     assert response.status_code == 302
     assert match.hands.get().scores == [-202, 808, 404, 404]

@@ -48,7 +48,7 @@ def field_errors(response, name: str) -> list[str]:
 
 
 def save_house(client, **changes) -> HousePreset:
-    response = client.post(reverse("preset_new"), editor_data(**changes))
+    response = client.post(reverse("house_rules:preset_new"), editor_data(**changes))
     assert response.status_code == 302, response.context["form"].errors
     return HousePreset.objects.latest("pk")
 
@@ -60,7 +60,7 @@ def save_house(client, **changes) -> HousePreset:
 def test_the_editor_starts_from_any_builtin_with_its_values_filled_in(client, slug):
     rules = scoring.PRESETS[slug].rules
 
-    response = client.get(reverse("preset_new"), {"from": slug})
+    response = client.get(reverse("house_rules:preset_new"), {"from": slug})
 
     assert response.status_code == 200
     form = response.context["form"]
@@ -147,7 +147,7 @@ def tier(row: int, series: str, pairs: str, points: str) -> dict:
 def test_an_invalid_ruleset_is_refused_next_to_its_field_and_nothing_is_saved(
     client, changes, field, message
 ):
-    response = client.post(reverse("preset_new"), editor_data(**changes))
+    response = client.post(reverse("house_rules:preset_new"), editor_data(**changes))
 
     assert response.status_code == 200
     errors = field_errors(response, field)
@@ -160,7 +160,7 @@ def test_an_invalid_ruleset_is_refused_next_to_its_field_and_nothing_is_saved(
 
 def test_an_engine_message_shows_without_the_json_path(client):
     response = client.post(
-        reverse("preset_new"), editor_data(finishes__okey__opened_multiplier="-2")
+        reverse("house_rules:preset_new"), editor_data(finishes__okey__opened_multiplier="-2")
     )
 
     [error] = field_errors(response, "finishes__okey__opened_multiplier")
@@ -173,7 +173,7 @@ def test_an_engine_message_shows_without_the_json_path(client):
 
 def test_a_valid_save_creates_a_house_preset_with_unguessable_links(client):
     response = client.post(
-        reverse("preset_new") + "?from=om-kademeli",
+        reverse("house_rules:preset_new") + "?from=om-kademeli",
         editor_data(
             "om-kademeli",
             name="Bizim masa",
@@ -200,11 +200,13 @@ def test_a_valid_save_creates_a_house_preset_with_unguessable_links(client):
 def test_the_edit_page_gives_the_share_link_and_the_view_page_never_the_edit_link(client):
     house = save_house(client, name="Bizim masa", finishes__okey__winner="-303")
 
-    edit_html = client.get(reverse("house_edit", args=[house.edit_token])).content.decode()
-    view = client.get(reverse("house_detail", args=[house.view_token]))
+    edit_html = client.get(
+        reverse("house_rules:house_edit", args=[house.edit_token])
+    ).content.decode()
+    view = client.get(reverse("house_rules:house_detail", args=[house.view_token]))
 
     assert f"/ev/{house.view_token}/" in edit_html
-    edit = client.get(reverse("house_edit", args=[house.edit_token]))
+    edit = client.get(reverse("house_rules:house_edit", args=[house.edit_token]))
     assert "no-store" in edit.headers["Cache-Control"]
     assert view.status_code == 200
     view_html = view.content.decode()
@@ -218,7 +220,7 @@ def test_the_creator_edits_the_preset_with_its_edit_link(client):
     house = save_house(client)
 
     response = client.post(
-        reverse("house_edit", args=[house.edit_token]),
+        reverse("house_rules:house_edit", args=[house.edit_token]),
         editor_data(house.rules, name="Yeni ad", finishes__normal__not_opened="250"),
     )
 
@@ -235,7 +237,7 @@ def seen_on(page: str) -> str:
 
 def test_a_save_from_a_page_drawn_before_another_save_is_told_and_changes_nothing(client):
     house = save_house(client)
-    url = reverse("house_edit", args=[house.edit_token])
+    url = reverse("house_rules:house_edit", args=[house.edit_token])
     seen = seen_on(client.get(url).content.decode())
     client.post(url, editor_data(house.rules, name="Cuma kuralı") | {"r-seen": seen})  # another
 
@@ -256,7 +258,7 @@ def test_a_save_from_a_page_drawn_before_another_save_is_told_and_changes_nothin
 
 def test_a_double_tap_on_save_saves_once_and_tells_no_one_of_a_conflict(client):
     house = save_house(client)
-    url = reverse("house_edit", args=[house.edit_token])
+    url = reverse("house_rules:house_edit", args=[house.edit_token])
     data = editor_data(house.rules, name="Yeni ad") | {"r-seen": house.seen}
 
     answers = [client.post(url, data), client.post(url, data)]
@@ -271,7 +273,7 @@ def test_an_invalid_edit_changes_nothing(client):
     before = dict(house.rules)
 
     response = client.post(
-        reverse("house_edit", args=[house.edit_token]),
+        reverse("house_rules:house_edit", args=[house.edit_token]),
         editor_data(house.rules, finishes__okey__winner="5"),
     )
 
@@ -283,12 +285,12 @@ def test_an_invalid_edit_changes_nothing(client):
 
 def test_editing_a_house_preset_never_changes_a_match_already_started(client):
     house = save_house(client, finishes__okey__winner="-303")
-    client.post(reverse("match_create"), new_match_data(preset=house.choice_value))
+    client.post(reverse("matches:match_create"), new_match_data(preset=house.choice_value))
     match = Match.objects.get()
     frozen = dict(match.rules)
 
     client.post(
-        reverse("house_edit", args=[house.edit_token]),
+        reverse("house_rules:house_edit", args=[house.edit_token]),
         editor_data(house.rules, finishes__okey__winner="-505"),
     )
 
@@ -305,7 +307,7 @@ def test_editing_a_house_preset_never_changes_a_match_already_started(client):
         "kafa": False,
         "players": [{"opened": "series"}, {"opened": "no"}, {"opened": "no"}, {"opened": "no"}],
     }
-    client.post(reverse("hand_create", args=[match.edit_token]), form_data(inputs))
+    client.post(reverse("matches:hand_create", args=[match.edit_token]), form_data(inputs))
     assert match.hands.get().scores[0] == -303
 
 
@@ -335,7 +337,7 @@ def test_bad_links_are_404(client, url):
 def test_a_house_preset_can_be_copied_into_a_new_one(client):
     house = save_house(client, name="Bizim masa", finishes__okey__winner="-303")
 
-    response = client.get(reverse("preset_new"), {"from": house.view_token})
+    response = client.get(reverse("house_rules:preset_new"), {"from": house.view_token})
 
     form = response.context["form"]
     assert form["name"].value() == "Bizim masa (kopya)"
@@ -348,7 +350,7 @@ def test_a_house_preset_can_be_copied_into_a_new_one(client):
 def test_the_htmx_preview_answers_with_the_example_region_only(client):
     data = editor_data(action="preview", finishes__okey__winner="-303")
 
-    response = client.post(reverse("rules_preview"), data, headers=HTMX_PREVIEW)
+    response = client.post(reverse("house_rules:rules_preview"), data, headers=HTMX_PREVIEW)
 
     html = response.content.decode()
     assert response.status_code == 200
@@ -366,7 +368,7 @@ def test_the_example_scores_come_from_the_engine_with_the_draft_rules(client):
         finishes__okey__opened_multiplier="3",
     )
 
-    response = client.post(reverse("rules_preview"), data, headers=HTMX_PREVIEW)
+    response = client.post(reverse("house_rules:rules_preview"), data, headers=HTMX_PREVIEW)
 
     shown = re.findall(r'data-seat="\d">([^<]*)<', response.content.decode())
     form = RulesetForm(data)
@@ -384,7 +386,7 @@ def test_the_example_scores_come_from_the_engine_with_the_draft_rules(client):
 def test_an_invalid_draft_shows_its_errors_in_the_example(client):
     data = editor_data(action="preview", finishes__okey__opened_multiplier="-1")
 
-    response = client.post(reverse("rules_preview"), data, headers=HTMX_PREVIEW)
+    response = client.post(reverse("house_rules:rules_preview"), data, headers=HTMX_PREVIEW)
 
     html = response.content.decode()
     assert response.status_code == 200
@@ -394,7 +396,8 @@ def test_an_invalid_draft_shows_its_errors_in_the_example(client):
 
 def test_the_preview_button_works_without_javascript_and_saves_nothing(client):
     response = client.post(
-        reverse("preset_new"), editor_data(action="preview", finishes__okey__winner="-303")
+        reverse("house_rules:preset_new"),
+        editor_data(action="preview", finishes__okey__winner="-303"),
     )
 
     assert response.status_code == 200
@@ -404,7 +407,7 @@ def test_the_preview_button_works_without_javascript_and_saves_nothing(client):
 
 @pytest.mark.parametrize("slug", list(scoring.PRESETS))
 def test_the_sample_hands_are_valid_for_every_builtin(client, slug):
-    response = client.get(reverse("preset_new"), {"from": slug})
+    response = client.get(reverse("house_rules:preset_new"), {"from": slug})
 
     for sample in response.context["example"]:
         assert sample.error == ""
@@ -417,7 +420,7 @@ def test_the_sample_hands_are_valid_for_every_builtin(client, slug):
 def test_a_house_preset_link_starts_a_match_with_it_chosen(client):
     house = save_house(client, name="Bizim masa", cezali=False)
 
-    response = client.get(reverse("match_create"), {"preset": house.choice_value})
+    response = client.get(reverse("matches:match_create"), {"preset": house.choice_value})
 
     html = response.content.decode()
     assert f'<option value="{house.choice_value}" selected>Bizim masa</option>' in html
@@ -427,7 +430,9 @@ def test_a_house_preset_link_starts_a_match_with_it_chosen(client):
 def test_a_match_started_with_a_house_preset_freezes_its_rules(client):
     house = save_house(client, finishes__okey__winner="-303")
 
-    response = client.post(reverse("match_create"), new_match_data(preset=house.choice_value))
+    response = client.post(
+        reverse("matches:match_create"), new_match_data(preset=house.choice_value)
+    )
 
     match = Match.objects.get()
     assert response.status_code == 302
@@ -438,7 +443,7 @@ def test_a_match_started_with_a_house_preset_freezes_its_rules(client):
 
 @pytest.mark.parametrize("value", ["house:" + "A" * 43, "house:", "house:x", "house:" + "A" * 500])
 def test_an_unknown_house_preset_is_refused(client, value):
-    response = client.post(reverse("match_create"), new_match_data(preset=value))
+    response = client.post(reverse("matches:match_create"), new_match_data(preset=value))
 
     # A house preset's key is a key wherever it is named: the same 404 as a bad link, counted
     # (tests/web/sharing/test_links_are_keys.py).
@@ -448,7 +453,7 @@ def test_an_unknown_house_preset_is_refused(client, value):
 
 def test_adjusting_the_rules_for_one_match_opens_the_editor_with_the_match_carried(client):
     response = client.post(
-        reverse("match_adjust"), new_match_data(preset="om-klasik", action="adjust")
+        reverse("house_rules:match_adjust"), new_match_data(preset="om-klasik", action="adjust")
     )
 
     html = response.content.decode()
@@ -466,7 +471,7 @@ def test_a_match_with_rules_adjusted_for_it_keeps_the_preset_as_its_base(client)
         **editor_data("om-klasik", action="start", finishes__okey__winner="-303"),
     }
 
-    response = client.post(reverse("match_adjust"), data)
+    response = client.post(reverse("house_rules:match_adjust"), data)
 
     match = Match.objects.get()
     assert response.status_code == 302
@@ -474,7 +479,9 @@ def test_a_match_with_rules_adjusted_for_it_keeps_the_preset_as_its_base(client)
     assert match.base_rules == scoring.resolve_rules("om-klasik")
     assert match.preset_slug == "om-klasik"
     assert HousePreset.objects.count() == 0  # for this match only
-    rules_html = client.get(reverse("match_rules", args=[match.edit_token])).content.decode()
+    rules_html = client.get(
+        reverse("matches:match_rules", args=[match.edit_token])
+    ).content.decode()
     assert rules_html.count("(değişti)") == 1
     assert '<mark class="diff">−303' in rules_html
 
@@ -485,7 +492,7 @@ def test_adjusted_rules_must_allow_the_match_length(client):
         **editor_data("om-klasik", action="start", hands=["7", "9"]),
     }
 
-    response = client.post(reverse("match_adjust"), data)
+    response = client.post(reverse("house_rules:match_adjust"), data)
 
     assert response.status_code == 200
     assert "5 el olacak" in str(field_errors(response, "hands"))
@@ -493,10 +500,12 @@ def test_adjusted_rules_must_allow_the_match_length(client):
 
 
 def test_an_invalid_match_form_on_the_way_to_the_editor_shows_the_match_form(client):
-    response = client.post(reverse("match_adjust"), new_match_data(name_1="", action="adjust"))
+    response = client.post(
+        reverse("house_rules:match_adjust"), new_match_data(name_1="", action="adjust")
+    )
 
     assert response.status_code == 200
-    assert response.templates[0].name == "cetele/match_create.html"
+    assert response.templates[0].name == "cetele/matches/match_create.html"
     assert Match.objects.count() == 0
 
 
@@ -517,7 +526,15 @@ VALUES = st.one_of(
 )  # fmt: skip
 
 
-@pytest.mark.parametrize("endpoint", ["preset_new", "rules_preview", "match_adjust", "house_edit"])
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "house_rules:preset_new",
+        "house_rules:rules_preview",
+        "house_rules:match_adjust",
+        "house_rules:house_edit",
+    ],
+)
 @settings(
     max_examples=40,
     deadline=None,
@@ -528,7 +545,7 @@ def test_garbage_posted_to_the_editor_never_breaks_anything(client, endpoint, ov
     house = HousePreset.objects.filter(name="garbage").first() or HousePreset.objects.create(
         name="garbage", base_slug="cetele-standart", rules=scoring.PRESETS["cetele-standart"].rules
     )
-    args = [house.edit_token] if endpoint == "house_edit" else []
+    args = [house.edit_token] if endpoint == "house_rules:house_edit" else []
     data = {**new_match_data(), **editor_data(action="save"), **overrides}
     houses_before = list(HousePreset.objects.values_list("rules", flat=True))
     cache.clear()  # misses are counted: no example inherits another's
@@ -536,7 +553,7 @@ def test_garbage_posted_to_the_editor_never_breaks_anything(client, endpoint, ov
     response = client.post(reverse(endpoint, args=args), data)
 
     # An unknown house preset named to start a match is a bad link: the same counted 404.
-    names_bad_key = endpoint == "match_adjust" and data["preset"].startswith("house:")
+    names_bad_key = endpoint == "house_rules:match_adjust" and data["preset"].startswith("house:")
     assert response.status_code in ((404,) if names_bad_key else (200, 302))
     if response.status_code in (200, 404):
         assert list(HousePreset.objects.values_list("rules", flat=True)) == houses_before
@@ -559,7 +576,9 @@ HOUSE_RULES_ON = {
 
 def test_the_house_rules_are_saved_and_shown_in_the_live_example(client):
     preview = client.post(
-        reverse("rules_preview"), editor_data("om-klasik", **HOUSE_RULES_ON), headers=HTMX_PREVIEW
+        reverse("house_rules:rules_preview"),
+        editor_data("om-klasik", **HOUSE_RULES_ON),
+        headers=HTMX_PREVIEW,
     )
     page = preview.content.decode()
     assert "× 2 (riziko) × 4 (mavi)" in page  # the first sample: riziko, a blue indicator
@@ -595,7 +614,7 @@ IN_RANGE = "1 ile 100 arasında olmalı."
     ],
 )  # fmt: skip
 def test_a_house_rule_mistake_shows_beside_its_field(client, changes, field, message):
-    response = client.post(reverse("preset_new"), editor_data(**changes))
+    response = client.post(reverse("house_rules:preset_new"), editor_data(**changes))
 
     assert field_errors(response, field) == [message]
     assert HousePreset.objects.count() == 0
@@ -605,7 +624,8 @@ def test_the_engine_message_beside_a_field_is_in_the_pages_language(client):
     client.post("/i18n/setlang/", {"language": "en", "next": "/"})
 
     response = client.post(
-        reverse("preset_new"), editor_data(**{**HOUSE_RULES_ON, "riziko__multiplier": "0"})
+        reverse("house_rules:preset_new"),
+        editor_data(**{**HOUSE_RULES_ON, "riziko__multiplier": "0"}),
     )
 
     assert field_errors(response, "riziko__multiplier") == ["Must be from 1 to 100."]
@@ -616,11 +636,11 @@ def test_a_house_preset_stored_before_the_house_rules_opens_and_saves_unchanged(
     stored = scoring.deep_merge(scoring.PRESETS["om-zorlu"].rules, {"name": "Eski masa"})
     house = HousePreset.objects.create(name="Eski masa", base_slug="om-zorlu", rules=stored)
 
-    page = client.get(reverse("house_edit", args=[house.edit_token]))
+    page = client.get(reverse("house_rules:house_edit", args=[house.edit_token]))
     form = page.context["form"]
     assert form["riziko__on"].value() is False
     data = editor_data(stored)
-    response = client.post(reverse("house_edit", args=[house.edit_token]), data)
+    response = client.post(reverse("house_rules:house_edit", args=[house.edit_token]), data)
 
     house.refresh_from_db()
     assert response.status_code == 302

@@ -58,7 +58,7 @@ def expected_table(rules: dict) -> dict[str, list[str]]:
 
 
 def test_the_rules_page_lists_every_builtin_with_its_turkish_name_and_description(client):
-    response = client.get(reverse("rules_list"))
+    response = client.get(reverse("house_rules:rules_list"))
 
     page = html.unescape(response.content.decode())
     assert response.status_code == 200
@@ -76,7 +76,7 @@ def test_the_rules_page_never_lists_house_presets(client):
         name="Başkasının masası", base_slug="om-klasik", rules=scoring.PRESETS["om-klasik"].rules
     )
 
-    page = client.get(reverse("rules_list")).content.decode()
+    page = client.get(reverse("house_rules:rules_list")).content.decode()
 
     assert "Başkasının masası" not in page
     assert "/ev/" not in page
@@ -85,7 +85,7 @@ def test_the_rules_page_never_lists_house_presets(client):
 def test_the_rules_page_is_in_english_too(client):
     client.post("/i18n/setlang/", {"language": "en", "next": "/"})
 
-    page = html.unescape(client.get(reverse("rules_list")).content.decode())
+    page = html.unescape(client.get(reverse("house_rules:rules_list")).content.decode())
 
     assert scoring.PRESETS["om-zorlu"].name_en in page
 
@@ -96,7 +96,7 @@ def test_every_builtin_shows_its_full_rules(client, slug, django_assert_num_quer
     rules = preset.rules
 
     with django_assert_num_queries(0):
-        response = client.get(reverse("rules_detail", args=[slug]))
+        response = client.get(reverse("house_rules:rules_detail", args=[slug]))
 
     page = html.unescape(response.content.decode())
     assert response.status_code == 200
@@ -143,7 +143,7 @@ def test_every_builtin_shows_its_full_rules(client, slug, django_assert_num_quer
     ],
 )  # fmt: skip
 def test_each_rule_is_spelled_out(client, slug, expected):
-    page = client.get(reverse("rules_detail", args=[slug])).content.decode()
+    page = client.get(reverse("house_rules:rules_detail", args=[slug])).content.decode()
 
     values = rule_values(page)
     assert {path: values[path] for path in expected} == expected
@@ -151,7 +151,9 @@ def test_each_rule_is_spelled_out(client, slug, expected):
 
 def test_every_declared_parameter_is_on_the_rules_page(client):
     """A parameter appears on the rules page by being declared: its label, or its group's."""
-    page = html.unescape(client.get(reverse("rules_detail", args=["om-zorlu"])).content.decode())
+    page = html.unescape(
+        client.get(reverse("house_rules:rules_detail", args=["om-zorlu"])).content.decode()
+    )
 
     for item in parameters.DECLARATION:
         if item.path == "name":
@@ -169,7 +171,7 @@ def test_the_pair_limit_is_written_with_the_right_suffix(client):
     match.save()
 
     page = html.unescape(
-        client.get(reverse("match_rules", args=[match.edit_token])).content.decode()
+        client.get(reverse("matches:match_rules", args=[match.edit_token])).content.decode()
     )
 
     assert "toplam 50'yi geçerse üstüne +101" in page  # not "50'ü"
@@ -192,7 +194,7 @@ def test_the_house_rules_read_in_full_when_on(client):
     )
     match.save()
 
-    page = client.get(reverse("match_rules", args=[match.edit_token])).content.decode()
+    page = client.get(reverse("matches:match_rules", args=[match.edit_token])).content.decode()
 
     values = rule_values(page)
     assert values["riziko"] == "gösterge sahte okeyse bitiş tablosu × 2"
@@ -235,7 +237,7 @@ def test_the_match_rules_page_marks_what_differs_from_the_preset(client):
     )
     match.save()
 
-    page = client.get(reverse("match_rules", args=[match.edit_token])).content.decode()
+    page = client.get(reverse("matches:match_rules", args=[match.edit_token])).content.decode()
 
     assert page.count("(değişti)") == 3
     assert '<mark class="diff">−303<span class="visually-hidden"> (değişti)</span></mark>' in page
@@ -250,7 +252,7 @@ def test_the_finish_table_keeps_the_rules_order_whatever_the_database_did(client
     match = make_match(preset="om-zorlu")
     match.refresh_from_db()  # PostgreSQL's jsonb hands the keys back sorted its own way
 
-    page = client.get(reverse("match_rules", args=[match.edit_token])).content.decode()
+    page = client.get(reverse("matches:match_rules", args=[match.edit_token])).content.decode()
 
     kinds = [kind for kind, _ in ROW.findall(page)]
     assert kinds == ["normal", "kafa", "pairs", "okey", "okey_kafa", "pairs_okey", "none"]
@@ -259,7 +261,7 @@ def test_the_finish_table_keeps_the_rules_order_whatever_the_database_did(client
 def test_a_match_that_kept_its_preset_marks_nothing(client):
     match = make_match(preset="om-zorlu")
 
-    page = client.get(reverse("match_rules", args=[match.edit_token])).content.decode()
+    page = client.get(reverse("matches:match_rules", args=[match.edit_token])).content.decode()
 
     assert "(değişti)" not in page
     assert "kurallarından başladı" not in page
@@ -269,7 +271,7 @@ def test_a_match_that_kept_its_preset_marks_nothing(client):
 def test_the_match_page_links_to_its_rules(client):
     match = make_match()
 
-    page = client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
+    page = client.get(reverse("matches:match_detail", args=[match.edit_token])).content.decode()
 
     assert f'href="/m/{match.edit_token}/kurallar/"' in page
 
@@ -284,7 +286,7 @@ def test_a_house_preset_page_marks_what_it_changed_from_its_builtin(
     house = HousePreset.objects.create(name="Bizim masa", base_slug="geleneksel", rules=rules)
 
     with django_assert_num_queries(1):
-        response = client.get(reverse("house_detail", args=[house.view_token]))
+        response = client.get(reverse("house_rules:house_detail", args=[house.view_token]))
 
     page = html.unescape(response.content.decode())
     assert "“Geleneksel 101” kurallarından yapıldı" in page
@@ -297,7 +299,9 @@ def test_a_house_preset_page_marks_what_it_changed_from_its_builtin(
 def test_a_rules_page_speaks_english_from_the_same_declaration(client):
     client.post("/i18n/setlang/", {"language": "en", "next": "/"})
 
-    page = client.get(reverse("rules_detail", args=["cetele-standart"])).content.decode()
+    page = client.get(
+        reverse("house_rules:rules_detail", args=["cetele-standart"])
+    ).content.decode()
 
     values = rule_values(page)
     assert "<dt>Pair opener multiplier</dt>" in page
@@ -354,7 +358,9 @@ def test_the_pair_limit_takes_the_right_suffix_for_every_threshold_to_1000():
         # Rendered outside a request: the page's language is Turkish here, whatever an earlier
         # request in this thread (an English page) left activated.
         with translation.override("tr"):
-            page = html.unescape(render_to_string("cetele/_rules.html", {"rules": rules}))
+            page = html.unescape(
+                render_to_string("cetele/house_rules/_rules.html", {"rules": rules})
+            )
 
         expected = f"toplam {accusative_by_ear(threshold)} geçerse üstüne +101"
         if rule_values(page)["pair_opener_over"] != expected:
@@ -373,7 +379,7 @@ def test_the_rules_page_writes_these_suffixes(client, threshold, written):
     match.rules = scoring.deep_merge(match.rules, {"pair_opener_over": {"threshold": threshold}})
     match.save()
 
-    page = client.get(reverse("match_rules", args=[match.edit_token])).content.decode()
+    page = client.get(reverse("matches:match_rules", args=[match.edit_token])).content.decode()
 
     assert rule_values(html.unescape(page))["pair_opener_over"] == (
         f"toplam {written} geçerse üstüne +101"

@@ -22,7 +22,7 @@ def test_a_colour_tapped_alone_is_on_the_scorer_s_next_page(client):
     match = make_match(hands=2, planned_hands=5)
     edit(client, match)  # the sheet at this version, kept
     client.post(
-        reverse("hand_create", args=[match.edit_token]),
+        reverse("matches:hand_create", args=[match.edit_token]),
         {"action": "indicator", "position": "3", "colour": "blue"},
     )
 

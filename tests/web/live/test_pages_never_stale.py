@@ -34,11 +34,11 @@ def sheet_of(html: str) -> str:
 
 
 def view(client, match: Match) -> str:
-    return client.get(reverse("view_match", args=[match.view_token])).content.decode()
+    return client.get(reverse("sharing:view_match", args=[match.view_token])).content.decode()
 
 
 def edit(client, match: Match) -> str:
-    return client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
+    return client.get(reverse("matches:match_detail", args=[match.edit_token])).content.decode()
 
 
 def test_a_second_phone_at_the_same_version_gets_the_sheet_for_one_query(
@@ -122,7 +122,7 @@ def test_a_rotated_link_never_gets_a_sheet_with_the_old_links(client):
     old = match.edit_token
     assert old in sheet_of(edit(client, match))
 
-    client.post(reverse("match_rotate", args=[old]), {"kind": "edit", "confirm": "on"})
+    client.post(reverse("sharing:match_rotate", args=[old]), {"kind": "edit", "confirm": "on"})
     match.refresh_from_db()
 
     sheet = sheet_of(edit(client, match))
@@ -156,7 +156,7 @@ def test_a_save_answers_without_the_sheet_and_the_scorer_s_poll_is_given_the_kep
     match = make_match(hands=1)
     shown = match.version
     answer = client.post(
-        reverse("hand_create", args=[match.edit_token]),
+        reverse("matches:hand_create", args=[match.edit_token]),
         form_data(sample_inputs(), position=2),
         headers={"HX-Request": "true"},
     )
@@ -165,7 +165,7 @@ def test_a_save_answers_without_the_sheet_and_the_scorer_s_poll_is_given_the_kep
     hand = match.hands.get(number=saved["number"])
     assert saved["position"] == 2 and hand.number == match.hands.count() == 2
 
-    poll = reverse("match_poll", args=[match.edit_token]) + f"?v={shown}"
+    poll = reverse("sharing:match_poll", args=[match.edit_token]) + f"?v={shown}"
     polled = sheet_of(client.get(poll, headers={"HX-Request": "true"}).content.decode())
     # Every row names its hand, for the page to mark the one it saved; nothing drawn is marked.
     assert re.findall(r'<tr data-hand="(\d+)">', polled) == [str(n) for n in (1, 2)]
@@ -250,14 +250,14 @@ def test_a_renaming_just_before_a_save_is_on_its_answer_s_form_and_sheet(client,
 
     form = answer.split('id="hand-form"')[1]
     assert "Cem" in form and "Can" not in form
-    poll = reverse("match_poll", args=[match.edit_token]) + f"?v={shown}"
+    poll = reverse("sharing:match_poll", args=[match.edit_token]) + f"?v={shown}"
     sheet = sheet_of(client.get(poll, headers={"HX-Request": "true"}).content.decode())
     assert "Cem" in sheet and "Can" not in sheet
 
 
 def save(client, match: Match, position: int):
     data = form_data(sample_inputs(), position=position)
-    url = reverse("hand_create", args=[match.edit_token])
+    url = reverse("matches:hand_create", args=[match.edit_token])
     return client.post(url, data, headers={"HX-Request": "true"})
 
 
@@ -299,7 +299,7 @@ def test_the_kept_empty_chips_never_hide_a_gosterge_a_phone_set(client):
     assert 'id="id_riziko-errors"' in chips_of(edit(client, riziko))
 
     client.post(
-        reverse("hand_create", args=[plain.edit_token]),
+        reverse("matches:hand_create", args=[plain.edit_token]),
         {"action": "indicator", "position": "3", "colour": "blue", "indicator": "7"},
     )
     shown = chips_of(edit(client, plain))
@@ -307,7 +307,8 @@ def test_the_kept_empty_chips_never_hide_a_gosterge_a_phone_set(client):
     assert 'value="7" id="id_indicator_6" checked' in shown
 
     client.post(
-        reverse("hand_create", args=[plain.edit_token]), form_data(sample_inputs(), position=3)
+        reverse("matches:hand_create", args=[plain.edit_token]),
+        form_data(sample_inputs(), position=3),
     )
     assert "checked" not in chips_of(edit(client, plain))  # the next hand's gösterge is not set
 
@@ -340,7 +341,10 @@ def test_a_database_restored_under_a_running_server_never_shows_the_kept_sheet_o
 
 # --- The pages around the sheet: each request's own
 
-PAGES = {"edit": ("match_detail", "edit_token"), "view": ("view_match", "view_token")}
+PAGES = {
+    "edit": ("matches:match_detail", "edit_token"),
+    "view": ("sharing:view_match", "view_token"),
+}
 
 
 def page_url(match: Match, role: str) -> str:
@@ -394,7 +398,7 @@ def test_each_request_gets_its_own_values_in_its_page(client):
     strict = Client(enforce_csrf_checks=True)
     html = strict.get(url).content.decode()
     csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
-    undo_url = reverse("match_undo", args=[match.edit_token])
+    undo_url = reverse("matches:match_undo", args=[match.edit_token])
     undo = strict.post(undo_url, {"csrfmiddlewaretoken": csrf, **undo_form(match)})
     assert undo.status_code == 302
 
@@ -404,7 +408,7 @@ def test_a_flash_message_is_shown_once_and_only_to_its_phone(client):
     url = page_url(match, "edit")
     client.get(url)  # the sheet at this version is kept
 
-    client.post(reverse("match_undo", args=[match.edit_token]), undo_form(match))
+    client.post(reverse("matches:match_undo", args=[match.edit_token]), undo_form(match))
     shown = client.get(url).content.decode()
     again = client.get(url).content.decode()
 

@@ -54,11 +54,11 @@ def test_quiet_is_whole_seconds_since_the_last_change_never_negative():
     assert quiet_seconds(now + timedelta(seconds=5), now) == 0  # another server's clock
 
 
-@pytest.mark.parametrize("route", ["match_detail", "view_match"])
+@pytest.mark.parametrize("route", ["matches:match_detail", "sharing:view_match"])
 def test_the_sheet_says_how_long_the_match_has_been_quiet(client, route):
     match = make_match(hands=1)
     Match.objects.filter(pk=match.pk).update(touched_at=timezone.now() - timedelta(hours=2))
-    token = match.edit_token if route == "match_detail" else match.view_token
+    token = match.edit_token if route == "matches:match_detail" else match.view_token
 
     html = client.get(reverse(route, args=[token])).content.decode()
 
@@ -74,7 +74,7 @@ def test_the_sheet_a_poll_brings_after_a_save_says_the_match_just_changed(client
     shown = match.version
     add_hand(match, sample_inputs(finisher=2, remaining=33))
 
-    response = client.get(reverse("view_poll", args=[match.view_token]) + f"?v={shown}")
+    response = client.get(reverse("sharing:view_poll", args=[match.view_token]) + f"?v={shown}")
 
     assert response.status_code == 200
     assert int(re.search(r'data-quiet="(\d+)"', response.content.decode())[1]) <= 5
@@ -87,10 +87,10 @@ def test_the_sheet_asked_for_after_a_save_has_just_changed(client):
 
     form = hand_form_data(sample_inputs(finisher=1, remaining=20))
     shown = match.version
-    client.post(reverse("hand_create", args=[match.edit_token]), form, headers=HTMX)
+    client.post(reverse("matches:hand_create", args=[match.edit_token]), form, headers=HTMX)
 
     # The page asks for the sheet once saved (static/cetele/app.js): it has just changed.
-    poll = reverse("match_poll", args=[match.edit_token]) + f"?v={shown}"
+    poll = reverse("sharing:match_poll", args=[match.edit_token]) + f"?v={shown}"
     html = client.get(poll, headers=HTMX).content.decode()
     assert int(re.search(r'data-quiet="(\d+)"', html)[1]) <= 5
 

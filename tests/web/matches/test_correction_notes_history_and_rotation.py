@@ -38,14 +38,14 @@ def test_a_saved_correction_sends_the_phone_to_the_sheet_with_its_own_geri_al(cl
     before = hand.inputs
 
     response = client.post(
-        url("hand_edit", match, hand.number),
+        url("matches:hand_edit", match, hand.number),
         form_data(sample_inputs(remaining=35), version=hand.version),
         headers=headers,
     )
 
     change = match.changes.get(action=Change.Action.EDIT)
     target = response["HX-Redirect"] if headers else response["Location"]
-    assert target == f"{url('match_detail', match)}?duzeltildi={change.pk}"
+    assert target == f"{url('matches:match_detail', match)}?duzeltildi={change.pk}"
     page = client.get(target).content.decode()
     note = correction_note(page)
     assert "2. el düzeltildi." in note
@@ -54,7 +54,7 @@ def test_a_saved_correction_sends_the_phone_to_the_sheet_with_its_own_geri_al(cl
     assert page.index('id="correction-note"') < page.index('id="sheet"')  # above the sheet
     assert f'data-just-saved="{hand.number}"' in note  # whose row app.js marks
 
-    client.post(url("match_undo", match), {"change": str(change.pk)})
+    client.post(url("matches:match_undo", match), {"change": str(change.pk)})
     hand.refresh_from_db()
     assert hand.inputs == before
 
@@ -63,7 +63,7 @@ def test_the_correction_note_shows_only_while_it_is_the_latest_change(client):
     match = make_match()
     hand = add_hand(match, sample_inputs(remaining=20))
     response = client.post(
-        url("hand_edit", match, hand.number),
+        url("matches:hand_edit", match, hand.number),
         form_data(sample_inputs(remaining=35), version=hand.version),
     )
     corrected = response["Location"]
@@ -73,7 +73,7 @@ def test_the_correction_note_shows_only_while_it_is_the_latest_change(client):
     add_hand(match, sample_inputs(remaining=5))  # a later change: the note would be stale
     assert "düzeltildi" not in client.get(corrected).content.decode()
     for value in (str(creation.pk), "abc", "-1", str(edit.pk) + "0", ""):
-        response = client.get(f"{url('match_detail', match)}?duzeltildi={value}")
+        response = client.get(f"{url('matches:match_detail', match)}?duzeltildi={value}")
         assert response.status_code == 200
         assert 'id="correction-note"' not in response.content.decode()
 
@@ -93,13 +93,13 @@ def test_a_team_matchs_history_shows_the_teams_before_and_after(client):
     match = make_match(teams=True)
     hand = add_hand(match, sample_inputs(remaining=20))
     client.post(
-        url("hand_edit", match, hand.number),
+        url("matches:hand_edit", match, hand.number),
         form_data(sample_inputs(remaining=35), version=hand.version),
     )
     change = match.changes.get(action=Change.Action.EDIT)
     before, after = change.before["result"], change.after["result"]
 
-    rows = history_rows(client.get(url("match_history", match)).content.decode())
+    rows = history_rows(client.get(url("matches:match_history", match)).content.decode())
 
     assert rows[0][-2:] == ["Ali & Can", "Ayşe & Deniz"]  # the correction, latest first
     assert rows[1] == ["Önce", *map(signed, before["scores"]), *map(signed, before["team_scores"])]
@@ -115,7 +115,7 @@ def test_a_team_result_stored_without_team_scores_is_added_up_by_scoring(client)
     change.save()
     scores = change.after["result"]["scores"]
 
-    rows = history_rows(client.get(url("match_history", match)).content.decode())
+    rows = history_rows(client.get(url("matches:match_history", match)).content.decode())
 
     teams = [scores[0] + scores[2], scores[1] + scores[3]]
     assert rows[1] == ["Sonra", *map(signed, scores), *map(signed, teams)]
@@ -125,7 +125,7 @@ def test_a_singles_history_has_no_team_columns(client):
     match = make_match()
     add_hand(match, sample_inputs(remaining=20))
 
-    rows = history_rows(client.get(url("match_history", match)).content.decode())
+    rows = history_rows(client.get(url("matches:match_history", match)).content.decode())
 
     assert len(rows[0]) == 5 and len(rows[1]) == 5  # the label and four players
 
@@ -142,15 +142,15 @@ def rotation(kind_of_object: str):
     if kind_of_object == "match":
         match = make_match()
         return (
-            url("match_rotate", match),
-            url("match_share", match),
+            url("sharing:match_rotate", match),
+            url("sharing:match_share", match),
             lambda: Match.objects.values_list("edit_token", "view_token").get(),
         )
     if kind_of_object == "table":
         table = create_table("Köşe masası", ["Ali", "Ayşe", "Can", "Deniz"])
         return (
-            reverse("table_rotate", args=[table.edit_token]),
-            reverse("table_detail", args=[table.edit_token]),
+            reverse("tables:table_rotate", args=[table.edit_token]),
+            reverse("tables:table_detail", args=[table.edit_token]),
             lambda: Table.objects.values_list("edit_token", "view_token").get(),
         )
     house = HousePreset.objects.create(
@@ -159,8 +159,8 @@ def rotation(kind_of_object: str):
         base_slug="cetele-standart",
     )
     return (
-        reverse("house_rotate", args=[house.edit_token]),
-        reverse("house_edit", args=[house.edit_token]),
+        reverse("house_rules:house_rotate", args=[house.edit_token]),
+        reverse("house_rules:house_edit", args=[house.edit_token]),
         lambda: HousePreset.objects.values_list("edit_token", "view_token").get(),
     )
 

@@ -36,16 +36,16 @@ def hidden_match(planned: int = 5, hands: int = 1) -> Match:
 
 def joined(match: Match) -> Client:
     phone = Client()
-    phone.post(reverse("join_match", args=[match.join_token]), {"seat": "1"})
+    phone.post(reverse("seats:join_match", args=[match.join_token]), {"seat": "1"})
     return phone
 
 
 def pages(match: Match) -> dict[str, str]:
     """The sheet as each role's phone sees it."""
     return {
-        "edit": Client().get(reverse("match_detail", args=[match.edit_token])),
-        "view": Client().get(reverse("view_match", args=[match.view_token])),
-        "join": joined(match).get(reverse("join_match", args=[match.join_token])),
+        "edit": Client().get(reverse("matches:match_detail", args=[match.edit_token])),
+        "view": Client().get(reverse("sharing:view_match", args=[match.view_token])),
+        "join": joined(match).get(reverse("seats:join_match", args=[match.join_token])),
     }
 
 
@@ -88,24 +88,24 @@ def test_the_end_of_the_match_shows_everything_to_everyone():
 
 
 def test_the_option_is_set_when_the_match_starts(client):
-    client.post(reverse("match_create"), new_match_data(hidden_totals="on"))
-    client.post(reverse("match_create"), new_match_data())
+    client.post(reverse("matches:match_create"), new_match_data(hidden_totals="on"))
+    client.post(reverse("matches:match_create"), new_match_data())
 
     assert list(Match.objects.order_by("pk").values_list("hidden_totals", flat=True)) == [
         True,
         False,
     ]
-    page = client.get(reverse("match_create")).content.decode()
+    page = client.get(reverse("matches:match_create")).content.decode()
     assert 'name="hidden_totals"' in page
 
 
 def test_the_scorer_turns_it_on_and_off_later_and_every_phone_is_drawn_again(client):
     match = make_match(planned_hands=9, hands=2)
     match.refresh_from_db()
-    page = client.get(reverse("match_players", args=[match.edit_token])).content.decode()
+    page = client.get(reverse("matches:match_players", args=[match.edit_token])).content.decode()
     assert 'name="hidden"' in page and "toplamları ve grafiği ise 7. el kaydedilince görür" in page
-    url = reverse("match_hidden_totals", args=[match.edit_token])
-    view_poll = reverse("view_poll", args=[match.view_token]) + f"?v={match.version}"
+    url = reverse("matches:match_hidden_totals", args=[match.edit_token])
+    view_poll = reverse("sharing:view_poll", args=[match.view_token]) + f"?v={match.version}"
 
     on = client.post(url, {"hidden": "on"}, follow=True)
 
@@ -118,7 +118,7 @@ def test_the_scorer_turns_it_on_and_off_later_and_every_phone_is_drawn_again(cli
 
     client.post(url, {})  # the box unticked
     assert not Match.objects.get().hidden_totals
-    assert shows_totals(Client().get(reverse("view_match", args=[match.view_token])))
+    assert shows_totals(Client().get(reverse("sharing:view_match", args=[match.view_token])))
     assert client.get(url).status_code == 405
 
 
@@ -155,8 +155,8 @@ def export(client, name: str, token: str):
 @pytest.mark.parametrize(
     ("csv_name", "json_name", "key"),
     [
-        ("view_export_csv", "view_export_json", "view_token"),
-        ("join_export_csv", "join_export_json", "join_token"),
+        ("sharing:view_export_csv", "sharing:view_export_json", "view_token"),
+        ("sharing:join_export_csv", "sharing:join_export_json", "join_token"),
     ],
 )
 def test_the_exports_hide_the_totals_while_the_sheet_does(client, csv_name, json_name, key):

@@ -32,7 +32,7 @@ def url(name: str, match: Match, *args) -> str:
 
 
 def test_start_a_match_redirects_to_its_unguessable_link(client):
-    response = client.post(reverse("match_create"), new_match_data())
+    response = client.post(reverse("matches:match_create"), new_match_data())
 
     match = Match.objects.get()
     assert response.status_code == 302
@@ -44,7 +44,7 @@ def test_start_a_match_redirects_to_its_unguessable_link(client):
 
 
 def test_a_match_keeps_a_frozen_copy_of_its_rules_with_the_cezasiz_choice(client):
-    client.post(reverse("match_create"), new_match_data(preset="om-klasik", cezali="0"))
+    client.post(reverse("matches:match_create"), new_match_data(preset="om-klasik", cezali="0"))
 
     match = Match.objects.get()
     assert match.rules["cezali"] is False
@@ -53,8 +53,8 @@ def test_a_match_keeps_a_frozen_copy_of_its_rules_with_the_cezasiz_choice(client
 
 
 def test_two_and_three_player_singles_are_allowed(client):
-    client.post(reverse("match_create"), new_match_data(name_3="", name_4=""))
-    client.post(reverse("match_create"), new_match_data(name_4=""))
+    client.post(reverse("matches:match_create"), new_match_data(name_3="", name_4=""))
+    client.post(reverse("matches:match_create"), new_match_data(name_4=""))
 
     assert sorted(m.players.count() for m in Match.objects.all()) == [2, 3]
 
@@ -72,7 +72,7 @@ def test_two_and_three_player_singles_are_allowed(client):
 def test_an_invalid_match_is_refused_with_a_message_and_nothing_saved(
     client, overrides, field, message
 ):
-    response = client.post(reverse("match_create"), new_match_data(**overrides))
+    response = client.post(reverse("matches:match_create"), new_match_data(**overrides))
 
     assert response.status_code == 200
     assert message in " ".join(response.context["form"].errors[field])
@@ -107,24 +107,24 @@ def engine_scores(match: Match, inputs: dict) -> list[int]:
 def test_a_plain_post_saves_the_hand_and_redirects_to_the_sheet(client):
     match = make_match()
 
-    response = client.post(url("hand_create", match), form_data(OKEY_FINISH_WITH_PENALTY))
+    response = client.post(url("matches:hand_create", match), form_data(OKEY_FINISH_WITH_PENALTY))
 
     assert response.status_code == 302
-    assert response.headers["Location"] == url("match_detail", match)
+    assert response.headers["Location"] == url("matches:match_detail", match)
     hand = Hand.objects.get()
     assert hand.scores == engine_scores(match, OKEY_FINISH_WITH_PENALTY) == [-202, 529, 100, 404]
     assert hand.inputs["players"][2]["penalties"] == [
         {"kind": "islek_discard", "taken": True, "tile": 8}
     ]
-    page = client.get(url("match_detail", match)).content.decode()
-    assert f'href="{url("hand_detail", match, hand.number)}#score-1">529</a>' in page
+    page = client.get(url("matches:match_detail", match)).content.decode()
+    assert f'href="{url("matches:hand_detail", match, hand.number)}#score-1">529</a>' in page
 
 
 def test_an_htmx_save_answers_with_a_fresh_form_and_the_note_out_of_band(client):
     match = make_match()
 
     response = client.post(
-        url("hand_create", match), form_data(OKEY_FINISH_WITH_PENALTY), headers=HTMX
+        url("matches:hand_create", match), form_data(OKEY_FINISH_WITH_PENALTY), headers=HTMX
     )
 
     html = response.content.decode()
@@ -141,7 +141,7 @@ def test_the_preview_shows_every_score_with_its_breakdown_and_saves_nothing(clie
     match = make_match()
 
     response = client.post(
-        url("hand_create", match),
+        url("matches:hand_create", match),
         form_data(OKEY_FINISH_WITH_PENALTY, action="preview"),
         headers=PREVIEW,
     )
@@ -161,7 +161,7 @@ def test_an_invalid_hand_shows_the_engines_message_next_to_the_field_and_is_not_
     inputs = sample_inputs()
     inputs["players"][0]["remaining"] = 12  # the finisher holds no tiles
 
-    response = client.post(url("hand_create", match), form_data(inputs))
+    response = client.post(url("matches:hand_create", match), form_data(inputs))
 
     assert response.status_code == 200
     seat_form = response.context["entry"].seat_forms[0]
@@ -175,7 +175,7 @@ def test_the_finisher_must_be_chosen_explicitly(client):
     data = form_data(sample_inputs())
     del data["finisher"]
 
-    response = client.post(url("hand_create", match), data)
+    response = client.post(url("matches:hand_create", match), data)
 
     assert "Kimin bitirdiğini seçin" in response.content.decode()
     assert not Hand.objects.exists()
@@ -186,7 +186,7 @@ def test_tapping_the_finisher_is_enough_for_a_series_finish(client):
     data = form_data(sample_inputs(finisher=2))
     data["p2-opened"] = "no"
 
-    client.post(url("hand_create", match), data)
+    client.post(url("matches:hand_create", match), data)
 
     assert Hand.objects.get().inputs["players"][2]["opened"] == "series"
 
@@ -195,8 +195,8 @@ def test_a_double_tap_or_retried_request_saves_one_hand(client):
     match = make_match()
     data = form_data(sample_inputs(), token="same-token")
 
-    first = client.post(url("hand_create", match), data)
-    second = client.post(url("hand_create", match), data)
+    first = client.post(url("matches:hand_create", match), data)
+    second = client.post(url("matches:hand_create", match), data)
 
     assert first.status_code == second.status_code == 302
     assert Hand.objects.count() == 1
@@ -206,9 +206,9 @@ def test_a_double_tap_or_retried_request_saves_one_hand(client):
 def test_the_last_hand_ends_the_match_and_shows_the_winner(client):
     match = make_match(planned_hands=1)
 
-    client.post(url("hand_create", match), form_data(sample_inputs(finisher=1)))
-    page = client.get(url("match_detail", match)).content.decode()
-    extra = client.post(url("hand_create", match), form_data(sample_inputs()))
+    client.post(url("matches:hand_create", match), form_data(sample_inputs(finisher=1)))
+    page = client.get(url("matches:match_detail", match)).content.decode()
+    extra = client.post(url("matches:hand_create", match), form_data(sample_inputs()))
 
     assert "Maç bitti. Kazanan:" in page
     assert "Ayşe" in page.split("Maç bitti. Kazanan:")[1].split("</p>")[0]
@@ -221,8 +221,8 @@ def test_a_tie_of_every_player_is_a_draw(client):
     match = make_match(players=2, planned_hands=1)
     inputs = {"finisher": None, "players": [{"opened": "no"}, {"opened": "no"}]}
 
-    client.post(url("hand_create", match), form_data(inputs))
-    page = client.get(url("match_detail", match)).content.decode()
+    client.post(url("matches:hand_create", match), form_data(inputs))
+    page = client.get(url("matches:match_detail", match)).content.decode()
 
     assert "Maç bitti: berabere." in page  # a draw: nobody won
     assert "Kazanan" not in page
@@ -234,8 +234,8 @@ def test_tied_winners_are_two_people_not_one_name(client):
     opened = {"opened": "series", "remaining": 5}
     inputs = {"finisher": None, "players": [opened, {"opened": "no"}, opened]}
 
-    client.post(url("hand_create", match), form_data(inputs))
-    page = client.get(url("match_detail", match)).content.decode()
+    client.post(url("matches:hand_create", match), form_data(inputs))
+    page = client.get(url("matches:match_detail", match)).content.decode()
 
     winner = " ".join(page.split("Maç bitti. Kazanan:")[1].split("</p>")[0].split())
     assert winner == f"{NAMES[0]}, {NAMES[2]} (berabere)"
@@ -245,11 +245,11 @@ def test_penalty_rows_are_added_and_removed_without_javascript(client):
     match = make_match()
     data = form_data(OKEY_FINISH_WITH_PENALTY, action="add-penalty-1")
 
-    added = client.post(url("hand_create", match), data)
+    added = client.post(url("matches:hand_create", match), data)
     seat = added.context["entry"].seat_forms[1]
     data = form_data(OKEY_FINISH_WITH_PENALTY)
     data["p2-pen-0-DELETE"] = "on"  # "Cezayı kaldır" ticked, then saved
-    removed = client.post(url("hand_create", match), data)
+    removed = client.post(url("matches:hand_create", match), data)
 
     assert len(seat.penalties.forms) == 1
     assert not added.context["entry"].seat_forms[0].penalties.forms
@@ -265,7 +265,9 @@ def test_the_add_penalty_button_stops_at_the_tenth_row_without_a_message(client)
     inputs = sample_inputs()
     inputs["players"][1]["penalties"] = [{"kind": "custom", "points": 5}] * 10
 
-    answer = client.post(url("hand_create", match), form_data(inputs, action="add-penalty-1"))
+    answer = client.post(
+        url("matches:hand_create", match), form_data(inputs, action="add-penalty-1")
+    )
 
     page = answer.content.decode()
     assert answer.status_code == 200
@@ -278,7 +280,7 @@ def test_the_add_penalty_button_stops_at_the_tenth_row_without_a_message(client)
 def test_only_the_rulesets_penalty_kinds_are_offered(client):
     match = make_match(preset="cetele-standart")
     response = client.post(
-        url("hand_create", match), form_data(sample_inputs(), action="add-penalty-0")
+        url("matches:hand_create", match), form_data(sample_inputs(), action="add-penalty-0")
     )
 
     kinds = [
@@ -299,11 +301,11 @@ def test_only_the_rulesets_penalty_kinds_are_offered(client):
 
 
 def test_a_cezasiz_table_offers_only_custom_penalties(client):
-    client.post(reverse("match_create"), new_match_data(cezali="0"))
+    client.post(reverse("matches:match_create"), new_match_data(cezali="0"))
     match = Match.objects.get()
 
     response = client.post(
-        url("hand_create", match), form_data(sample_inputs(), action="add-penalty-0")
+        url("matches:hand_create", match), form_data(sample_inputs(), action="add-penalty-0")
     )
 
     choices = response.context["entry"].seat_forms[0].penalties.forms[0].fields["kind"].choices
@@ -323,8 +325,8 @@ def test_teams_show_team_totals(client):
         ],
     }
 
-    client.post(url("hand_create", match), form_data(inputs))
-    response = client.get(url("match_detail", match))
+    client.post(url("matches:hand_create", match), form_data(inputs))
+    response = client.get(url("matches:match_detail", match))
 
     assert response.context["sheet"].team_totals == (-202, 222)
     assert "Ali & Can" in response.content.decode()
@@ -337,7 +339,7 @@ def test_a_hand_page_shows_how_every_score_was_made(client):
     match = make_match()
     hand = add_hand(match, OKEY_FINISH_WITH_PENALTY)
 
-    html = client.get(url("hand_detail", match, hand.number)).content.decode()
+    html = client.get(url("matches:hand_detail", match, hand.number)).content.decode()
 
     assert "1. el" in html
     assert "107 × 2 (çift açtı) × 2 (okeyle bitiş) + 101 (100&#x27;ü geçti) = 529" in html
@@ -353,7 +355,7 @@ def test_correcting_a_hand_recomputes_and_keeps_the_old_scores_in_the_history(cl
     corrected = sample_inputs(remaining=35)
 
     response = client.post(
-        url("hand_edit", match, hand.number), form_data(corrected, version=hand.version)
+        url("matches:hand_edit", match, hand.number), form_data(corrected, version=hand.version)
     )
 
     hand.refresh_from_db()
@@ -363,7 +365,7 @@ def test_correcting_a_hand_recomputes_and_keeps_the_old_scores_in_the_history(cl
     change = match.changes.get(action=Change.Action.EDIT)
     assert change.before["result"]["scores"][1] == 20
     assert change.after["result"]["scores"][1] == 35
-    history = client.get(url("match_history", match)).content.decode()
+    history = client.get(url("matches:match_history", match)).content.decode()
     assert "1. el düzeltildi" in history and "<td>20</td>" in history and "<td>35</td>" in history
 
 
@@ -374,11 +376,11 @@ def correct_after_another_phone(client, **headers):
     hand = add_hand(match, sample_inputs(remaining=20))
     stale_version = hand.version
     client.post(
-        url("hand_edit", match, hand.number),
+        url("matches:hand_edit", match, hand.number),
         form_data(sample_inputs(remaining=30), version=stale_version),
     )
     response = client.post(
-        url("hand_edit", match, hand.number),
+        url("matches:hand_edit", match, hand.number),
         form_data(sample_inputs(remaining=40), version=stale_version),
         **headers,
     )
@@ -416,13 +418,13 @@ def test_deleting_asks_first_then_deletes_and_undo_brings_it_back(client):
     match = make_match()
     hand = add_hand(match, sample_inputs(remaining=20))
 
-    confirm = client.get(url("hand_delete", match, hand.number))
+    confirm = client.get(url("matches:hand_delete", match, hand.number))
     assert confirm.status_code == 200 and Hand.objects.count() == 1
 
-    client.post(url("hand_delete", match, hand.number))
+    client.post(url("matches:hand_delete", match, hand.number))
     assert Hand.objects.count() == 0
 
-    client.post(url("match_undo", match), undo_form(match))
+    client.post(url("matches:match_undo", match), undo_form(match))
     restored = Hand.objects.get()
     assert restored.number == hand.number
     assert restored.scores == hand.scores
@@ -430,18 +432,18 @@ def test_deleting_asks_first_then_deletes_and_undo_brings_it_back(client):
 
 def test_undo_reverses_the_latest_change_each_time(client):
     match = make_match()
-    client.post(url("hand_create", match), form_data(sample_inputs(remaining=20)))
+    client.post(url("matches:hand_create", match), form_data(sample_inputs(remaining=20)))
     hand = Hand.objects.get()
     client.post(
-        url("hand_edit", match, hand.number),
+        url("matches:hand_edit", match, hand.number),
         form_data(sample_inputs(remaining=30), version=hand.version),
     )
 
-    client.post(url("match_undo", match), undo_form(match))
+    client.post(url("matches:match_undo", match), undo_form(match))
     assert Hand.objects.get().inputs["players"][1]["remaining"] == 20
-    client.post(url("match_undo", match), undo_form(match))
+    client.post(url("matches:match_undo", match), undo_form(match))
     assert not Hand.objects.exists()
-    response = client.post(url("match_undo", match), undo_form(match), follow=True)
+    response = client.post(url("matches:match_undo", match), undo_form(match), follow=True)
     assert "Geri alınacak bir değişiklik yok." in response.content.decode()
     actions = list(match.changes.order_by("pk").values_list("action", flat=True))
     assert actions == ["create", "edit", "undo", "undo"]
@@ -451,11 +453,11 @@ def test_renaming_players_is_kept_in_the_history_and_can_be_undone(client):
     match = make_match()
 
     client.post(
-        url("match_players", match),
+        url("matches:match_players", match),
         {"seat_0": "Ali Rıza", "seat_1": "Ayşe", "seat_2": "Can", "seat_3": "Deniz"},
     )
     assert match.players.get(seat=0).name == "Ali Rıza"
-    client.post(url("match_undo", match), undo_form(match))
+    client.post(url("matches:match_undo", match), undo_form(match))
 
     assert match.players.get(seat=0).name == "Ali"
     assert list(match.changes.values_list("action", flat=True)) == ["undo", "rename"]
@@ -464,9 +466,9 @@ def test_renaming_players_is_kept_in_the_history_and_can_be_undone(client):
 def test_every_change_bumps_the_match_version(client):
     match = make_match()
 
-    client.post(url("hand_create", match), form_data(sample_inputs()))
-    client.post(url("hand_delete", match, 1))
-    client.post(url("match_undo", match), undo_form(match))
+    client.post(url("matches:hand_create", match), form_data(sample_inputs()))
+    client.post(url("matches:hand_delete", match, 1))
+    client.post(url("matches:match_undo", match), undo_form(match))
 
     match.refresh_from_db()
     assert match.version == 3
@@ -479,7 +481,7 @@ def test_the_match_rules_page_shows_the_frozen_rules(client):
     frozen = scoring.deep_merge(match.rules, {"finishes": {"okey": {"winner": -303}}})
     Match.objects.filter(pk=match.pk).update(rules=frozen)
 
-    html = client.get(url("match_rules", match)).content.decode()
+    html = client.get(url("matches:match_rules", match)).content.decode()
 
     # One ruleset, one name: the preset list's name, not the ruleset's long one.
     assert "<h1>Okey Masters Zorlu</h1>" in html
@@ -508,9 +510,9 @@ def test_unknown_or_malformed_matches_are_404(client, path):
 def test_a_hand_that_does_not_exist_is_404(client):
     match = make_match(hands=1)
 
-    assert client.get(url("hand_detail", match, 99)).status_code == 404
-    assert client.post(url("hand_edit", match, 99), {}).status_code == 404
-    assert client.post(url("hand_delete", match, 99)).status_code == 404
+    assert client.get(url("matches:hand_detail", match, 99)).status_code == 404
+    assert client.post(url("matches:hand_edit", match, 99), {}).status_code == 404
+    assert client.post(url("matches:hand_delete", match, 99)).status_code == 404
 
 
 @pytest.mark.parametrize(
@@ -535,7 +537,7 @@ def test_out_of_range_values_get_a_message_and_change_nothing(client, field_valu
     match = make_match()
     data = {**form_data(sample_inputs()), **field_values}
 
-    response = client.post(url("hand_create", match), data)
+    response = client.post(url("matches:hand_create", match), data)
 
     assert response.status_code == 200
     assert response.context["entry"].all_errors()
@@ -557,7 +559,7 @@ def test_match_page_queries_do_not_grow_with_hands(client):
     for hands in (1, 13, 200):
         # Still in play (the next hand's form on the page), whatever the number of hands.
         match = make_match(hands=hands, planned_hands=hands + 5)
-        count, response = queries_of(lambda m=match: client.get(url("match_detail", m)))
+        count, response = queries_of(lambda m=match: client.get(url("matches:match_detail", m)))
         counts.append(count)
         rows = response.content.decode().count("<tr data-hand=")
         assert len(response.context["hands"]) == rows == hands
@@ -569,7 +571,7 @@ def test_hand_save_queries_do_not_grow_with_hands(client):
     for hands in (1, 13, 200):
         match = make_match(hands=hands, planned_hands=250)
         data = form_data(sample_inputs(), position=hands + 1)  # the form sends the hand's place
-        save = lambda m=match, d=data: client.post(url("hand_create", m), d, headers=HTMX)  # noqa: E731
+        save = lambda m=match, d=data: client.post(url("matches:hand_create", m), d, headers=HTMX)  # noqa: E731
         counts.append(queries_of(save)[0])
         assert match.hands.count() == hands + 1
     assert counts[0] == counts[1] == counts[2], counts
@@ -581,7 +583,7 @@ def test_the_preview_puts_the_engines_message_beside_its_field_out_of_band(clien
     inputs["players"][0]["remaining"] = 12  # the finisher holds no tiles
 
     response = client.post(
-        url("hand_create", match), form_data(inputs, action="preview"), headers=PREVIEW
+        url("matches:hand_create", match), form_data(inputs, action="preview"), headers=PREVIEW
     )
 
     html = response.content.decode()

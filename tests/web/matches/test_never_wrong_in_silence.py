@@ -32,7 +32,7 @@ def saved_note_change(html: str) -> str:
 
 def save_on(phone: Client, match: Match, inputs: dict, position: int) -> str:
     response = phone.post(
-        url("hand_create", match), form_data(inputs, position=position), headers=HTMX
+        url("matches:hand_create", match), form_data(inputs, position=position), headers=HTMX
     )
     assert response.status_code == 200
     return response.content.decode()
@@ -52,7 +52,7 @@ def test_geri_al_on_a_stale_note_does_not_remove_another_phones_hand():
     save_on(phone_b, match, sample_inputs(finisher=1), position=2)  # A has not polled since
 
     response = phone_a.post(
-        url("match_undo", match), {"change": saved_note_change(note_a)}, follow=True
+        url("matches:match_undo", match), {"change": saved_note_change(note_a)}, follow=True
     )
 
     assert match.hands.count() == 2  # B's hand 2 is still there, and so is A's hand 1
@@ -67,7 +67,7 @@ def test_geri_al_on_the_latest_note_undoes_that_hand():
     note = save_on(phone, match, sample_inputs(finisher=1), position=2)
 
     response = phone.post(
-        url("match_undo", match), {"change": saved_note_change(note)}, follow=True
+        url("matches:match_undo", match), {"change": saved_note_change(note)}, follow=True
     )
 
     assert list(match.hands.values_list("inputs__finisher", flat=True)) == [0]
@@ -78,8 +78,8 @@ def test_a_double_tap_on_geri_al_undoes_one_change_not_two(client):
     match = make_match(hands=3)
     form = undo_form(match)
 
-    first = client.post(url("match_undo", match), form, follow=True)
-    second = client.post(url("match_undo", match), form, follow=True)
+    first = client.post(url("matches:match_undo", match), form, follow=True)
+    second = client.post(url("matches:match_undo", match), form, follow=True)
 
     assert match.hands.count() == 2
     assert "3. el çeteleden çıkarıldı." in messages_of(first)
@@ -104,7 +104,7 @@ def test_many_parallel_taps_on_one_geri_al_undo_one_change():
 
     def tap() -> None:
         try:
-            statuses.append(Client().post(url("match_undo", match), form).status_code)
+            statuses.append(Client().post(url("matches:match_undo", match), form).status_code)
         finally:
             connection.close()
 
@@ -121,35 +121,35 @@ def test_many_parallel_taps_on_one_geri_al_undo_one_change():
 
 def test_geri_al_beside_the_sheet_names_its_change_and_yinele_redoes_it(client):
     match = make_match(hands=2)
-    page = client.get(url("match_detail", match)).content.decode()
+    page = client.get(url("matches:match_detail", match)).content.decode()
     latest = match.last_undoable_change()
     assert f'name="change" value="{latest.pk}"' in page
     assert "Yinele" not in page
 
-    client.post(url("match_undo", match), {"change": latest.pk})
+    client.post(url("matches:match_undo", match), {"change": latest.pk})
     assert match.hands.count() == 1
-    page = client.get(url("match_detail", match)).content.decode()
+    page = client.get(url("matches:match_detail", match)).content.decode()
     undone = match.changes.get(action=Change.Action.UNDO)
-    assert url("match_redo", match) in page and f'name="change" value="{undone.pk}"' in page
+    assert url("matches:match_redo", match) in page and f'name="change" value="{undone.pk}"' in page
 
-    response = client.post(url("match_redo", match), {"change": undone.pk}, follow=True)
+    response = client.post(url("matches:match_redo", match), {"change": undone.pk}, follow=True)
     assert "2. el yeniden eklendi." in messages_of(response)
     assert match.hands.count() == 2
     # The redo is itself undoable, and a second tap on the same Yinele does nothing more.
-    again = client.post(url("match_redo", match), {"change": undone.pk}, follow=True)
+    again = client.post(url("matches:match_redo", match), {"change": undone.pk}, follow=True)
     assert "zaten yinelendi" in messages_of(again)
     assert match.last_undoable_change().action == Change.Action.REDO
-    client.post(url("match_undo", match), undo_form(match))
+    client.post(url("matches:match_undo", match), undo_form(match))
     assert match.hands.count() == 1
 
 
 def test_yinele_is_refused_once_another_change_came_after_the_undo(client):
     match = make_match(hands=2)
-    client.post(url("match_undo", match), undo_form(match))
+    client.post(url("matches:match_undo", match), undo_form(match))
     undone = match.changes.get(action=Change.Action.UNDO)
     add_hand(match, sample_inputs(finisher=2))  # another phone's hand
 
-    response = client.post(url("match_redo", match), {"change": undone.pk}, follow=True)
+    response = client.post(url("matches:match_redo", match), {"change": undone.pk}, follow=True)
 
     assert "2. el başka bir telefondan eklendi; hiçbir şey geri alınmadı." in messages_of(response)
     assert match.hands.count() == 2
@@ -160,8 +160,8 @@ def test_a_geri_al_naming_no_change_of_this_match_changes_nothing(client, change
     match = make_match(hands=2)
     other = make_match(hands=1)
 
-    response = client.post(url("match_undo", match), {"change": change}, follow=True)
-    elsewhere = client.post(url("match_undo", match), undo_form(other), follow=True)
+    response = client.post(url("matches:match_undo", match), {"change": change}, follow=True)
+    elsewhere = client.post(url("matches:match_undo", match), undo_form(other), follow=True)
 
     assert response.status_code == elsewhere.status_code == 200
     assert "Geri alınacak bir değişiklik yok." in messages_of(response)
@@ -182,7 +182,7 @@ def last_hand_match(multiplier: int | None = 3, planned: int = 5) -> Match:
 def play(client: Client, match: Match, finisher: int) -> None:
     position = match.hands.count() + 1
     inputs = sample_inputs(finisher=finisher, remaining=10 + finisher)
-    response = client.post(url("hand_create", match), form_data(inputs, position=position))
+    response = client.post(url("matches:hand_create", match), form_data(inputs, position=position))
     assert response.status_code == 302
 
 
@@ -203,7 +203,7 @@ def test_deleting_a_hand_moves_the_last_hand_multiplier_with_the_places(client):
     tripled = old_last.result["scores"]
     assert old_last.inputs["last_hand"]
 
-    client.post(url("hand_delete", match, 2))
+    client.post(url("matches:hand_delete", match, 2))
     old_last.refresh_from_db()
     assert not old_last.inputs["last_hand"]  # now the 4th hand: counted once
     assert [score * 3 for score in old_last.result["scores"]] == tripled
@@ -217,12 +217,12 @@ def test_deleting_a_hand_moves_the_last_hand_multiplier_with_the_places(client):
     assert sum(hand.inputs.get("last_hand", False) for hand in match.hands.all()) == 1
 
     # Undo the new 5th and the deletion: the old 5th is the last hand again, tripled.
-    client.post(url("match_undo", match), undo_form(match))
-    client.post(url("match_undo", match), undo_form(match))
+    client.post(url("matches:match_undo", match), undo_form(match))
+    client.post(url("matches:match_undo", match), undo_form(match))
     old_last.refresh_from_db()
     assert old_last.result["scores"] == tripled
     assert_scored_as_the_sheet_says(match)
-    history = client.get(url("match_history", match)).content.decode()
+    history = client.get(url("matches:match_history", match)).content.decode()
     assert "Son el yeniden hesaplandı" in history
 
 
@@ -230,12 +230,12 @@ def test_redoing_a_deletion_moves_the_multiplier_again(client):
     match = last_hand_match()
     for finisher in (0, 1, 2, 3, 0):
         play(client, match, finisher)
-    client.post(url("hand_delete", match, 3))
-    client.post(url("match_undo", match), undo_form(match))
+    client.post(url("matches:hand_delete", match, 3))
+    client.post(url("matches:match_undo", match), undo_form(match))
     undone = match.changes.get(action=Change.Action.UNDO)
     assert_scored_as_the_sheet_says(match)
 
-    client.post(url("match_redo", match), {"change": undone.pk})
+    client.post(url("matches:match_redo", match), {"change": undone.pk})
 
     assert match.hands.count() == 4
     assert_scored_as_the_sheet_says(match)
@@ -247,8 +247,8 @@ def test_a_match_without_a_last_hand_multiplier_is_never_rescored(client):
         play(client, match, finisher)
     before = {hand.number: (hand.inputs, hand.result) for hand in match.hands.all()}
 
-    client.post(url("hand_delete", match, 2))
-    client.post(url("match_undo", match), undo_form(match))
+    client.post(url("matches:hand_delete", match, 2))
+    client.post(url("matches:match_undo", match), undo_form(match))
 
     after = {hand.number: (hand.inputs, hand.result) for hand in match.hands.all()}
     assert after == before
@@ -266,7 +266,9 @@ def test_correcting_a_hand_another_phone_deleted_keeps_the_typing_and_says_so(cl
 
     for headers in ({}, HTMX):
         response = client.post(
-            url("hand_edit", match, 2), form_data(typed, version=hand.version), headers=headers
+            url("matches:hand_edit", match, 2),
+            form_data(typed, version=hand.version),
+            headers=headers,
         )
         html = response.content.decode()
         assert response.status_code == 200
@@ -279,11 +281,11 @@ def test_correcting_a_hand_another_phone_deleted_keeps_the_typing_and_says_so(cl
 def test_correcting_a_hand_whose_adding_another_phone_undid_keeps_the_typing(client):
     match = make_match(hands=2)
     hand = match.hands.last()
-    client.post(url("match_undo", match), undo_form(match))  # the other phone's undo
+    client.post(url("matches:match_undo", match), undo_form(match))  # the other phone's undo
 
     typed = sample_inputs(finisher=2, remaining=33)
     response = client.post(
-        url("hand_edit", match, hand.number), form_data(typed, version=hand.version)
+        url("matches:hand_edit", match, hand.number), form_data(typed, version=hand.version)
     )
 
     assert response.status_code == 200
@@ -293,9 +295,9 @@ def test_correcting_a_hand_whose_adding_another_phone_undid_keeps_the_typing(cli
 
 def test_deleting_a_hand_another_phone_deleted_says_so(client):
     match = make_match(hands=3)
-    client.post(url("hand_delete", match, 2))
+    client.post(url("matches:hand_delete", match, 2))
 
-    again = client.post(url("hand_delete", match, 2), follow=True)
+    again = client.post(url("matches:hand_delete", match, 2), follow=True)
 
     assert again.status_code == 200
     assert "Bu el az önce başka bir telefondan silindi ya da geri alındı." in messages_of(again)
@@ -321,13 +323,18 @@ def test_corrections_and_deletions_racing_an_undo_never_fail():
         hand = add_hand(match, sample_inputs(finisher=round_ % 4))
         change = {"change": match.last_undoable_change().pk}
         if round_ % 2:
-            other = lambda h=hand: Client().post(url("hand_delete", match, h.number))  # noqa: E731
+            other = lambda h=hand: Client().post(url("matches:hand_delete", match, h.number))  # noqa: E731
         else:
             data = form_data(sample_inputs(finisher=1, remaining=5), version=hand.version)
-            other = lambda h=hand, d=data: Client().post(url("hand_edit", match, h.number), d)  # noqa: E731
+            other = lambda h=hand, d=data: Client().post(  # noqa: E731
+                url("matches:hand_edit", match, h.number), d
+            )
         threads = [
             threading.Thread(target=phone, args=(request,))
-            for request in (lambda c=change: Client().post(url("match_undo", match), c), other)
+            for request in (
+                lambda c=change: Client().post(url("matches:match_undo", match), c),
+                other,
+            )
         ]
         for thread in threads:
             thread.start()
@@ -351,15 +358,15 @@ def test_geri_al_and_yinele_say_what_they_did_to_which_hand(client, language, un
     in the page's language."""
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     match = make_match(hands=4)
-    client.post(url("hand_delete", match, 3))
+    client.post(url("matches:hand_delete", match, 3))
 
-    response = client.post(url("match_undo", match), undo_form(match), follow=True)
+    response = client.post(url("matches:match_undo", match), undo_form(match), follow=True)
 
     assert undone in messages_of(response)
     assert match.hands.count() == 4
     undo = match.changes.get(action=Change.Action.UNDO)
 
-    response = client.post(url("match_redo", match), {"change": undo.pk}, follow=True)
+    response = client.post(url("matches:match_redo", match), {"change": undo.pk}, follow=True)
 
     assert redone in messages_of(response)
     assert match.hands.count() == 3
@@ -367,7 +374,7 @@ def test_geri_al_and_yinele_say_what_they_did_to_which_hand(client, language, un
 
 def bar_label(client: Client, match: Match) -> str:
     """What the "Geri al" beside the sheet says, as the scorer's page draws it."""
-    page = client.get(url("match_detail", match)).content.decode()
+    page = client.get(url("matches:match_detail", match)).content.decode()
     bar = page.split('id="match-actions"')[1].split("</nav>")[0]
     return re.search(r"↶ (.*?)</button>", bar).group(1)
 
@@ -378,7 +385,7 @@ def test_geri_al_beside_the_sheet_names_the_hand_by_its_place(client):
     match = make_match(hands=3)
     assert bar_label(client, match) == "Geri al: 3. el eklendi"
 
-    client.post(url("hand_delete", match, 1))
+    client.post(url("matches:hand_delete", match, 1))
     assert bar_label(client, match) == "Geri al: 1. el silindi"
 
     third = match.hands.last()  # hand number 3, now the sheet's 2nd
@@ -389,7 +396,7 @@ def test_geri_al_beside_the_sheet_names_the_hand_by_its_place(client):
     assert bar_label(client, match) == "Geri al: Oyuncu adları değişti"
 
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    client.post(url("match_undo", match), undo_form(match))
+    client.post(url("matches:match_undo", match), undo_form(match))
     assert bar_label(client, match) == "Undo: hand 2 corrected"
 
 
@@ -402,12 +409,12 @@ def test_a_saves_answer_names_the_hand_it_saved_in_the_bar(client):
 
 def test_after_yinele_geri_al_names_what_was_done_again(client):
     match = make_match(hands=3)
-    client.post(url("hand_delete", match, 2))
-    client.post(url("match_undo", match), undo_form(match))  # hand 2 is back
+    client.post(url("matches:hand_delete", match, 2))
+    client.post(url("matches:match_undo", match), undo_form(match))  # hand 2 is back
     undone = match.changes.get(action=Change.Action.UNDO)
 
-    client.post(url("match_redo", match), {"change": undone.pk})  # and deleted again
+    client.post(url("matches:match_redo", match), {"change": undone.pk})  # and deleted again
 
     assert bar_label(client, match) == "Geri al: 2. el silindi"
-    client.post(url("match_undo", match), undo_form(match))
+    client.post(url("matches:match_undo", match), undo_form(match))
     assert match.hands.count() == 3

@@ -53,7 +53,9 @@ def test_the_charts_points_are_the_sheets_running_totals(client):
     hands = list(match.hands.all())
     sheet = tally([hand.scores for hand in hands], 4, False)
 
-    svg = chart_of(client.get(reverse("match_detail", args=[match.edit_token])).content.decode())
+    svg = chart_of(
+        client.get(reverse("matches:match_detail", args=[match.edit_token])).content.decode()
+    )
 
     low, high = axis(svg)
     drawn = lines(svg)
@@ -70,7 +72,9 @@ def test_team_play_draws_one_line_per_team_through_the_team_totals(client):
     match = make_match(teams=True, hands=4)
     sheet = tally([hand.scores for hand in match.hands.all()], 4, True)
 
-    svg = chart_of(client.get(reverse("match_detail", args=[match.edit_token])).content.decode())
+    svg = chart_of(
+        client.get(reverse("matches:match_detail", args=[match.edit_token])).content.decode()
+    )
 
     drawn = lines(svg)
     assert sorted(drawn) == [0, 1]
@@ -85,7 +89,7 @@ def test_the_leader_is_marked_and_so_are_okey_finishes_on_the_finishers_line(cli
     add_hand(match, okey_finish(2))
     sheet = tally([hand.scores for hand in match.hands.all()], 4, False)
 
-    html = client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
+    html = client.get(reverse("matches:match_detail", args=[match.edit_token])).content.decode()
     svg = chart_of(html)
 
     leaders = [seat for seat, line in lines(svg).items() if "leader" in line.get("class")]
@@ -100,7 +104,7 @@ def test_the_leader_is_marked_and_so_are_okey_finishes_on_the_finishers_line(cli
 def test_the_chart_has_a_text_alternative_and_nothing_the_csp_would_refuse(client):
     match = make_match(hands=13)
 
-    html = client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
+    html = client.get(reverse("matches:match_detail", args=[match.edit_token])).content.decode()
     svg_text = re.search(r"<svg class=\"chart-svg\".*?</svg>", html, re.S).group(0)
     svg = ElementTree.fromstring(svg_text)
 
@@ -116,8 +120,8 @@ def test_the_chart_has_a_text_alternative_and_nothing_the_csp_would_refuse(clien
 def test_the_chart_is_on_the_view_link_and_in_the_live_update(client):
     match = make_match(hands=2)
 
-    page = client.get(reverse("view_match", args=[match.view_token])).content.decode()
-    poll = client.get(reverse("view_poll", args=[match.view_token]), {"v": "stale"})
+    page = client.get(reverse("sharing:view_match", args=[match.view_token])).content.decode()
+    poll = client.get(reverse("sharing:view_poll", args=[match.view_token]), {"v": "stale"})
 
     assert "chart-svg" in page
     assert poll.status_code == 200
@@ -129,7 +133,7 @@ def test_no_chart_before_the_first_hand(client):
 
     assert (
         "chart-svg"
-        not in client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
+        not in client.get(reverse("matches:match_detail", args=[match.edit_token])).content.decode()
     )
 
 
@@ -169,7 +173,7 @@ def test_a_finished_match_shows_a_summary_with_winner_totals_biggest_hand_and_fi
     sheet = tally([hand.scores for hand in match.hands.all()], 4, False)
     winner = ["Ali", "Ayşe", "Can", "Deniz"][min(sheet.leaders)]
 
-    html = client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
+    html = client.get(reverse("matches:match_detail", args=[match.edit_token])).content.decode()
 
     summary = re.search(r'<section class="card summary".*?</section>', html, re.S).group(0)
     assert "Maçın özeti" in summary and winner in summary
@@ -181,13 +185,13 @@ def test_a_finished_match_shows_a_summary_with_winner_totals_biggest_hand_and_fi
     # "Rövanş" is an action: beside "Maç bitti", outside the live sheet every phone shares.
     finished = re.search(r'<div id="hand-form" class="card">.*?</div>', html, re.S).group(0)
     assert "Maç bitti" in finished and "Rövanş" in finished
-    assert reverse("match_rematch", args=[match.edit_token]) in finished
+    assert reverse("tables:match_rematch", args=[match.edit_token]) in finished
 
 
 def test_the_view_link_shows_the_summary_without_the_rematch_button(client):
     match = make_match(planned_hands=1, hands=1)
 
-    html = client.get(reverse("view_match", args=[match.view_token])).content.decode()
+    html = client.get(reverse("sharing:view_match", args=[match.view_token])).content.decode()
 
     assert "Maçın özeti" in html
     assert "Rövanş" not in html and "rovans" not in html
@@ -198,5 +202,5 @@ def test_no_summary_while_the_match_goes_on(client):
 
     assert (
         "Maçın özeti"
-        not in client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
+        not in client.get(reverse("matches:match_detail", args=[match.edit_token])).content.decode()
     )

@@ -1,4 +1,4 @@
-"""The sheet's rows (templates/cetele/_sheet.html): each row's links are the URLs Django
+"""The sheet's rows (templates/cetele/matches/_sheet.html): each row's links are the URLs Django
 reverses, scores are the engine's text, and nothing is skipped."""
 
 import re
@@ -21,7 +21,10 @@ def sheet_rows(html: str) -> list[list[tuple[str, str]]]:
 
 @pytest.mark.parametrize(
     ("route", "hand_route", "field"),
-    [("match_detail", "hand_detail", "edit_token"), ("view_match", "view_hand", "view_token")],
+    [
+        ("matches:match_detail", "matches:hand_detail", "edit_token"),
+        ("sharing:view_match", "sharing:view_hand", "view_token"),
+    ],
 )
 def test_every_link_and_score_of_the_sheet_is_what_reverse_and_the_engine_give(
     client, route, hand_route, field
@@ -46,7 +49,7 @@ def test_every_link_and_score_of_the_sheet_is_what_reverse_and_the_engine_give(
 def test_team_columns_show_each_side_s_score(client):
     match = make_match(hands=0, teams=True)
     add_hand(match, sample_inputs(finisher=1, remaining=33))
-    html = client.get(reverse("view_match", args=[match.view_token])).content.decode()
+    html = client.get(reverse("sharing:view_match", args=[match.view_token])).content.decode()
     row = html.split("<tbody>", 1)[1].split("</tr>", 1)[0]
     teams = re.findall(r'<td class="team">([^<]*)</td>', row)
     scores = match.hands.get().scores
@@ -57,6 +60,6 @@ def test_a_finished_match_page_has_no_hand_form_and_says_so(client):
     match = make_match(hands=0, planned_hands=1)
     add_hand(match, sample_inputs(finisher=0, remaining=12))
     assert Match.objects.get().hands.count() == 1
-    html = client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
+    html = client.get(reverse("matches:match_detail", args=[match.edit_token])).content.decode()
     assert "Maç bitti" in html
     assert 'name="request_token"' not in html

@@ -49,7 +49,7 @@ def row_data(position: int, **values) -> dict:
 def rows_seen_by(client, match: Match) -> str:
     """The rows the scorer's page shows in its rows' section, which seats.js copies into the
     hand form for its save to name (cetele.seats.drafts.rows_seen)."""
-    section = client.get(edit("seat_rows", match), headers=HTMX).content.decode()
+    section = client.get(edit("seats:seat_rows", match), headers=HTMX).content.decode()
     return html.unescape(re.search(r'data-rows-seen="([^"]*)"', section)[1])
 
 
@@ -98,7 +98,7 @@ def test_the_migration_gives_every_existing_match_its_own_join_token():
 
 
 def test_the_share_page_shows_the_join_link_with_its_qr_code(client, match):
-    page = client.get(edit("match_share", match)).content.decode()
+    page = client.get(edit("sharing:match_share", match)).content.decode()
 
     assert "Masaya katıl" in page
     assert f"/k/{match.join_token}/" in page
@@ -107,7 +107,11 @@ def test_the_share_page_shows_the_join_link_with_its_qr_code(client, match):
 
 def test_join_pages_are_kept_out_of_caches_and_search_engines(client, match):
     phone = joined_phone(match, 1)
-    for url in (join("join_match", match), join("join_rows", match), join("join_rules", match)):
+    for url in (
+        join("seats:join_match", match),
+        join("seats:join_rows", match),
+        join("matches:join_rules", match),
+    ):
         response = phone.get(url)
         assert response.status_code == 200, url
         assert "no-store" in response["Cache-Control"], url
@@ -133,18 +137,18 @@ def test_no_join_page_holds_the_edit_or_the_view_token(match):
     phone = joined_phone(match, 1)
     number = match.hands.first().number
     urls = [
-        join("join_match", match),
-        join("join_rows", match),
-        join("join_rules", match),
-        join("join_hand", match, number),
-        join("join_poll", match) + "?v=0",
-        join("join_export_csv", match),
-        join("join_export_json", match),
+        join("seats:join_match", match),
+        join("seats:join_rows", match),
+        join("matches:join_rules", match),
+        join("sharing:join_hand", match, number),
+        join("sharing:join_poll", match) + "?v=0",
+        join("sharing:join_export_csv", match),
+        join("sharing:join_export_json", match),
     ]
     for url in urls:
         body = phone.get(url).content.decode()
         assert match.edit_token not in body and match.view_token not in body, url
-    picking = Client().get(join("join_match", match)).content.decode()
+    picking = Client().get(join("seats:join_match", match)).content.decode()
     assert match.edit_token not in picking and match.view_token not in picking
 
 
@@ -153,15 +157,15 @@ def test_no_join_page_holds_the_edit_or_the_view_token(match):
 
 def test_a_phone_picks_its_name_and_is_that_players_phone_after_a_reload(match):
     phone = Client()
-    picking = phone.get(join("join_match", match)).content.decode()
+    picking = phone.get(join("seats:join_match", match)).content.decode()
     assert "Adınızı seçin" in picking and "Ayşe" in picking
 
-    response = phone.post(join("join_match", match), {"seat": "1"}, follow=True)
+    response = phone.post(join("seats:join_match", match), {"seat": "1"}, follow=True)
 
     page = response.content.decode()
     assert "Hoş geldiniz, Ayşe." in page and "3. el: satırınız" in page
     assert page.count("olarak yazıyorsunuz") == 1  # said once, under the greeting
-    again = phone.get(join("join_match", match)).content.decode()
+    again = phone.get(join("seats:join_match", match)).content.decode()
     assert "3. el: satırınız" in again
     claim = SeatClaim.objects.get(match=match)
     assert claim.seat == 1
@@ -173,8 +177,8 @@ def test_the_cookie_holds_a_random_key_not_the_seat_and_a_forged_one_opens_nothi
     joined_phone(match, 1)
     forger = Client()
     forger.cookies[CLAIMS_COOKIE] = "1"
-    assert "Adınızı seçin" in forger.get(join("join_match", match)).content.decode()
-    response = forger.post(join("join_row", match), row_data(3, remaining=20))
+    assert "Adınızı seçin" in forger.get(join("seats:join_match", match)).content.decode()
+    response = forger.post(join("seats:join_row", match), row_data(3, remaining=20))
     assert response.status_code == 302 and not DraftRow.objects.exists()
 
 
@@ -182,13 +186,13 @@ def test_a_second_phone_asking_for_a_taken_seat_is_told_in_a_sentence(match):
     joined_phone(match, 1)
     second = Client()
 
-    response = second.post(join("join_match", match), {"seat": "1"})
+    response = second.post(join("seats:join_match", match), {"seat": "1"})
 
     assert response.status_code == 409
     page = response.content.decode()
     assert "Bu adı başka bir telefon seçti: Ayşe." in page and "o telefonu çıkarabilir" in page
     assert SeatClaim.objects.count() == 1
-    assert second.post(join("join_match", match), {"seat": "2"}).status_code == 302
+    assert second.post(join("seats:join_match", match), {"seat": "2"}).status_code == 302
 
 
 def test_two_phones_claiming_one_seat_at_once_one_wins_the_other_gets_a_sentence(match):
@@ -196,10 +200,10 @@ def test_two_phones_claiming_one_seat_at_once_one_wins_the_other_gets_a_sentence
     # whichever phone comes second, at once or later. Here the winner's row lands between the
     # loser's page being drawn (seat free) and its tap.
     loser = Client()
-    assert "Ayşe (telefonu var)" not in loser.get(join("join_match", match)).content.decode()
+    assert "Ayşe (telefonu var)" not in loser.get(join("seats:join_match", match)).content.decode()
     joined_phone(match, 1)
 
-    response = loser.post(join("join_match", match), {"seat": "1"})
+    response = loser.post(join("seats:join_match", match), {"seat": "1"})
 
     assert response.status_code == 409
     assert "Bu adı başka bir telefon seçti: Ayşe." in response.content.decode()
@@ -208,7 +212,7 @@ def test_two_phones_claiming_one_seat_at_once_one_wins_the_other_gets_a_sentence
 
 def test_picking_nothing_or_a_seat_not_at_the_match_changes_nothing(match):
     for data in ({}, {"seat": "7"}, {"seat": "x"}):
-        response = Client().post(join("join_match", match), data)
+        response = Client().post(join("seats:join_match", match), data)
         assert response.status_code == 400
         assert "Listeden adınızı seçin." in response.content.decode()
     assert not SeatClaim.objects.exists()
@@ -216,13 +220,13 @@ def test_picking_nothing_or_a_seat_not_at_the_match_changes_nothing(match):
 
 def test_the_scorer_frees_a_seat_and_another_phone_takes_it(client, match):
     first = joined_phone(match, 1)
-    share = client.get(edit("match_share", match)).content.decode()
+    share = client.get(edit("sharing:match_share", match)).content.decode()
     assert "Telefonu çıkar" in share
 
-    response = client.post(edit("seat_free", match), {"seat": "1"}, follow=True)
+    response = client.post(edit("seats:seat_free", match), {"seat": "1"}, follow=True)
 
     assert "bu adı artık başka bir telefon seçebilir: Ayşe." in response.content.decode()
-    assert "Adınızı seçin" in first.get(join("join_match", match)).content.decode()
+    assert "Adınızı seçin" in first.get(join("seats:join_match", match)).content.decode()
     joined_phone(match, 1)
 
 
@@ -231,26 +235,26 @@ def test_a_freed_seat_forgets_the_row_its_phone_wrote(client, match):
     taken the seat."""
     not_written = "Ayşe</strong> henüz yazmadı"
     impostor = joined_phone(match, 1)
-    impostor.post(join("join_row", match), row_data(3, opened="pairs", finished=True))
-    assert not_written not in rows_poll(client, edit("seat_rows", match))[1]
+    impostor.post(join("seats:join_row", match), row_data(3, opened="pairs", finished=True))
+    assert not_written not in rows_poll(client, edit("seats:seat_rows", match))[1]
 
-    client.post(edit("seat_free", match), {"seat": "1"})
+    client.post(edit("seats:seat_free", match), {"seat": "1"})
     joined_phone(match, 1)
 
-    assert not_written in rows_poll(client, edit("seat_rows", match))[1]
+    assert not_written in rows_poll(client, edit("seats:seat_rows", match))[1]
 
 
 def test_rotating_the_join_link_lets_every_phone_go(client, match):
     phone = joined_phone(match, 1)
-    phone.post(join("join_row", match), row_data(3, remaining=12))
+    phone.post(join("seats:join_row", match), row_data(3, remaining=12))
     old = match.join_token
 
-    refused = client.post(edit("join_rotate", match), {})
+    refused = client.post(edit("seats:join_rotate", match), {})
     assert refused.status_code == 302
     match.refresh_from_db()
     assert match.join_token == old  # no tick, no change
 
-    client.post(edit("join_rotate", match), {"confirm": "on"})
+    client.post(edit("seats:join_rotate", match), {"confirm": "on"})
 
     match.refresh_from_db()
     assert match.join_token != old
@@ -265,7 +269,9 @@ def test_rotating_the_join_link_lets_every_phone_go(client, match):
 def test_a_joined_phone_writes_its_own_row_for_the_open_hand(match):
     phone = joined_phone(match, 1)
 
-    response = phone.post(join("join_row", match), row_data(3, remaining=35, okeys=1), headers=HTMX)
+    response = phone.post(
+        join("seats:join_row", match), row_data(3, remaining=35, okeys=1), headers=HTMX
+    )
 
     assert "Satırınız gönderildi" in response.content.decode()
     row = DraftRow.objects.get()
@@ -277,9 +283,9 @@ def test_a_joined_phone_writes_its_own_row_for_the_open_hand(match):
 
 def test_bitirdim_is_kept_and_a_second_write_replaces_the_row(match):
     phone = joined_phone(match, 2)
-    phone.post(join("join_row", match), row_data(3, remaining=10))
+    phone.post(join("seats:join_row", match), row_data(3, remaining=10))
 
-    phone.post(join("join_row", match), row_data(3, opened="pairs", finished=True))
+    phone.post(join("seats:join_row", match), row_data(3, opened="pairs", finished=True))
 
     row = DraftRow.objects.get()
     assert row.finished and row.values["opened"] == "pairs" and row.values["remaining"] is None
@@ -287,16 +293,16 @@ def test_bitirdim_is_kept_and_a_second_write_replaces_the_row(match):
 
 def test_a_row_sent_again_unchanged_is_no_news_for_the_table(client, match):
     phone = joined_phone(match, 1)
-    phone.post(join("join_row", match), row_data(3, remaining=35))
+    phone.post(join("seats:join_row", match), row_data(3, remaining=35))
     match.refresh_from_db()
-    shown = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    shown = f"{edit('seats:seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
 
     # A phone sends its row as the sum is typed, and once more as the sum's field is left.
-    again = phone.post(join("join_row", match), row_data(3, remaining=35), headers=HTMX)
+    again = phone.post(join("seats:join_row", match), row_data(3, remaining=35), headers=HTMX)
 
     assert "Satırınız gönderildi" in again.content.decode()
     assert client.get(shown, headers=HTMX).status_code == 204  # the scorer's page: nothing new
-    phone.post(join("join_row", match), row_data(3, remaining=36))
+    phone.post(join("seats:join_row", match), row_data(3, remaining=36))
     status, rows = rows_poll(client, shown)
     assert status == 200 and wrote("Ayşe", rows) == "Seri · 36"  # a change is news at once
 
@@ -315,14 +321,14 @@ def test_a_row_sent_again_unchanged_is_no_news_for_the_table(client, match):
 )
 def test_bad_input_gets_a_clear_message_and_changes_nothing(match, values, message):
     phone = joined_phone(match, 1)
-    phone.post(join("join_row", match), row_data(3, remaining=7))
+    phone.post(join("seats:join_row", match), row_data(3, remaining=7))
     data = row_data(3, **{k: v for k, v in values.items() if k != "remaining"})
     if "remaining" in values:
         data["row-remaining"] = str(values["remaining"])
     before = list(DraftRow.objects.values())
 
-    plain = phone.post(join("join_row", match), data)
-    htmx = phone.post(join("join_row", match), data, headers=HTMX)
+    plain = phone.post(join("seats:join_row", match), data)
+    htmx = phone.post(join("seats:join_row", match), data, headers=HTMX)
 
     assert plain.status_code == 400 and message in plain.content.decode()
     assert htmx.status_code == 200 and message in htmx.content.decode()
@@ -331,12 +337,12 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(match, values, messa
 
 def test_a_row_without_a_seat_or_with_no_place_writes_nothing(match):
     stranger = Client()
-    response = stranger.post(join("join_row", match), row_data(3, remaining=5), headers=HTMX)
+    response = stranger.post(join("seats:join_row", match), row_data(3, remaining=5), headers=HTMX)
     assert "önce adınızı seçin" in response.content.decode()
     phone = joined_phone(match, 1)
     data = row_data(3, remaining=5)
     del data["position"]
-    assert phone.post(join("join_row", match), data).status_code == 400
+    assert phone.post(join("seats:join_row", match), data).status_code == 400
     assert not DraftRow.objects.exists()
 
 
@@ -344,13 +350,15 @@ def test_a_row_that_arrives_after_the_hand_was_saved_is_not_applied_and_the_play
     client, match
 ):
     phone = joined_phone(match, 1)
-    phone.post(join("join_row", match), row_data(3, remaining=20))
+    phone.post(join("seats:join_row", match), row_data(3, remaining=20))
     seen = {"rows_seen": rows_seen_by(client, match)}  # the form has shown the row
-    saved = client.post(edit("hand_create", match), form_data(sample_inputs(), position=3) | seen)
+    saved = client.post(
+        edit("matches:hand_create", match), form_data(sample_inputs(), position=3) | seen
+    )
     assert saved.status_code == 302
     assert not DraftRow.objects.exists()  # the save cleared the rows for that place
 
-    late = phone.post(join("join_row", match), row_data(3, remaining=44), headers=HTMX)
+    late = phone.post(join("seats:join_row", match), row_data(3, remaining=44), headers=HTMX)
 
     page = late.content.decode()
     assert "3. el siz yazarken kaydedildi; bu satır sayılmadı" in page
@@ -358,7 +366,7 @@ def test_a_row_that_arrives_after_the_hand_was_saved_is_not_applied_and_the_play
     lost = re.search(r'<p class="message error" role="alert">([^<]*)</p>', page)
     assert lost and "bu satır sayılmadı" in lost[1]  # a row lost is a fault the player must see
     assert not DraftRow.objects.exists()
-    plain = phone.post(join("join_row", match), row_data(3, remaining=44), follow=True)
+    plain = phone.post(join("seats:join_row", match), row_data(3, remaining=44), follow=True)
     assert "bu satır sayılmadı" in plain.content.decode()
     assert not DraftRow.objects.exists()
 
@@ -368,10 +376,12 @@ def test_a_row_for_a_finished_match_is_told_so(client):
     phone = joined_phone(match, 1)
     add_hand(match, sample_inputs())
 
-    response = phone.post(join("join_row", match), row_data(2, remaining=3), headers=HTMX)
+    response = phone.post(join("seats:join_row", match), row_data(2, remaining=3), headers=HTMX)
 
     assert "maç bitti; bu satır sayılmadı" in response.content.decode()
-    assert "Maçın bütün elleri oynandı." in phone.get(join("join_match", match)).content.decode()
+    assert (
+        "Maçın bütün elleri oynandı." in phone.get(join("seats:join_match", match)).content.decode()
+    )
 
 
 # --- The rows, live -------------------------------------------------------------------------------
@@ -393,26 +403,26 @@ def own_mark_of(rows: str, seat: int) -> str:
 def test_every_joined_phone_gets_the_same_rows_and_its_page_says_whose_phone_it_is(client, match):
     ayse, can = joined_phone(match, 1), joined_phone(match, 2)
     match.refresh_from_db()
-    url = f"{join('join_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
-    ayse.post(join("join_row", match), row_data(3, remaining=35))
+    url = f"{join('seats:join_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    ayse.post(join("seats:join_row", match), row_data(3, remaining=35))
 
     (_, for_ayse), (_, for_can) = rows_poll(ayse, url), rows_poll(can, url)
 
     assert for_ayse == for_can and wrote("Ayşe", for_can)
-    can_page = can.get(join("join_match", match)).content.decode()
+    can_page = can.get(join("seats:join_match", match)).content.decode()
     assert 'data-phone-of="2"' in can_page and own_mark_of(can_page, seat=2) == "(siz)"
-    assert 'data-phone-of="1"' in ayse.get(join("join_match", match)).content.decode()
+    assert 'data-phone-of="1"' in ayse.get(join("seats:join_match", match)).content.decode()
 
 
 def test_the_rows_drawn_for_the_scorer_are_never_a_joined_phones(client, match):
     """The rows are kept once drawn (cetele.live.rows): the scorer's, which name the edit link,
     are never given to a joined phone asking for the same state."""
     ayse = joined_phone(match, 1)
-    ayse.post(join("join_row", match), row_data(3, remaining=35))
+    ayse.post(join("seats:join_row", match), row_data(3, remaining=35))
     shown = f"?v={match.version}&d=0&p=3"
-    assert rows_poll(client, edit("seat_rows", match) + shown)[0] == 200
+    assert rows_poll(client, edit("seats:seat_rows", match) + shown)[0] == 200
 
-    status, rows = rows_poll(ayse, join("join_rows", match) + shown)
+    status, rows = rows_poll(ayse, join("seats:join_rows", match) + shown)
 
     assert status == 200 and wrote("Ayşe", rows)
     assert match.edit_token not in rows and match.view_token not in rows
@@ -422,9 +432,9 @@ def test_the_rows_drawn_for_the_scorer_are_never_a_joined_phones(client, match):
 def test_the_scorer_sees_who_wrote_what_and_who_has_not(client, match):
     ayse = joined_phone(match, 1)
     joined_phone(match, 2)
-    ayse.post(join("join_row", match), row_data(3, remaining=35))
+    ayse.post(join("seats:join_row", match), row_data(3, remaining=35))
 
-    status, rows = rows_poll(client, edit("seat_rows", match))
+    status, rows = rows_poll(client, edit("seats:seat_rows", match))
 
     assert status == 200
     assert wrote("Ayşe", rows).endswith("35")
@@ -438,14 +448,14 @@ def test_the_rows_poll_answers_nothing_changed_until_a_row_or_the_sheet_changes(
 ):
     ayse = joined_phone(match, 1)
     match.refresh_from_db()
-    url = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    url = f"{edit('seats:seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
 
     with django_assert_num_queries(1):
         assert client.get(url, headers=HTMX).status_code == 204
-    ayse.post(join("join_row", match), row_data(3, remaining=8))
+    ayse.post(join("seats:join_row", match), row_data(3, remaining=8))
     assert client.get(url, headers=HTMX).status_code == 200
     match.refresh_from_db()
-    fresh = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    fresh = f"{edit('seats:seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
     assert client.get(fresh, headers=HTMX).status_code == 204
     add_hand(match, sample_inputs())
     assert client.get(fresh, headers=HTMX).status_code == 200
@@ -454,8 +464,8 @@ def test_the_rows_poll_answers_nothing_changed_until_a_row_or_the_sheet_changes(
 def test_other_joined_phones_see_the_row_and_learn_when_the_hand_is_saved(client, match):
     ayse, can = joined_phone(match, 1), joined_phone(match, 2)
     match.refresh_from_db()
-    url = f"{join('join_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
-    ayse.post(join("join_row", match), row_data(3, remaining=35))
+    url = f"{join('seats:join_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    ayse.post(join("seats:join_row", match), row_data(3, remaining=35))
 
     status, rows = rows_poll(can, url)
     assert status == 200 and wrote("Ayşe", rows) and own_mark_of(rows, seat=2) == "(siz)"
@@ -470,7 +480,7 @@ def test_other_joined_phones_see_the_row_and_learn_when_the_hand_is_saved(client
 
 def test_the_rows_poll_stops_once_the_match_is_over(client):
     match = make_match(hands=1, planned_hands=1)
-    assert client.get(edit("seat_rows", match), headers=HTMX).status_code == 286
+    assert client.get(edit("seats:seat_rows", match), headers=HTMX).status_code == 286
 
 
 def test_rows_poll_query_counts_do_not_grow_with_hands(client, django_assert_max_num_queries):
@@ -481,12 +491,12 @@ def test_rows_poll_query_counts_do_not_grow_with_hands(client, django_assert_max
     for hands in (1, 40):
         match = make_match(hands=hands, planned_hands=60)
         phone = joined_phone(match, 1)
-        phone.post(join("join_row", match), row_data(hands + 1, remaining=3))
+        phone.post(join("seats:join_row", match), row_data(hands + 1, remaining=3))
         with CaptureQueriesContext(connection) as queries:
-            assert client.get(edit("seat_rows", match), headers=HTMX).status_code == 200
+            assert client.get(edit("seats:seat_rows", match), headers=HTMX).status_code == 200
         counts.append(len(queries))
         with CaptureQueriesContext(connection) as queries:
-            assert phone.get(join("join_match", match)).status_code == 200
+            assert phone.get(join("seats:join_match", match)).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[2] and counts[1] == counts[3], counts
 
@@ -495,17 +505,23 @@ def test_the_scorers_page_asks_for_the_rows_only_while_a_hand_is_open(client):
     playing = make_match(hands=1, planned_hands=3)
     over = make_match(hands=1, planned_hands=1)
 
-    assert edit("seat_rows", playing) in client.get(edit("match_detail", playing)).content.decode()
-    assert edit("seat_rows", over) not in client.get(edit("match_detail", over)).content.decode()
+    assert (
+        edit("seats:seat_rows", playing)
+        in client.get(edit("matches:match_detail", playing)).content.decode()
+    )
+    assert (
+        edit("seats:seat_rows", over)
+        not in client.get(edit("matches:match_detail", over)).content.decode()
+    )
 
 
 def test_the_save_clears_the_rows_and_the_phones_rows_count_only_through_the_scorer(client, match):
     ayse = joined_phone(match, 1)
-    ayse.post(join("join_row", match), row_data(3, remaining=35))
+    ayse.post(join("seats:join_row", match), row_data(3, remaining=35))
     inputs = sample_inputs(finisher=0, remaining=35)  # seat 1 opened with 35, as Ayşe wrote
     seen = {"rows_seen": rows_seen_by(client, match)}  # the form has shown her row
 
-    client.post(edit("hand_create", match), form_data(inputs, position=3) | seen)
+    client.post(edit("matches:hand_create", match), form_data(inputs, position=3) | seen)
 
     hand = match.hands.order_by("-number").first()
     assert hand.inputs["players"][1]["remaining"] == 35
@@ -521,17 +537,17 @@ def test_logging_a_join_request_carries_no_key(client, match, caplog):
 def test_a_joined_phone_sees_what_the_view_link_shows_through_its_own_link(match):
     phone = joined_phone(match, 1)
     number = match.hands.first().number
-    page = phone.get(join("join_match", match)).content.decode()
-    viewer = Client().get(reverse("view_match", args=[match.view_token])).content.decode()
+    page = phone.get(join("seats:join_match", match)).content.decode()
+    viewer = Client().get(reverse("sharing:view_match", args=[match.view_token])).content.decode()
 
     assert page.count("<tr data-hand=") == viewer.count("<tr data-hand=") == 2
     assert f"/k/{match.join_token}/el/{number}/" in page
-    hand = phone.get(join("join_hand", match, number))
+    hand = phone.get(join("sharing:join_hand", match, number))
     assert hand.status_code == 200 and f"/k/{match.join_token}/" in hand.content.decode()
-    assert phone.get(join("join_rules", match)).status_code == 200
+    assert phone.get(join("matches:join_rules", match)).status_code == 200
     for name in ("export_csv", "export_json"):
-        mine = phone.get(join(f"join_{name}", match))
-        theirs = Client().get(reverse(f"view_{name}", args=[match.view_token]))
+        mine = phone.get(join(f"sharing:join_{name}", match))
+        theirs = Client().get(reverse(f"sharing:view_{name}", args=[match.view_token]))
         assert mine.status_code == 200 and mine.content == theirs.content, name
         assert match.view_token.encode() not in mine.content
 
@@ -540,17 +556,19 @@ def test_the_join_pages_speak_english_with_the_switch(match):
     phone = Client()
     phone.cookies["django_language"] = "en"
 
-    picking = phone.get(join("join_match", match)).content.decode()
+    picking = phone.get(join("seats:join_match", match)).content.decode()
     assert "Join the table" in picking and "Pick your name" in picking
-    response = phone.post(join("join_match", match), {"seat": "1"}, follow=True)
+    response = phone.post(join("seats:join_match", match), {"seat": "1"}, follow=True)
     assert "You're Ayşe on this phone" in response.content.decode()
 
 
 def test_a_seat_taken_or_freed_is_news_to_the_scorers_rows_poll(client, match, settings):
     settings.CETELE_ROWS_POLL_SPEEDUP = 1  # the schedule itself, as production has it
-    url = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    url = f"{edit('seats:seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
     assert client.get(url, headers=HTMX).status_code == 204
-    quiet = " ".join(client.get(edit("seat_rows", match), headers=HTMX).content.decode().split())
+    quiet = " ".join(
+        client.get(edit("seats:seat_rows", match), headers=HTMX).content.decode().split()
+    )
     # Nobody joined yet: the page still asks every 4 s, for its first news is often a phone
     # joining and writing at once (not a viewer's 16 s right after a save).
     assert f'hx-trigger="every {ROWS_EVERY}s, cetele:rows-now from:body"' in quiet
@@ -565,16 +583,19 @@ def test_a_seat_taken_or_freed_is_news_to_the_scorers_rows_poll(client, match, s
     assert quiet_seconds(match.touched_at) < POLL_SCHEDULE[0][0]
     assert f'hx-trigger="every {ROWS_EVERY}s, cetele:rows-now from:body"' in rows
     # The joined phone too: another player's first row reaches it as it reaches the scorer.
-    waiting = phone.get(join("join_rows", match), headers=HTMX).content.decode()
+    waiting = phone.get(join("seats:join_rows", match), headers=HTMX).content.decode()
     assert f'hx-trigger="every {ROWS_EVERY}s, cetele:rows-now from:body"' in waiting
-    phone.post(join("join_row", match), row_data(3, remaining=12))
-    for asker, url_name in ((client, edit("seat_rows", match)), (phone, join("join_rows", match))):
+    phone.post(join("seats:join_row", match), row_data(3, remaining=12))
+    for asker, url_name in (
+        (client, edit("seats:seat_rows", match)),
+        (phone, join("seats:join_rows", match)),
+    ):
         writing = asker.get(url_name, headers=HTMX).content.decode()
         # The hand is being written: every tick, whatever the quiet.
         assert f'hx-trigger="every {ROWS_EVERY}s' in writing
     match.refresh_from_db()
-    url = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
-    client.post(edit("seat_free", match), {"seat": "1"})
+    url = f"{edit('seats:seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    client.post(edit("seats:seat_free", match), {"seat": "1"})
     assert client.get(url, headers=HTMX).status_code == 200
 
 
@@ -586,18 +607,18 @@ def sheet_trigger(page: str) -> str:
 def test_a_page_asking_for_the_rows_asks_for_its_sheet_only_when_they_say_it_changed(client, match):
     """Before: the scorer's page and a joined phone asked twice, for the sheet and the rows."""
     phone = joined_phone(match, 1)
-    scorer_page = client.get(edit("match_detail", match)).content.decode()
-    joined_page = phone.get(join("join_match", match)).content.decode()
+    scorer_page = client.get(edit("matches:match_detail", match)).content.decode()
+    joined_page = phone.get(join("seats:join_match", match)).content.decode()
     view_page = Client().get(f"/v/{match.view_token}/").content.decode()
     assert sheet_trigger(scorer_page) == sheet_trigger(joined_page) == "visible-again"
     assert sheet_trigger(view_page) == "every 4s, visible-again"  # a view link has no rows
 
-    url = f"{edit('seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    url = f"{edit('seats:seat_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
     add_hand(match, sample_inputs(finisher=1, remaining=9))  # saved by another editor
     response = client.get(url, headers=HTMX)
     assert response.status_code == 200
     assert list(json.loads(response["HX-Trigger"])) == ["cetele:poll-now"]
-    answer = client.get(f"{edit('match_poll', match)}?v=0", headers=HTMX).content.decode()
+    answer = client.get(f"{edit('sharing:match_poll', match)}?v=0", headers=HTMX).content.decode()
     assert sheet_trigger(answer) == "visible-again"  # the sheet it brings still waits for them
 
 
@@ -605,7 +626,7 @@ def test_the_last_hand_s_rows_poll_stops_and_brings_the_sheet_that_polls_again(c
     match = make_match(hands=2, planned_hands=3)
     phone = joined_phone(match, 1)
     match.refresh_from_db()
-    url = f"{join('join_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
+    url = f"{join('seats:join_rows', match)}?v={match.version}&d={match.draft_version}&p=3"
     add_hand(match, sample_inputs(finisher=2, remaining=9))  # the last hand
     response = phone.get(url, headers=HTMX)
     assert response.status_code == 286
@@ -615,7 +636,7 @@ def test_the_last_hand_s_rows_poll_stops_and_brings_the_sheet_that_polls_again(c
     assert '<section id="my-row" class="card" hx-swap-oob="true">' in answer
     assert "Maçın bütün elleri oynandı." in answer
     assert '<section id="indicator" hx-swap-oob="delete">' in answer
-    sheet = phone.get(f"{join('join_poll', match)}?v=0", headers=HTMX).content.decode()
+    sheet = phone.get(f"{join('sharing:join_poll', match)}?v=0", headers=HTMX).content.decode()
     assert sheet_trigger(sheet) == "every 4s, visible-again"  # corrections still come
-    scorer_page = client.get(edit("match_detail", match)).content.decode()
+    scorer_page = client.get(edit("matches:match_detail", match)).content.decode()
     assert sheet_trigger(scorer_page) == "every 4s, visible-again"

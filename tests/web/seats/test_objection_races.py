@@ -26,17 +26,17 @@ def race_once() -> None:
     match = make_match(hands=2)
     number = match.hands.last().number
     phone, scorer = joined_phone(match, 1), Client()
-    phone.post(join("join_objection", match, number), {"reason": "score"})
+    phone.post(join("seats:join_objection", match, number), {"reason": "score"})
     hand = match.hands.get(number=number)
     scorer.post(
-        edit("hand_edit", match, number),
+        edit("matches:hand_edit", match, number),
         form_data(sample_inputs(remaining=40), version=hand.version),
     )
     correction = match.changes.get(action=Change.Action.EDIT)
 
     undone, objected = at_once(
-        lambda: scorer.post(edit("match_undo", match), {"change": correction.pk}),
-        lambda: phone.post(join("join_objection", match, number), {"reason": "penalty"}),
+        lambda: scorer.post(edit("matches:match_undo", match), {"change": correction.pk}),
+        lambda: phone.post(join("seats:join_objection", match, number), {"reason": "penalty"}),
     )
 
     assert (undone.status_code, objected.status_code) == (302, 302)

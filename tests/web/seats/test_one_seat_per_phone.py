@@ -18,13 +18,13 @@ def test_the_pick_page_gives_the_phone_its_key_under_the_join_link_only_and_sign
     match = make_match(hands=1)
     phone = Client()
 
-    phone.get(join("join_match", match))
+    phone.get(join("seats:join_match", match))
 
     cookie = phone.cookies[PHONE_COOKIE]
     assert cookie["path"] == "/k/" and cookie["httponly"] and cookie["samesite"] == "Lax"
     key = cookie.value.split(":")[0]  # signed: the key, then its signature
     assert len(key) >= 32 and cookie.value != key
-    phone.post(join("join_match", match), {"seat": "1"})
+    phone.post(join("seats:join_match", match), {"seat": "1"})
     claim = SeatClaim.objects.get()
     assert key not in claim.key  # the server keeps the claim's key, never the phone's
     assert phone.cookies[PHONE_COOKIE].value == cookie.value  # the same phone, the same key
@@ -35,11 +35,11 @@ def test_a_second_name_on_the_same_phone_is_answered_with_its_first_seat():
     phone's key names its seat."""
     match = make_match(hands=1)
     phone = Client()
-    phone.get(join("join_match", match))
-    assert phone.post(join("join_match", match), {"seat": "1"}).status_code == 302
+    phone.get(join("seats:join_match", match))
+    assert phone.post(join("seats:join_match", match), {"seat": "1"}).status_code == 302
     del phone.cookies[CLAIMS_COOKIE]  # the claims' cookie gone, the phone's key kept
 
-    response = phone.post(join("join_match", match), {"seat": "2"}, follow=True)
+    response = phone.post(join("seats:join_match", match), {"seat": "2"}, follow=True)
 
     page = response.content.decode()
     assert "Bu telefonda zaten Ayşe olarak yazıyorsunuz." in page
@@ -50,12 +50,12 @@ def test_a_second_name_on_the_same_phone_is_answered_with_its_first_seat():
 def test_a_forged_phone_key_is_not_another_phones_and_takes_its_own_seat():
     match = make_match(hands=1)
     first = Client()
-    first.get(join("join_match", match))
-    assert first.post(join("join_match", match), {"seat": "1"}).status_code == 302
+    first.get(join("seats:join_match", match))
+    assert first.post(join("seats:join_match", match), {"seat": "1"}).status_code == 302
     forger = Client()
     forger.cookies[PHONE_COOKIE] = first.cookies[PHONE_COOKIE].value.split(":")[0]  # unsigned
 
-    response = forger.post(join("join_match", match), {"seat": "2"})
+    response = forger.post(join("seats:join_match", match), {"seat": "2"})
 
     assert response.status_code == 302
     assert sorted(SeatClaim.objects.values_list("seat", flat=True)) == [1, 2]
@@ -65,7 +65,7 @@ def test_a_phones_claims_at_two_matches_are_not_one_key():
     phone = Client()
     keys = []
     for match in (make_match(hands=1), make_match(hands=1)):
-        phone.get(join("join_match", match))
-        assert phone.post(join("join_match", match), {"seat": "0"}).status_code == 302
+        phone.get(join("seats:join_match", match))
+        assert phone.post(join("seats:join_match", match), {"seat": "0"}).status_code == 302
         keys.append(SeatClaim.objects.get(match=match).key)
     assert keys[0] != keys[1]

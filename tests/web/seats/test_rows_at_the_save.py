@@ -35,13 +35,13 @@ def seen_in(page: str) -> str:
 
 def test_a_save_drawn_before_a_row_arrived_is_refused_with_the_row_written_in(client):
     match = make_match()
-    page = client.get(edit("match_detail", match)).content.decode()
+    page = client.get(edit("matches:match_detail", match)).content.decode()
     assert seen_in(page) == ""  # a new form has shown no row
     ayse = joined_phone(match, 1)
-    ayse.post(join("join_row", match), row_data(1, remaining=20))
+    ayse.post(join("seats:join_row", match), row_data(1, remaining=20))
 
     data = form_data(ali_finished(), position=1) | {"rows_seen": ""}
-    answer = client.post(edit("hand_create", match), data, headers=HTMX)
+    answer = client.post(edit("matches:hand_create", match), data, headers=HTMX)
 
     body = answer.content.decode()
     assert answer.status_code == 200
@@ -54,7 +54,7 @@ def test_a_save_drawn_before_a_row_arrived_is_refused_with_the_row_written_in(cl
     assert list(json.loads(answer["HX-Trigger"])) == ["cetele:rows-now"]
 
     again = data | {"p1-opened": "series", "p1-remaining": "20", "rows_seen": seen_in(body)}
-    saved = client.post(edit("hand_create", match), again, headers=HTMX)
+    saved = client.post(edit("matches:hand_create", match), again, headers=HTMX)
 
     assert "cetele:hand-saved" in saved["HX-Trigger"]
     assert Hand.objects.get().inputs["players"][1] == {
@@ -69,30 +69,32 @@ def test_a_save_drawn_before_a_row_arrived_is_refused_with_the_row_written_in(cl
 def test_without_javascript_the_refused_save_shows_the_page_with_the_row(client):
     match = make_match()
     ayse = joined_phone(match, 1)
-    ayse.post(join("join_row", match), row_data(1, remaining=20))
+    ayse.post(join("seats:join_row", match), row_data(1, remaining=20))
 
     data = form_data(ali_finished(), position=1)  # a plain form: no rows_seen was ever filled
-    answer = client.post(edit("hand_create", match), data)
+    answer = client.post(edit("matches:hand_create", match), data)
 
     body = answer.content.decode()
     assert answer.status_code == 200 and "<html" in body
     assert "Ayşe yazdı: Seri · 20 — bakıp kaydedin." in body
     assert not Hand.objects.exists()
     again = data | {"p1-opened": "series", "p1-remaining": "20", "rows_seen": seen_in(body)}
-    assert client.post(edit("hand_create", match), again).status_code == 302
+    assert client.post(edit("matches:hand_create", match), again).status_code == 302
     assert Hand.objects.get().inputs["players"][1]["remaining"] == 20
 
 
 def test_a_save_that_showed_every_row_is_taken_and_a_row_changed_since_is_not_missed(client):
     match = make_match()
     ayse = joined_phone(match, 1)
-    ayse.post(join("join_row", match), row_data(1, remaining=20))
+    ayse.post(join("seats:join_row", match), row_data(1, remaining=20))
     shown = rows_seen_by(client, match)
-    ayse.post(join("join_row", match), row_data(1, remaining=25))  # changed after it was shown
+    ayse.post(
+        join("seats:join_row", match), row_data(1, remaining=25)
+    )  # changed after it was shown
     inputs = sample_inputs(finisher=0, remaining=20)
 
     stale = client.post(
-        edit("hand_create", match), form_data(inputs, position=1) | {"rows_seen": shown}
+        edit("matches:hand_create", match), form_data(inputs, position=1) | {"rows_seen": shown}
     )
 
     assert "Ayşe yazdı: Seri · 25 — bakıp kaydedin." in stale.content.decode()
@@ -101,7 +103,7 @@ def test_a_save_that_showed_every_row_is_taken_and_a_row_changed_since_is_not_mi
     shown = rows_seen_by(client, match)
     inputs = sample_inputs(finisher=0, remaining=25)
     saved = client.post(
-        edit("hand_create", match), form_data(inputs, position=1) | {"rows_seen": shown}
+        edit("matches:hand_create", match), form_data(inputs, position=1) | {"rows_seen": shown}
     )
     assert saved.status_code == 302
     assert Hand.objects.get().inputs["players"][1]["remaining"] == 25
@@ -111,10 +113,11 @@ def test_a_save_that_showed_every_row_is_taken_and_a_row_changed_since_is_not_mi
 @pytest.mark.parametrize("sent", ["garbage", "1-zzzz <script>", "1-" + "a" * 5000, "\x00"])
 def test_a_rows_seen_that_names_no_row_only_shows_the_rows_first(client, sent):
     match = make_match()
-    joined_phone(match, 2).post(join("join_row", match), row_data(1, opened="no"))
+    joined_phone(match, 2).post(join("seats:join_row", match), row_data(1, opened="no"))
 
     answer = client.post(
-        edit("hand_create", match), form_data(ali_finished(), position=1) | {"rows_seen": sent}
+        edit("matches:hand_create", match),
+        form_data(ali_finished(), position=1) | {"rows_seen": sent},
     )
 
     assert answer.status_code == 200
@@ -125,9 +128,9 @@ def test_a_rows_seen_that_names_no_row_only_shows_the_rows_first(client, sent):
 def test_a_finished_row_is_said_and_the_scorers_finisher_stays(client):
     """A phone's "Bitirdim" against the scorer's choice: the scorer decides, seeing both."""
     match = make_match()
-    joined_phone(match, 1).post(join("join_row", match), row_data(1, finished=True))
+    joined_phone(match, 1).post(join("seats:join_row", match), row_data(1, finished=True))
 
-    answer = client.post(edit("hand_create", match), form_data(ali_finished(), position=1))
+    answer = client.post(edit("matches:hand_create", match), form_data(ali_finished(), position=1))
 
     body = answer.content.decode()
     assert "Ayşe yazdı: Bitirdi — bakıp kaydedin." in body
@@ -138,9 +141,9 @@ def test_a_finished_row_is_said_and_the_scorers_finisher_stays(client):
 def test_the_refused_save_speaks_english_with_the_switch(client):
     client.cookies["django_language"] = "en"
     match = make_match()
-    joined_phone(match, 1).post(join("join_row", match), row_data(1, remaining=20, okeys=1))
+    joined_phone(match, 1).post(join("seats:join_row", match), row_data(1, remaining=20, okeys=1))
 
-    answer = client.post(edit("hand_create", match), form_data(ali_finished(), position=1))
+    answer = client.post(edit("matches:hand_create", match), form_data(ali_finished(), position=1))
 
     body = answer.content.decode()
     assert "The hand wasn&#x27;t saved: a row came from a phone as you saved" in body
@@ -154,15 +157,17 @@ def test_a_hand_put_back_by_geri_al_takes_the_place_of_the_rows_and_gosterge_wri
     "Geri al" brings hand 1 back: what they wrote was for that place, which is saved now, so the
     next hand starts empty, as after "Eli kaydet"."""
     match = make_match()
-    client.post(edit("hand_create", match), form_data(sample_inputs(), position=1))
-    client.post(edit("hand_delete", match, Hand.objects.get().number))
+    client.post(edit("matches:hand_create", match), form_data(sample_inputs(), position=1))
+    client.post(edit("matches:hand_delete", match, Hand.objects.get().number))
     ayse = joined_phone(match, 1)
-    ayse.post(join("join_row", match), row_data(1, remaining=20))
-    ayse.post(join("join_indicator", match), {"position": "1", "colour": "red", "indicator": "7"})
+    ayse.post(join("seats:join_row", match), row_data(1, remaining=20))
+    ayse.post(
+        join("deal:join_indicator", match), {"position": "1", "colour": "red", "indicator": "7"}
+    )
     assert DraftRow.objects.count() == 1 and OpenIndicator.objects.count() == 1
 
     latest = match.last_undoable_change()
-    client.post(edit("match_undo", match), {"change": latest.pk})
+    client.post(edit("matches:match_undo", match), {"change": latest.pk})
 
     assert Hand.objects.count() == 1
     assert not DraftRow.objects.exists() and not OpenIndicator.objects.exists()

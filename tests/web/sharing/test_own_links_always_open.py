@@ -30,11 +30,14 @@ def opened(client, *urls: str) -> None:
 
 
 def table_pages(table) -> list:
-    return [("table_detail", table.edit_token), ("view_table", table.view_token)]
+    return [("tables:table_detail", table.edit_token), ("tables:view_table", table.view_token)]
 
 
 def house_pages(house) -> list:
-    return [("house_edit", house.edit_token), ("house_detail", house.view_token)]
+    return [
+        ("house_rules:house_edit", house.edit_token),
+        ("house_rules:house_detail", house.view_token),
+    ]
 
 
 def lands(client, response) -> int:
@@ -47,7 +50,7 @@ def test_a_match_just_started_opens_and_so_does_a_link_someone_sent(client):
     stranger = make_match()
     guessing_at_the_same_address(client)
 
-    response = client.post(reverse("match_create"), new_match_data())
+    response = client.post(reverse("matches:match_create"), new_match_data())
 
     assert lands(client, response) == 200
     assert client.get(f"/m/{stranger.edit_token}/").status_code == 200
@@ -58,7 +61,7 @@ def test_a_match_started_with_adjusted_rules_opens(client):
     data = {**new_match_data(), **editor_data(action="start")}
     data["r-hands"] = ["5"]
 
-    response = client.post(reverse("match_adjust"), data)
+    response = client.post(reverse("house_rules:match_adjust"), data)
 
     assert lands(client, response) == 200
     assert Match.objects.count() == 1
@@ -70,7 +73,7 @@ def test_a_rematch_opens(client):
     opened(client, f"/m/{match.edit_token}/")
     guessing_at_the_same_address(client)
 
-    response = client.post(reverse("match_rematch", args=[match.edit_token]))
+    response = client.post(reverse("tables:match_rematch", args=[match.edit_token]))
 
     assert lands(client, response) == 200
     assert Match.objects.count() == 2
@@ -78,12 +81,12 @@ def test_a_rematch_opens(client):
 
 def test_a_match_started_at_a_table_opens(client):
     table = table_with()
-    opened(client, reverse("table_detail", args=[table.edit_token]))
+    opened(client, reverse("tables:table_detail", args=[table.edit_token]))
     guessing_at_the_same_address(client)
     data = {"name_1": "0", "name_2": "1", "name_3": "2", "name_4": "3"}
     data.update(preset="cetele-standart", cezali="1", planned_hands="5")
 
-    response = client.post(reverse("table_match", args=[table.edit_token]), data)
+    response = client.post(reverse("tables:table_match", args=[table.edit_token]), data)
 
     assert lands(client, response) == 200
 
@@ -94,8 +97,10 @@ def test_a_new_table_opens_and_so_does_a_table_set_up_from_a_match(client):
     guessing_at_the_same_address(client)
     data = {"name": "Cuma", "player_1": "Ali", "player_2": "Ayşe"}
 
-    new = client.post(reverse("table_create"), data)
-    from_match = client.post(reverse("match_table", args=[match.edit_token]), {"name": "Pazar"})
+    new = client.post(reverse("tables:table_create"), data)
+    from_match = client.post(
+        reverse("tables:match_table", args=[match.edit_token]), {"name": "Pazar"}
+    )
 
     assert lands(client, new) == 200
     assert lands(client, from_match) == 200
@@ -108,7 +113,7 @@ def test_the_table_of_a_match_opens_from_the_match(client):
     opened(client, f"/m/{match.edit_token}/")
     guessing_at_the_same_address(client)
 
-    response = client.get(reverse("match_table", args=[match.edit_token]))
+    response = client.get(reverse("tables:match_table", args=[match.edit_token]))
 
     assert lands(client, response) == 200
 
@@ -116,7 +121,7 @@ def test_the_table_of_a_match_opens_from_the_match(client):
 def test_a_new_house_preset_opens(client):
     guessing_at_the_same_address(client)
 
-    response = client.post(reverse("preset_new"), editor_data(name="Bizim masa"))
+    response = client.post(reverse("house_rules:preset_new"), editor_data(name="Bizim masa"))
 
     assert lands(client, response) == 200
     assert HousePreset.objects.count() == 1
@@ -129,7 +134,7 @@ def test_a_match_link_just_rotated_opens_and_the_old_one_is_told_it_changed(clie
     guessing_at_the_same_address(client)
 
     response = client.post(
-        reverse("match_rotate", args=[match.edit_token]), {"kind": kind, "confirm": "on"}
+        reverse("sharing:match_rotate", args=[match.edit_token]), {"kind": kind, "confirm": "on"}
     )
 
     match.refresh_from_db()
@@ -145,7 +150,7 @@ def test_a_table_link_just_rotated_opens(client, kind):
     guessing_at_the_same_address(client)
 
     response = client.post(
-        reverse("table_rotate", args=[table.edit_token]), {"kind": kind, "confirm": "on"}
+        reverse("tables:table_rotate", args=[table.edit_token]), {"kind": kind, "confirm": "on"}
     )
 
     table.refresh_from_db()
@@ -162,7 +167,8 @@ def test_a_house_preset_link_just_rotated_opens(client, kind):
     guessing_at_the_same_address(client)
 
     response = client.post(
-        reverse("house_rotate", args=[house.edit_token]), {"kind": kind, "confirm": "on"}
+        reverse("house_rules:house_rotate", args=[house.edit_token]),
+        {"kind": kind, "confirm": "on"},
     )
 
     house.refresh_from_db()
@@ -178,7 +184,9 @@ def test_the_marks_of_several_links_handed_over_at_once_are_all_kept(client):
     opened(client, f"/m/{match.edit_token}/")
     guessing_at_the_same_address(client)
 
-    client.post(reverse("match_rotate", args=[match.edit_token]), {"kind": "view", "confirm": "on"})
+    client.post(
+        reverse("sharing:match_rotate", args=[match.edit_token]), {"kind": "view", "confirm": "on"}
+    )
 
     match.refresh_from_db()
     assert client.get(f"/v/{match.view_token}/").status_code == 200

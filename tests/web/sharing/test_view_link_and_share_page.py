@@ -76,13 +76,13 @@ def test_rotating_a_token_changes_only_that_token(kind):
 def test_the_view_link_shows_the_sheet_read_only(client):
     match = make_match(hands=2)
 
-    response = client.get(view_url("view_match", match))
+    response = client.get(view_url("sharing:view_match", match))
 
     html = response.content.decode()
     assert response.status_code == 200
     assert 'id="sheet"' in html
     assert "Ali" in html
-    assert view_url("view_hand", match, match.hands.first().number) in html
+    assert view_url("sharing:view_hand", match, match.hands.first().number) in html
     assert "hand-form" not in html
     assert "Geri al" not in html
     assert "/m/" not in html
@@ -95,7 +95,7 @@ def test_the_view_link_opens_a_hand_with_its_breakdown_but_no_correction_form(cl
     match = make_match(hands=1)
     hand = match.hands.get()
 
-    response = client.get(view_url("view_hand", match, hand.number))
+    response = client.get(view_url("sharing:view_hand", match, hand.number))
 
     html = response.content.decode()
     assert response.status_code == 200
@@ -108,18 +108,18 @@ def test_the_view_link_opens_a_hand_with_its_breakdown_but_no_correction_form(cl
 def test_the_view_link_shows_the_rules_with_a_way_back_to_the_view_page(client):
     match = make_match()
 
-    html = client.get(view_url("view_rules", match)).content.decode()
+    html = client.get(view_url("matches:view_rules", match)).content.decode()
 
-    assert view_url("view_match", match) in html
+    assert view_url("sharing:view_match", match) in html
     assert match.edit_token not in html
 
 
 def test_the_editor_page_links_to_the_share_page(client):
     match = make_match()
 
-    html = client.get(edit_url("match_detail", match)).content.decode()
+    html = client.get(edit_url("matches:match_detail", match)).content.decode()
 
-    assert edit_url("match_share", match) in html
+    assert edit_url("sharing:match_share", match) in html
     assert 'data-match-role="edit"' in html
 
 
@@ -130,17 +130,19 @@ def test_rotating_the_view_link_retires_the_old_one_at_once(client):
     match = make_match()
     old = match.view_token
 
-    response = client.post(edit_url("match_rotate", match), {"kind": "view", "confirm": "on"})
+    response = client.post(
+        edit_url("sharing:match_rotate", match), {"kind": "view", "confirm": "on"}
+    )
 
     match.refresh_from_db()
     assert response.status_code == 302
-    assert response.headers["Location"] == edit_url("match_share", match)
+    assert response.headers["Location"] == edit_url("sharing:match_share", match)
     assert match.view_token != old
     # The old link says it changed (tests/web/sharing/test_links_are_keys.py: uncounted, polling
     # stops).
     assert client.get(f"/v/{old}/").status_code == 410
     assert client.get(f"/v/{old}/poll/?v=0").status_code == 410
-    assert client.get(view_url("view_match", match)).status_code == 200
+    assert client.get(view_url("sharing:view_match", match)).status_code == 200
 
 
 def test_rotating_the_edit_link_sends_the_editor_to_the_new_one(client):
@@ -148,24 +150,26 @@ def test_rotating_the_edit_link_sends_the_editor_to_the_new_one(client):
     old = match.edit_token
 
     response = client.post(
-        edit_url("match_rotate", match), {"kind": "edit", "confirm": "on"}, follow=True
+        edit_url("sharing:match_rotate", match), {"kind": "edit", "confirm": "on"}, follow=True
     )
 
     match.refresh_from_db()
     assert match.edit_token != old
-    assert response.redirect_chain == [(edit_url("match_share", match), 302)]
+    assert response.redirect_chain == [(edit_url("sharing:match_share", match), 302)]
     assert "Yeni düzenleme bağlantısı hazır" in response.content.decode()
     assert client.get(f"/m/{old}/").status_code == 410
     assert client.post(f"/m/{old}/el/", form_data(sample_inputs())).status_code == 410
     assert match.hands.count() == 0
-    assert client.get(edit_url("match_detail", match)).status_code == 200
+    assert client.get(edit_url("matches:match_detail", match)).status_code == 200
 
 
 def test_an_unknown_rotation_kind_changes_nothing(client):
     match = make_match()
     before = (match.edit_token, match.view_token)
 
-    response = client.post(edit_url("match_rotate", match), {"kind": "both", "confirm": "on"})
+    response = client.post(
+        edit_url("sharing:match_rotate", match), {"kind": "both", "confirm": "on"}
+    )
 
     match.refresh_from_db()
     assert response.status_code == 200
@@ -176,7 +180,7 @@ def test_an_unknown_rotation_kind_changes_nothing(client):
 def test_rotation_is_post_only(client):
     match = make_match()
 
-    response = client.get(edit_url("match_rotate", match) + "?kind=view")
+    response = client.get(edit_url("sharing:match_rotate", match) + "?kind=view")
 
     assert response.status_code == 405
     assert Match.objects.get().view_token == match.view_token
@@ -186,7 +190,8 @@ def test_rotation_is_post_only(client):
 
 
 @pytest.mark.parametrize(
-    ("name", "token_field"), [("view_poll", "view_token"), ("match_poll", "edit_token")]
+    ("name", "token_field"),
+    [("sharing:view_poll", "view_token"), ("sharing:match_poll", "edit_token")],
 )
 def test_an_unchanged_match_answers_the_poll_with_204_after_one_query(
     client, django_assert_num_queries, name, token_field
@@ -210,7 +215,7 @@ def test_a_changed_match_answers_the_poll_with_the_sheet_at_its_new_version(clie
     add_hand(match, sample_inputs(finisher=2, remaining=33))
     match.refresh_from_db()
 
-    response = client.get(view_url("view_poll", match) + f"?v={shown}", headers=HTMX)
+    response = client.get(view_url("sharing:view_poll", match) + f"?v={shown}", headers=HTMX)
 
     html = response.content.decode()
     assert response.status_code == 200
@@ -228,7 +233,7 @@ def test_a_corrected_hand_also_changes_the_version_the_poll_sees(client):
     inputs = sample_inputs(finisher=1, remaining=7)
     match.edit_hand(hand.number, inputs, hand.version, "fix-1")
 
-    response = client.get(view_url("view_poll", match) + f"?v={shown}")
+    response = client.get(view_url("sharing:view_poll", match) + f"?v={shown}")
 
     assert response.status_code == 200
 
@@ -237,7 +242,7 @@ def test_a_corrected_hand_also_changes_the_version_the_poll_sees(client):
 def test_a_poll_with_a_strange_version_gets_the_sheet_not_an_error(client, version):
     match = make_match()
 
-    response = client.get(view_url("view_poll", match) + f"?v={version}")
+    response = client.get(view_url("sharing:view_poll", match) + f"?v={version}")
 
     assert response.status_code == 200
 
@@ -246,8 +251,8 @@ def test_the_pages_poll_with_the_version_they_show(client):
     match = make_match(hands=1)
     match.refresh_from_db()
 
-    viewer = client.get(view_url("view_match", match)).content.decode()
-    editor = client.get(edit_url("match_detail", match)).content.decode()
+    viewer = client.get(view_url("sharing:view_match", match)).content.decode()
+    editor = client.get(edit_url("matches:match_detail", match)).content.decode()
 
     assert f'hx-get="/v/{match.view_token}/poll/?v={match.version}"' in viewer
     assert f'hx-get="/m/{match.edit_token}/poll/?v={match.version}"' in editor
@@ -260,10 +265,12 @@ def test_the_sheet_an_editor_asks_for_after_a_save_polls_from_the_new_version(cl
     match = make_match()
     shown = match.version
 
-    response = client.post(edit_url("hand_create", match), form_data(sample_inputs()), headers=HTMX)
+    response = client.post(
+        edit_url("matches:hand_create", match), form_data(sample_inputs()), headers=HTMX
+    )
 
     assert "cetele:hand-saved" in response["HX-Trigger"]  # the page asks for the sheet now
-    polled = client.get(edit_url("match_poll", match) + f"?v={shown}", headers=HTMX)
+    polled = client.get(edit_url("sharing:match_poll", match) + f"?v={shown}", headers=HTMX)
     match.refresh_from_db()
     assert polled.status_code == 200
     assert f"poll/?v={match.version}" in polled.content.decode()
@@ -275,7 +282,7 @@ def test_the_sheet_an_editor_asks_for_after_a_save_polls_from_the_new_version(cl
 def test_the_share_page_has_both_links_a_qr_code_and_the_standings_message(client):
     match = make_match(hands=2)
 
-    response = client.get(edit_url("match_share", match))
+    response = client.get(edit_url("sharing:match_share", match))
 
     html = response.content.decode()
     view = f"http://testserver/v/{match.view_token}/"
@@ -288,14 +295,14 @@ def test_the_share_page_has_both_links_a_qr_code_and_the_standings_message(clien
     assert re.search(r"<svg[^>]*viewBox", html)
     assert "data-share-text=" in html
     assert "2 / 13 el oynandı" in html
-    assert html.count(f'action="{edit_url("match_rotate", match)}"') == 1
-    assert view_url("view_export_csv", match) in html
+    assert html.count(f'action="{edit_url("sharing:match_rotate", match)}"') == 1
+    assert view_url("sharing:view_export_csv", match) in html
 
 
 def test_the_qr_code_is_svg_without_style_attributes_and_encodes_the_view_link(client):
     match = make_match()
 
-    html = client.get(edit_url("match_share", match)).content.decode()
+    html = client.get(edit_url("sharing:match_share", match)).content.decode()
 
     svg = re.search(r"<svg.*?</svg>", html, re.S)[0]
     assert "style" not in svg
@@ -392,7 +399,7 @@ def engine_scores(match: Match) -> list[list[int]]:
 def test_the_csv_export_has_a_row_per_hand_with_running_totals_and_a_totals_row(client):
     match = played_match()
 
-    response = client.get(view_url("view_export_csv", match))
+    response = client.get(view_url("sharing:view_export_csv", match))
 
     assert response.status_code == 200
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
@@ -417,7 +424,9 @@ def test_the_csv_export_of_a_team_match_adds_team_columns(client):
 
     rows = list(
         csv.reader(
-            io.StringIO(client.get(view_url("view_export_csv", match)).content.decode("utf-8-sig"))
+            io.StringIO(
+                client.get(view_url("sharing:view_export_csv", match)).content.decode("utf-8-sig")
+            )
         )
     )
 
@@ -431,7 +440,7 @@ def test_the_csv_export_disarms_names_a_spreadsheet_would_run_as_formulas(client
     match = make_match(players=2, hands=1)
     match.rename_players(["=HYPERLINK(1)", "@SUM(A1)"])
 
-    text = client.get(view_url("view_export_csv", match)).content.decode("utf-8-sig")
+    text = client.get(view_url("sharing:view_export_csv", match)).content.decode("utf-8-sig")
 
     header = next(csv.reader(io.StringIO(text)))
     assert header[2:4] == ["'=HYPERLINK(1)", "'@SUM(A1)"]
@@ -442,7 +451,7 @@ def test_the_csv_export_disarms_names_a_spreadsheet_would_run_as_formulas(client
 def test_the_json_export_holds_everything_needed_to_recompute_the_match(client):
     match = played_match()
 
-    response = client.get(view_url("view_export_json", match))
+    response = client.get(view_url("sharing:view_export_json", match))
 
     assert response.status_code == 200
     assert response.headers["Content-Type"] == "application/json; charset=utf-8"
@@ -465,8 +474,8 @@ def test_the_json_export_holds_everything_needed_to_recompute_the_match(client):
 def test_exports_are_reachable_from_the_view_link_only_by_get(client):
     match = make_match(hands=1)
 
-    assert client.post(view_url("view_export_csv", match)).status_code == 405
-    assert client.post(view_url("view_export_json", match)).status_code == 405
+    assert client.post(view_url("sharing:view_export_csv", match)).status_code == 405
+    assert client.post(view_url("sharing:view_export_json", match)).status_code == 405
 
 
 # --- "Maçlarım" -----------------------------------------------------------------------------

@@ -130,11 +130,12 @@ def test_an_objection_note_reaches_the_sheet_and_history_without_hidden_characte
     number = match.hands.first().number
 
     joined_phone(match, 1).post(
-        join("join_objection", match, number), {"reason": "other", "note": f"{DIRTY} 40 değil"}
+        join("seats:join_objection", match, number),
+        {"reason": "other", "note": f"{DIRTY} 40 değil"},
     )
 
     assert Objection.objects.get().note == f"{CLEAN} 40 değil"
-    for page in (edit("match_detail", match), edit("match_history", match)):
+    for page in (edit("matches:match_detail", match), edit("matches:match_history", match)):
         html = client.get(page).content.decode()
         assert f"{CLEAN} 40 değil" in html
         assert not any(char in html for char in "\u202e\u200b\x07\ufeff\u2067"), page
@@ -143,12 +144,14 @@ def test_an_objection_note_reaches_the_sheet_and_history_without_hidden_characte
 def test_a_results_reason_is_kept_and_shown_without_hidden_characters(client):
     tournament = make_tournament(entrants=2, drawn=True)
     game = Game.objects.get(tournament=tournament)
-    url = reverse("tournament_result", args=[tournament.edit_token, game.number])
+    url = reverse("tournaments:tournament_result", args=[tournament.edit_token, game.number])
 
     saved = client.post(url, {"total_0": "-101", "total_1": "250", "reason": DIRTY})
     only_hidden = client.post(url, {"total_0": "1", "total_1": "2", "reason": "\u202e\u200b"})
 
     assert saved.status_code == 302 and only_hidden.status_code == 400
     assert list(ManualResult.objects.values_list("reason", flat=True)) == [CLEAN]
-    html = client.get(reverse("view_tournament", args=[tournament.view_token])).content.decode()
+    html = client.get(
+        reverse("tournaments:view_tournament", args=[tournament.view_token])
+    ).content.decode()
     assert CLEAN in html and "\u202e" not in html

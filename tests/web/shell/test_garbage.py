@@ -39,11 +39,11 @@ HEADERS = st.sampled_from(
 )
 
 ENDPOINTS = [
-    ("hand_create", False),
-    ("hand_edit", True),
-    ("hand_delete", True),
-    ("match_players", False),
-    ("match_undo", False),
+    ("matches:hand_create", False),
+    ("matches:hand_edit", True),
+    ("matches:hand_delete", True),
+    ("matches:match_players", False),
+    ("matches:match_undo", False),
 ]
 
 
@@ -73,11 +73,13 @@ def test_garbage_posted_to_a_match_form_never_breaks_anything(
     response = client.post(reverse(name, args=args), data, headers=headers)
 
     assert response.status_code < 500
-    re_rendered_form = name in {"hand_create", "hand_edit"} and response.status_code == 200
+    re_rendered_form = (
+        name in {"matches:hand_create", "matches:hand_edit"} and response.status_code == 200
+    )
     if re_rendered_form and data.get("action") != "save":
         # Only "save" may store anything; every other button re-renders the form.
         assert snapshot() == before
-    if name == "match_players" and response.status_code == 200:
+    if name == "matches:match_players" and response.status_code == 200:
         assert snapshot() == before
     # Whatever was stored is a whole hand that the engine scores exactly as recorded.
     for hand in Hand.objects.select_related("match"):
@@ -93,7 +95,7 @@ def test_garbage_posted_to_a_match_form_never_breaks_anything(
 def test_garbage_posted_to_new_match_never_breaks_anything(client, data):
     before = Match.objects.count()
 
-    response = client.post(reverse("match_create"), data)
+    response = client.post(reverse("matches:match_create"), data)
 
     assert response.status_code in {200, 302}
     if response.status_code == 200:

@@ -114,7 +114,7 @@ def test_a_table_needs_visible_player_names(client):
 @pytest.mark.django_db
 def test_a_page_drawn_before_another_phones_rename_keeps_that_rename(client):
     match = make_match()  # Ali, Ayşe, Can, Deniz
-    url = reverse("match_players", args=[match.edit_token])
+    url = reverse("matches:match_players", args=[match.edit_token])
     drawn = sent_back(client.get(url).content.decode())
     client.post(url, drawn | {"seat_2": "Cem"})  # another phone
 
@@ -128,7 +128,7 @@ def test_a_page_drawn_before_another_phones_rename_keeps_that_rename(client):
 @pytest.mark.django_db
 def test_a_rename_to_a_name_another_phone_gave_meanwhile_is_refused_with_a_sentence(client):
     match = make_match()
-    url = reverse("match_players", args=[match.edit_token])
+    url = reverse("matches:match_players", args=[match.edit_token])
     drawn = sent_back(client.get(url).content.decode())
     client.post(url, drawn | {"seat_2": "Cem"})  # another phone
 

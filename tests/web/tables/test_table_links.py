@@ -9,11 +9,11 @@ import re
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, get_resolver
 
 from cetele.models import Drink, Hand, Match, Player, Table, TablePlayer, TeaItem
 from cetele.sharing import links as sharing
 from tests.factories import add_hand, form_data, sample_inputs
+from tests.web.endpoints import routes
 from tests.web.tables.test_tables_and_rematches import start_at, table_with
 
 pytestmark = pytest.mark.django_db
@@ -21,18 +21,14 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
-def routes(prefix: str) -> list[str]:
-    found = [
-        str(pattern.pattern)
-        for pattern in get_resolver().url_patterns
-        if isinstance(pattern, URLPattern) and str(pattern.pattern).startswith(prefix)
-    ]
+def routes_under(prefix: str) -> list[str]:
+    found = [route for route in routes() if route.startswith(prefix)]
     assert found, f"no routes under {prefix}"
     return found
 
 
-EDIT_ROUTES = routes("masa/<token:token>/")
-VIEW_ROUTES = routes("masa/izle/<token:token>/")
+EDIT_ROUTES = routes_under("masa/<token:token>/")
+VIEW_ROUTES = routes_under("masa/izle/<token:token>/")
 
 
 def fill(route: str, token: str) -> str:

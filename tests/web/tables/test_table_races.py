@@ -23,7 +23,7 @@ def table_with(names: list[str]) -> Table:
 
 
 def post_both(table: Table, first: dict, second: dict) -> list:
-    url = reverse("table_players", args=[table.edit_token])
+    url = reverse("tables:table_players", args=[table.edit_token])
     return at_once(lambda: Client().post(url, first), lambda: Client().post(url, second))
 
 

@@ -60,11 +60,11 @@ def seating(match: Match) -> list[tuple[str, int | None]]:
 def test_a_new_table_gets_its_players_in_order_and_unguessable_links(client):
     data = {"name": "Cuma masası", "player_1": "Ali", "player_2": "Ayşe", "player_3": " Can "}
 
-    response = client.post(reverse("table_create"), data)
+    response = client.post(reverse("tables:table_create"), data)
 
     table = Table.objects.get()
     assert response.status_code == 302
-    assert response["Location"] == reverse("table_detail", args=[table.edit_token])
+    assert response["Location"] == reverse("tables:table_detail", args=[table.edit_token])
     assert list(table.players.values_list("place", "name")) == [(0, "Ali"), (1, "Ayşe"), (2, "Can")]
     assert len(table.edit_token) >= 43 and table.edit_token != table.view_token
 
@@ -79,7 +79,7 @@ def test_a_new_table_gets_its_players_in_order_and_unguessable_links(client):
     ],
 )
 def test_a_bad_table_is_refused_with_a_message_and_nothing_saved(client, data, message):
-    response = client.post(reverse("table_create"), data)
+    response = client.post(reverse("tables:table_create"), data)
 
     assert response.status_code == 200
     assert message in response.content.decode()
@@ -89,16 +89,18 @@ def test_a_bad_table_is_refused_with_a_message_and_nothing_saved(client, data, m
 def test_a_match_sets_up_a_table_with_its_players_and_joins_it(client):
     match = make_match(players=3, hands=1)
 
-    page = client.get(reverse("match_table", args=[match.edit_token]))
-    response = client.post(reverse("match_table", args=[match.edit_token]), {"name": "Pazar"})
-    again = client.post(reverse("match_table", args=[match.edit_token]), {"name": "Başka"})
+    page = client.get(reverse("tables:match_table", args=[match.edit_token]))
+    response = client.post(
+        reverse("tables:match_table", args=[match.edit_token]), {"name": "Pazar"}
+    )
+    again = client.post(reverse("tables:match_table", args=[match.edit_token]), {"name": "Başka"})
 
     table = Table.objects.get()
     assert page.status_code == 200 and "Masayı kur" in page.content.decode()
     assert (
         response["Location"]
         == again["Location"]
-        == reverse("table_detail", args=[table.edit_token])
+        == reverse("tables:table_detail", args=[table.edit_token])
     )
     assert table.name == "Pazar"
     assert list(table.players.values_list("name", flat=True)) == ["Ali", "Ayşe", "Can"]
@@ -106,16 +108,16 @@ def test_a_match_sets_up_a_table_with_its_players_and_joins_it(client):
     assert match.table == table
     assert seating(match) == [("Ali", 0), ("Ayşe", 1), ("Can", 2)]
     # Once at a table, the match's "Masa" link leads there.
-    follow = client.get(reverse("match_table", args=[match.edit_token]))
-    assert follow["Location"] == reverse("table_detail", args=[table.edit_token])
+    follow = client.get(reverse("tables:match_table", args=[match.edit_token]))
+    assert follow["Location"] == reverse("tables:table_detail", args=[table.edit_token])
 
 
 def test_the_match_page_links_to_its_table(client):
     match = make_match()
 
-    html = client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
+    html = client.get(reverse("matches:match_detail", args=[match.edit_token])).content.decode()
 
-    assert reverse("match_table", args=[match.edit_token]) in html
+    assert reverse("tables:match_table", args=[match.edit_token]) in html
 
 
 # --- Starting a match at a table --------------------------------------------------------------
@@ -133,10 +135,10 @@ def test_a_match_at_a_table_seats_its_players_by_place(client):
         "planned_hands": "3",
     }
 
-    response = client.post(reverse("table_match", args=[table.edit_token]), data)
+    response = client.post(reverse("tables:table_match", args=[table.edit_token]), data)
 
     match = Match.objects.get()
-    assert response["Location"] == reverse("match_detail", args=[match.edit_token])
+    assert response["Location"] == reverse("matches:match_detail", args=[match.edit_token])
     assert match.table == table
     assert seating(match) == [("Ece", 4), ("Ali", 0), ("Can", 2)]
     assert match.preset_slug == "om-klasik" and match.planned_hands == 3
@@ -156,7 +158,7 @@ def test_a_bad_seating_is_refused_and_starts_nothing(client, seats, message):
     data = {f"name_{n}": place for n, place in enumerate(seats, start=1)}
     data.update(preset="cetele-standart", cezali="1", planned_hands="5")
 
-    response = client.post(reverse("table_match", args=[table.edit_token]), data)
+    response = client.post(reverse("tables:table_match", args=[table.edit_token]), data)
 
     assert response.status_code == 200
     assert message in response.content.decode()
@@ -167,7 +169,7 @@ def test_the_next_match_at_a_table_starts_from_the_last_one_moved_on_by_one_seat
     table = table_with()
     start_at(table, [0, 1, 2, 3], planned_hands=7)
 
-    form = client.get(reverse("table_match", args=[table.edit_token])).context["form"]
+    form = client.get(reverse("tables:table_match", args=[table.edit_token])).context["form"]
 
     seats = [form.initial[f"name_{n}"] for n in range(1, 5)]
     assert seats == ["3", "0", "1", "2"]
@@ -176,7 +178,7 @@ def test_the_next_match_at_a_table_starts_from_the_last_one_moved_on_by_one_seat
 
 def test_only_a_table_that_played_says_its_places_moved_on_from_the_last_match(client):
     table = table_with()
-    url = reverse("table_match", args=[table.edit_token])
+    url = reverse("tables:table_match", args=[table.edit_token])
     moved = "Masanın son maçına göre herkes bir yer kaydırıldı."
 
     first = client.get(url).content.decode()
@@ -196,10 +198,10 @@ def test_a_rematch_keeps_players_and_frozen_rules_and_moves_every_seat_on_by_one
     Match.objects.filter(pk=match.pk).update(rules={**match.rules, "pair_opener_multiplier": 3})
     match.refresh_from_db()
 
-    response = client.post(reverse("match_rematch", args=[match.edit_token]))
+    response = client.post(reverse("tables:match_rematch", args=[match.edit_token]))
 
     new = Match.objects.exclude(pk=match.pk).get()
-    assert response["Location"] == reverse("match_detail", args=[new.edit_token])
+    assert response["Location"] == reverse("matches:match_detail", args=[new.edit_token])
     assert seating(new) == [("Deniz", 3), ("Ali", 0), ("Ayşe", 1), ("Can", 2)]
     assert new.rules == match.rules  # the match's own rules, adjustments included
     assert (new.planned_hands, new.teams, new.table, new.rematch_of) == (2, False, table, match)
@@ -218,7 +220,7 @@ def test_a_rematch_of_a_team_match_keeps_partners_together():
 
 def test_a_double_tap_on_rematch_starts_one_match(client):
     match = make_match(planned_hands=1, hands=1)
-    url = reverse("match_rematch", args=[match.edit_token])
+    url = reverse("tables:match_rematch", args=[match.edit_token])
 
     first, second = client.post(url), client.post(url)
 
@@ -229,7 +231,7 @@ def test_a_double_tap_on_rematch_starts_one_match(client):
 def test_no_rematch_before_the_match_is_finished(client):
     match = make_match(planned_hands=3, hands=2)
 
-    response = client.post(reverse("match_rematch", args=[match.edit_token]), follow=True)
+    response = client.post(reverse("tables:match_rematch", args=[match.edit_token]), follow=True)
 
     assert Match.objects.count() == 1
     assert "maç bitince" in response.content.decode()
@@ -238,7 +240,7 @@ def test_no_rematch_before_the_match_is_finished(client):
 def test_rematch_is_post_only(client):
     match = make_match(planned_hands=1, hands=1)
 
-    assert client.get(reverse("match_rematch", args=[match.edit_token])).status_code == 405
+    assert client.get(reverse("tables:match_rematch", args=[match.edit_token])).status_code == 405
     assert Match.objects.count() == 1
 
 
@@ -261,12 +263,12 @@ def test_the_table_page_shows_matches_standings_and_player_statistics(client):
     start_at(table, [0, 4], planned_hands=3)  # still going, no hands yet
     record = load_table(table)
 
-    response = client.get(reverse("table_detail", args=[table.edit_token]))
+    response = client.get(reverse("tables:table_detail", args=[table.edit_token]))
 
     html = response.content.decode()
     assert response.status_code == 200
     for match in (first, second):
-        assert reverse("match_detail", args=[match.edit_token]) in html
+        assert reverse("matches:match_detail", args=[match.edit_token]) in html
     assert "sürüyor: 0 / 3 el" in html
     standings = re.search(r'<table class="sheet stats" id="standings">.*?</table>', html, re.S)
     names = re.findall(r'<th scope="row">(.*?)</th>', standings.group(0))
@@ -293,11 +295,11 @@ def test_the_standings_go_to_whatsapp_as_a_plain_link_with_the_view_link(client)
     table = table_with(("Ali", "Ayşe"))
     play(start_at(table, [0, 1], planned_hands=1), [1])
 
-    html = client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+    html = client.get(reverse("tables:table_detail", args=[table.edit_token])).content.decode()
 
     link = re.search(r'href="(https://wa\.me/\?text=[^"]+)"', html).group(1)
     text = parse_qs(urlparse(link.replace("&amp;", "&")).query)["text"][0]
-    view_url = "http://testserver" + reverse("view_table", args=[table.view_token])
+    view_url = "http://testserver" + reverse("tables:view_table", args=[table.view_token])
     assert text.splitlines() == [
         "Cuma: 1 maç bitti",
         "1. Ayşe: 1 galibiyet / 1 maç",
@@ -309,12 +311,12 @@ def test_the_standings_go_to_whatsapp_as_a_plain_link_with_the_view_link(client)
 def test_the_match_share_page_has_a_whatsapp_link_beside_the_share_button(client):
     match = make_match(hands=1)
 
-    html = client.get(reverse("match_share", args=[match.edit_token])).content.decode()
+    html = client.get(reverse("sharing:match_share", args=[match.edit_token])).content.decode()
 
     link = re.search(r'href="(https://wa\.me/\?text=[^"]+)"', html).group(1)
     text = parse_qs(urlparse(link.replace("&amp;", "&")).query)["text"][0]
     assert "1 / 13 el oynandı" in text
-    assert reverse("view_match", args=[match.view_token]) in text
+    assert reverse("sharing:view_match", args=[match.view_token]) in text
 
 
 def test_renaming_a_table_player_keeps_their_record_and_newcomers_join(client):
@@ -322,7 +324,7 @@ def test_renaming_a_table_player_keeps_their_record_and_newcomers_join(client):
     play(start_at(table, [0, 1], planned_hands=1), [0])
     data = {"place_0": "Ali Rıza", "place_1": "Ayşe", "new_0": "Can", "new_1": ""}
 
-    response = client.post(reverse("table_players", args=[table.edit_token]), data)
+    response = client.post(reverse("tables:table_players", args=[table.edit_token]), data)
 
     assert response.status_code == 302
     assert list(table.players.values_list("place", "name")) == [
@@ -338,7 +340,7 @@ def test_two_table_players_may_not_share_a_name(client):
     table = table_with(("Ali", "Ayşe"))
 
     response = client.post(
-        reverse("table_players", args=[table.edit_token]),
+        reverse("tables:table_players", args=[table.edit_token]),
         {"place_0": "Ali", "place_1": "Ayşe", "new_0": "AYŞE"},
     )
 
@@ -348,7 +350,7 @@ def test_two_table_players_may_not_share_a_name(client):
 
 def test_a_page_drawn_before_a_rename_adds_its_newcomer_without_undoing_the_rename(client):
     table = table_with(("Ali", "Ayşe"))
-    url = reverse("table_players", args=[table.edit_token])
+    url = reverse("tables:table_players", args=[table.edit_token])
     form = sent_back(client.get(url).content.decode())
     client.post(url, form | {"place_0": "Ali Rıza"})  # another phone renames meanwhile
 
@@ -360,7 +362,7 @@ def test_a_page_drawn_before_a_rename_adds_its_newcomer_without_undoing_the_rena
 
 def test_a_newcomer_past_the_last_place_is_refused_with_a_sentence_not_dropped(client):
     table = table_with([f"Oyuncu {n}" for n in range(MAX_TABLE_PLAYERS - 1)])
-    url = reverse("table_players", args=[table.edit_token])
+    url = reverse("tables:table_players", args=[table.edit_token])
     form = sent_back(client.get(url).content.decode())
     client.post(url, form | {"new_0": "Can"})  # another phone takes the last place
 
@@ -408,9 +410,9 @@ def test_table_page_queries_do_not_grow_with_matches(client, matches):
     fill_table(table, matches)
 
     with CaptureQueriesContext(connection) as edit_page:
-        edit = client.get(reverse("table_detail", args=[table.edit_token]))
+        edit = client.get(reverse("tables:table_detail", args=[table.edit_token]))
     with CaptureQueriesContext(connection) as view_page:
-        view = client.get(reverse("view_table", args=[table.view_token]))
+        view = client.get(reverse("tables:view_table", args=[table.view_token]))
 
     assert edit.status_code == view.status_code == 200
     assert len(edit.context["record"].matches) == matches
@@ -425,8 +427,12 @@ def test_the_table_page_and_the_summary_follow_the_language_cookie(client, setti
     match = play(start_at(table, [0, 1], planned_hands=1), [1])
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
 
-    table_page = client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
-    match_page = client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
+    table_page = client.get(
+        reverse("tables:table_detail", args=[table.edit_token])
+    ).content.decode()
+    match_page = client.get(
+        reverse("matches:match_detail", args=[match.edit_token])
+    ).content.decode()
 
     assert "Season standings" in table_page and "Head to head" in table_page
     assert "1. Ayşe: 1 won / 1 played" in table_page
@@ -438,7 +444,7 @@ def test_the_table_page_and_the_summary_follow_the_language_cookie(client, setti
 def test_the_match_list_names_the_rules_as_the_preset_list_does_in_the_pages_language(client):
     table = table_with(("Ali", "Ayşe"))
     start_at(table, [0, 1])
-    url = reverse("table_detail", args=[table.edit_token])
+    url = reverse("tables:table_detail", args=[table.edit_token])
 
     turkish = client.get(url).content.decode()
     client.cookies["django_language"] = "en"
@@ -454,7 +460,7 @@ def test_setting_up_a_table_from_a_rematch_takes_the_whole_chain_with_everyone_i
     third = rematch(second)
     second.players.filter(seat=1).update(name="Ali K.")  # renamed in one match only
 
-    client.post(reverse("match_table", args=[second.edit_token]), {"name": "Pazar"})
+    client.post(reverse("tables:match_table", args=[second.edit_token]), {"name": "Pazar"})
 
     table = Table.objects.get()
     assert set(table.matches.all()) == {first, second, third}
@@ -498,7 +504,7 @@ def test_the_table_page_opens_on_the_latest_season_and_offers_the_others(client)
     in_year(play(start_at(table, [0, 1], planned_hands=1), [0]), 2025)
     in_year(play(start_at(table, [0, 1], planned_hands=1), [0]), 2025)
     in_year(play(start_at(table, [1, 0], planned_hands=1), [0]), 2026)  # Ayşe wins
-    url = reverse("view_table", args=[table.view_token])
+    url = reverse("tables:view_table", args=[table.view_token])
 
     latest = client.get(url)
     earlier = client.get(url, {"sezon": "2025"})
@@ -524,6 +530,6 @@ def test_a_table_of_one_season_shows_no_season_choice(client):
     table = table_with(("Ali", "Ayşe"))
     play(start_at(table, [0, 1], planned_hands=1), [0])
 
-    html = client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+    html = client.get(reverse("tables:table_detail", args=[table.edit_token])).content.decode()
 
     assert "?sezon=" not in html and "Sezon sıralaması" in html

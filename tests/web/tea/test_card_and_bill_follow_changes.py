@@ -23,16 +23,16 @@ def bill_in(html: str) -> str:
 
 
 def scorer_page(match: Match) -> str:
-    return "http://testserver" + reverse("match_detail", args=[match.edit_token])
+    return "http://testserver" + reverse("matches:match_detail", args=[match.edit_token])
 
 
 def test_switching_the_tea_rule_after_the_match_redraws_the_bill_at_once(client):
     match = finished_match(LOSER_DENIZ)
     drinks(client, match, [(ALI, CAY, 1)])
-    client.get(reverse("match_detail", args=[match.edit_token]))
+    client.get(reverse("matches:match_detail", args=[match.edit_token]))
 
     response = client.post(
-        reverse("match_tea_rule", args=[match.edit_token]),
+        reverse("tea:match_tea_rule", args=[match.edit_token]),
         {"rule": "own"},
         headers={**HTMX, "HX-Current-URL": scorer_page(match)},
     )
@@ -55,15 +55,15 @@ def tea_count(html: str, seat: int, item: int) -> str:
 def test_another_phone_s_tea_tap_reaches_the_scorer_s_card_at_its_next_poll(client, finished):
     match = finished_match(LOSER_DENIZ) if finished else make_match(planned_hands=5)
     shown = Match.objects.get(pk=match.pk).version
-    client.get(reverse("match_detail", args=[match.edit_token]))
-    card = client.get(reverse("match_drink", args=[match.edit_token]), headers=HTMX)
+    client.get(reverse("matches:match_detail", args=[match.edit_token]))
+    card = client.get(reverse("tea:match_drink", args=[match.edit_token]), headers=HTMX)
     assert tea_count(card.content.decode(), ALI, CAY) == "0"
 
     other = Client()  # the same edit link on another phone at the table
-    other.get(reverse("match_detail", args=[match.edit_token]))
+    other.get(reverse("matches:match_detail", args=[match.edit_token]))
     tap(other, match, ALI, CAY, **HTMX)
 
-    poll = reverse("match_poll", args=[match.edit_token]) + f"?v={shown}"
+    poll = reverse("sharing:match_poll", args=[match.edit_token]) + f"?v={shown}"
     answer = client.get(poll, headers=HTMX).content.decode()
     assert re.search(r'<section id="tea"[^>]*hx-swap-oob="true"', answer)
     assert tea_count(answer, ALI, CAY) == "1"

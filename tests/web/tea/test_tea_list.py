@@ -23,7 +23,7 @@ def list_form(page: str, **extra: str) -> dict:
 
 def test_a_list_saved_from_a_page_older_than_another_phones_save_is_refused_in_a_sentence():
     table = table_with()
-    url = reverse("table_tea", args=[table.edit_token])
+    url = reverse("tea:table_tea", args=[table.edit_token])
     first, second = Client(), Client()
     first_page = first.get(url).content.decode()
     second_page = second.get(url).content.decode()

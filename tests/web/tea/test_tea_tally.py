@@ -36,7 +36,7 @@ CAY, KAHVE, SU = range(3)
 
 
 def drink_url(match: Match) -> str:
-    return reverse("match_drink", args=[match.edit_token])
+    return reverse("tea:match_drink", args=[match.edit_token])
 
 
 def seen(match: Match, seat: int, item: int) -> int:
@@ -81,7 +81,7 @@ def priced_table(cay="15", kahve="40,50", su=""):
 
 
 def save_list(client, table, data):
-    return client.post(reverse("table_tea", args=[table.edit_token]), data)
+    return client.post(reverse("tea:table_tea", args=[table.edit_token]), data)
 
 
 def page(client, match: Match) -> str:
@@ -90,11 +90,11 @@ def page(client, match: Match) -> str:
 
 
 def sheet_page(client, match: Match) -> str:
-    return client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
+    return client.get(reverse("matches:match_detail", args=[match.edit_token])).content.decode()
 
 
 def view_page(client, match: Match) -> str:
-    return client.get(reverse("view_match", args=[match.view_token])).content.decode()
+    return client.get(reverse("sharing:view_match", args=[match.view_token])).content.decode()
 
 
 # --- Counting ----------------------------------------------------------------------------------
@@ -307,7 +307,7 @@ def test_a_table_list_keeps_prices_in_kurus_and_adds_new_items(client):
         (2, "su", None, False),
         (3, "oralet", 1250, False),
     ]
-    form = client.get(reverse("table_tea", args=[table.edit_token])).content.decode()
+    form = client.get(reverse("tea:table_tea", args=[table.edit_token])).content.decode()
     assert 'value="40,50"' in form  # shown again as it was written, in Turkish
 
 
@@ -403,13 +403,13 @@ def test_the_rule_of_a_match_at_no_table_is_its_own_and_changes_the_bill(client)
     assert "Kaybeden öder: Deniz" in bill_of(client, match)
 
     response = client.post(
-        reverse("match_tea_rule", args=[match.edit_token]), {"rule": "own"}, follow=True
+        reverse("tea:match_tea_rule", args=[match.edit_token]), {"rule": "own"}, follow=True
     )
 
     assert "Çay defteri: Herkes kendi öder." in response.content.decode()
     assert "Kaybeden öder: Deniz" not in bill_of(client, match)
     refused = client.post(
-        reverse("match_tea_rule", args=[match.edit_token]), {"rule": "bedava"}, headers=HTMX
+        reverse("tea:match_tea_rule", args=[match.edit_token]), {"rule": "bedava"}, headers=HTMX
     )
     assert "Hesabı kimin ödeyeceğini seçin." in refused.content.decode()
     assert Match.objects.get(pk=match.pk).tea_rule == "own"
@@ -417,11 +417,11 @@ def test_the_rule_of_a_match_at_no_table_is_its_own_and_changes_the_bill(client)
 
 def test_a_rematch_and_a_table_set_up_from_the_match_keep_its_rule(client):
     match = finished_match(LOSER_DENIZ)
-    rule_url = reverse("match_tea_rule", args=[match.edit_token])
+    rule_url = reverse("tea:match_tea_rule", args=[match.edit_token])
     client.post(rule_url, {"rule": "own"})
 
-    client.post(reverse("match_rematch", args=[match.edit_token]))
-    client.post(reverse("match_table", args=[match.edit_token]), {"name": "Cuma"})
+    client.post(reverse("tables:match_rematch", args=[match.edit_token]))
+    client.post(reverse("tables:match_table", args=[match.edit_token]), {"name": "Cuma"})
 
     assert Match.objects.get(rematch_of=match).tea_rule == "own"
     match.refresh_from_db()
@@ -433,12 +433,12 @@ def test_the_bill_is_in_the_summary_of_every_link_with_a_whatsapp_text(client):
     drinks(client, match, [(ALI, CAY, 2), (CAN, KAHVE, 1)])
     match.refresh_from_db()
     phone = client.__class__()
-    phone.post(reverse("join_match", args=[match.join_token]), {"seat": "1"})
+    phone.post(reverse("seats:join_match", args=[match.join_token]), {"seat": "1"})
 
     for body in (
         sheet_page(client, match),
         view_page(client, match),
-        phone.get(reverse("join_match", args=[match.join_token])).content.decode(),
+        phone.get(reverse("seats:join_match", args=[match.join_token])).content.decode(),
     ):
         summary = body[body.index('id="summary-title"') :]
         assert "data-tea-bill" in summary
@@ -462,7 +462,7 @@ def test_no_bill_before_the_end_and_none_without_drinks(client):
 
 def test_a_tap_after_the_end_brings_the_new_bill_with_the_card(client):
     match = finished_match(LOSER_DENIZ)
-    sheet = "http://testserver" + reverse("match_detail", args=[match.edit_token])
+    sheet = "http://testserver" + reverse("matches:match_detail", args=[match.edit_token])
 
     response = tap(client, match, ALI, CAY, **HTMX, **{"HX-Current-URL": sheet})
     elsewhere = tap(client, match, ALI, CAY, **HTMX, **{"HX-Current-URL": sheet + "cay/"})
@@ -486,7 +486,7 @@ def table_drink(client, table, match, seat, item, action="add", **headers):
         "seen": seen(match, seat, item),
         "action": action,
     }
-    return client.post(reverse("table_drink", args=[table.edit_token]), data, headers=headers)
+    return client.post(reverse("tea:table_drink", args=[table.edit_token]), data, headers=headers)
 
 
 def test_at_a_table_the_taps_go_to_its_latest_match_by_seat(client):
@@ -498,9 +498,9 @@ def test_at_a_table_the_taps_go_to_its_latest_match_by_seat(client):
     table_drink(client, table, latest, 0, CAY)
     table_drink(client, table, latest, 0, CAY, "remove")
 
-    assert response.url == reverse("table_detail", args=[table.edit_token]) + "#tea"
+    assert response.url == reverse("tables:table_detail", args=[table.edit_token]) + "#tea"
     assert counts(latest) == {(0, CAY): 1}
-    body = client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+    body = client.get(reverse("tables:table_detail", args=[table.edit_token])).content.decode()
     card = body[body.index('id="tea"') :]
     assert card.index("Ece") < card.index("Ali")  # the latest match's players, by seat
     assert "Toplam: 1 çay." in card
@@ -519,7 +519,7 @@ def test_a_table_tap_for_another_tables_match_changes_nothing(client):
 
 def test_a_table_tap_before_any_match_or_on_a_past_season_changes_nothing(client):
     table = table_with()
-    url = reverse("table_drink", args=[table.edit_token])
+    url = reverse("tea:table_drink", args=[table.edit_token])
     data = {"match": 1, "seat": 0, "item": 0, "seen": 0, "action": "add"}
 
     htmx = client.post(url, data, headers=HTMX)
@@ -529,17 +529,18 @@ def test_a_table_tap_before_any_match_or_on_a_past_season_changes_nothing(client
     assert "Bu maç bu masanın değil" in htmx.content.decode()
     assert "Bu maç bu masanın değil" in plain.content.decode()
     # Before the first match the card is the drinks at the table (tests below), not a match's.
-    before = client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+    before = client.get(reverse("tables:table_detail", args=[table.edit_token])).content.decode()
     assert 'name="match"' not in before and 'name="place"' in before
     assert not Drink.objects.exists()
     # A past season's page shows no card: the tally is the latest match's.
     old = start_at(table, [0, 1, 2, 3], planned_hands=3)
     Match.objects.filter(pk=old.pk).update(created_at=old.created_at.replace(year=2020))
     start_at(table, [0, 1, 2, 3], planned_hands=3)
-    past = client.get(reverse("table_detail", args=[table.edit_token]), {"sezon": "2020"})
+    past = client.get(reverse("tables:table_detail", args=[table.edit_token]), {"sezon": "2020"})
     assert 'id="tea"' not in past.content.decode()
     assert (
-        'id="tea"' in client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+        'id="tea"'
+        in client.get(reverse("tables:table_detail", args=[table.edit_token])).content.decode()
     )
 
 
@@ -548,7 +549,7 @@ def test_the_table_view_link_shows_the_counts_without_a_form(client):
     match = start_at(table, [0, 1, 2, 3], planned_hands=3)
     table_drink(client, table, match, 1, KAHVE)
 
-    body = client.get(reverse("view_table", args=[table.view_token])).content.decode()
+    body = client.get(reverse("tables:view_table", args=[table.view_token])).content.decode()
 
     assert 'data-tea-cell="1-1"' in body and "tea-add" not in body
     assert table.edit_token not in body and match.edit_token not in body
@@ -573,14 +574,14 @@ def at_table(client, table, place, item, action="add", seen=None, **extra):
     for key in headers:
         data.pop(key)
     return client.post(
-        reverse("table_waiting_drink", args=[table.edit_token]), data, headers=headers
+        reverse("tea:table_waiting_drink", args=[table.edit_token]), data, headers=headers
     )
 
 
 def table_page(client, table, role="edit") -> str:
     if role == "edit":
-        return client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
-    return client.get(reverse("view_table", args=[table.view_token])).content.decode()
+        return client.get(reverse("tables:table_detail", args=[table.edit_token])).content.decode()
+    return client.get(reverse("tables:view_table", args=[table.view_token])).content.decode()
 
 
 def test_before_the_first_match_each_table_player_gets_a_tap_and_minus_undoes_it(client):
@@ -593,7 +594,7 @@ def test_before_the_first_match_each_table_player_gets_a_tap_and_minus_undoes_it
     undone = at_table(client, table, 4, CAY, "remove")
 
     assert 'data-tea-cell="4-0"' in page_before and "Ece" in page_before
-    assert response.url == reverse("table_detail", args=[table.edit_token]) + "#tea"
+    assert response.url == reverse("tables:table_detail", args=[table.edit_token]) + "#tea"
     assert waiting(table) == {(4, CAY): 1, (1, KAHVE): 1}
     assert not Drink.objects.filter(match__isnull=False).exists()
     body = client.get(undone.url).content.decode()  # without JavaScript: the page again
@@ -674,7 +675,7 @@ def test_once_the_latest_match_is_over_the_card_is_the_table_again(client):
 )
 def test_a_bad_tap_at_the_table_changes_nothing_and_says_so(client, data, sentence):
     table = table_with()
-    url = reverse("table_waiting_drink", args=[table.edit_token])
+    url = reverse("tea:table_waiting_drink", args=[table.edit_token])
 
     htmx = client.post(url, data, headers=HTMX)
     plain = client.post(url, data, follow=True)
@@ -690,7 +691,7 @@ def test_the_view_link_shows_the_waiting_counts_and_cannot_tap(client):
 
     body = table_page(client, table, role="view")
     data = {"place": 0, "item": 0, "seen": 0, "action": "add"}
-    refused = client.post(reverse("table_waiting_drink", args=[table.view_token]), data)
+    refused = client.post(reverse("tea:table_waiting_drink", args=[table.view_token]), data)
 
     assert 'data-tea-cell="1-1"' in body and "tea-add" not in body and 'name="place"' not in body
     assert table.edit_token not in body
@@ -704,7 +705,8 @@ def test_deleting_the_table_deletes_its_waiting_drinks(client):
     at_table(client, other, ALI, CAY)
 
     response = client.post(
-        reverse("table_delete", args=[table.edit_token]), {"confirm": "on", "matches": "keep"}
+        reverse("your_data:table_delete", args=[table.edit_token]),
+        {"confirm": "on", "matches": "keep"},
     )
 
     assert response.status_code == 302
@@ -774,9 +776,9 @@ def test_the_view_and_join_links_cannot_tap_or_change_the_rule_or_the_list(clien
     data = {"seat": 0, "item": 0, "seen": 1, "action": "add", "match": match.pk, "rule": "own"}
 
     for token in (match.view_token, match.join_token):
-        for name in ("match_drink", "match_tea_rule"):
+        for name in ("tea:match_drink", "tea:match_tea_rule"):
             assert client.post(reverse(name, args=[token]), data).status_code == 404
-    for name in ("table_drink", "table_tea", "table_waiting_drink"):
+    for name in ("tea:table_drink", "tea:table_tea", "tea:table_waiting_drink"):
         assert client.post(reverse(name, args=[table.view_token]), data).status_code == 404
 
     assert (list(Drink.objects.values()), Match.objects.get(pk=match.pk).version) == before
@@ -804,10 +806,10 @@ def test_match_and_table_page_queries_do_not_grow_with_drinks(client):
         match.refresh_from_db()
         found.append(
             (
-                queries_of(client, reverse("match_detail", args=[match.edit_token])),
+                queries_of(client, reverse("matches:match_detail", args=[match.edit_token])),
                 queries_of(client, drink_url(match)),  # the card, asked by the page
-                queries_of(client, reverse("view_match", args=[match.view_token])),
-                queries_of(client, reverse("table_detail", args=[table.edit_token])),
+                queries_of(client, reverse("sharing:view_match", args=[match.view_token])),
+                queries_of(client, reverse("tables:table_detail", args=[table.edit_token])),
             )
         )
     assert found[0] == found[1] == found[2], found
@@ -822,8 +824,8 @@ def test_a_table_page_with_drinks_at_the_table_does_not_grow_with_them(client):
         )
         found.append(
             (
-                queries_of(client, reverse("table_detail", args=[table.edit_token])),
-                queries_of(client, reverse("view_table", args=[table.view_token])),
+                queries_of(client, reverse("tables:table_detail", args=[table.edit_token])),
+                queries_of(client, reverse("tables:view_table", args=[table.view_token])),
             )
         )
     assert found[0] == found[1] == found[2], found
@@ -847,7 +849,7 @@ def test_the_tally_and_the_bill_in_english(client):
     assert "Ayşe: one more coffee (1)." in answer
     assert "The loser pays: Deniz" in bill
     assert "Total: 2 çay — 30.00\u00a0₺" in bill
-    items = client.get(reverse("table_tea", args=[table.edit_token])).content.decode()
+    items = client.get(reverse("tea:table_tea", args=[table.edit_token])).content.decode()
     assert "Price (₺)" in items and 'value="40.50"' in items
 
 
@@ -919,7 +921,7 @@ def test_a_tap_at_the_table_while_the_match_starts_goes_into_it_not_left_waiting
 
     table = table_with()
     data = {"place": CAN, "item": CAY, "seen": 0, "action": "add"}
-    url = reverse("table_waiting_drink", args=[table.edit_token])
+    url = reverse("tea:table_waiting_drink", args=[table.edit_token])
     started, answer = threading.Event(), {}
 
     def tap_at_the_table() -> None:

@@ -23,15 +23,15 @@ def get(client, name: str, token: str, *args) -> str:
 
 
 def organiser(client, tournament: Tournament) -> str:
-    return get(client, "tournament_detail", tournament.edit_token)
+    return get(client, "tournaments:tournament_detail", tournament.edit_token)
 
 
 def cafe(client, tournament: Tournament) -> str:
-    return get(client, "view_tournament", tournament.view_token)
+    return get(client, "tournaments:view_tournament", tournament.view_token)
 
 
 def printed(client, tournament: Tournament) -> str:
-    return get(client, "tournament_print", tournament.edit_token)
+    return get(client, "tournaments:tournament_print", tournament.edit_token)
 
 
 def text(html: str) -> str:
@@ -41,7 +41,7 @@ def text(html: str) -> str:
 
 def draw(client, tournament: Tournament) -> None:
     tournament.refresh_from_db()
-    url = reverse("tournament_draw", args=[tournament.edit_token])
+    url = reverse("tournaments:tournament_draw", args=[tournament.edit_token])
     client.post(url, {"version": tournament.version})
     tournament.refresh_from_db()
 
@@ -104,7 +104,7 @@ def test_a_result_by_hand_in_the_knock_out_names_the_game_by_stage(client):
     tournament = group_stage_over(8)
     draw(client, tournament)
     game = round_games(tournament, "knockout", 1)[0]
-    url = reverse("tournament_result", args=[tournament.edit_token, game.number])
+    url = reverse("tournaments:tournament_result", args=[tournament.edit_token, game.number])
     client.post(url, {"total_0": "-101", "total_1": "404", "reason": "Kâğıtta tutuldu"})
 
     manual = re.search(r"<li data-manual>.*?</li>", cafe(client, tournament), re.S).group()
@@ -205,8 +205,8 @@ def test_a_games_match_pages_name_the_tournament_round_table_and_teams(client):
     game = round_games(tournament, "group", 1)[1]  # the second game of the first pairing
     a, b = game.pairing.a.name, game.pairing.b.name
 
-    scorer = get(client, "match_detail", game.match.edit_token)
-    viewer = get(client, "view_match", game.match.view_token)
+    scorer = get(client, "matches:match_detail", game.match.edit_token)
+    viewer = get(client, "sharing:view_match", game.match.view_token)
 
     expected = f"Kupa · 1. tur, masa {game.table} · 2. oyun {a} – {b}"
     assert heading(scorer) == heading(viewer) == expected
@@ -221,7 +221,7 @@ def test_a_knock_out_games_match_page_names_its_stage(client):
     draw(client, tournament)
     (final,) = round_games(tournament, "knockout", 2)
 
-    html = get(client, "view_match", final.match.view_token)
+    html = get(client, "sharing:view_match", final.match.view_token)
 
     assert heading(html) == f"Kupa · Final {final.pairing.a.name} – {final.pairing.b.name}"
 
@@ -230,13 +230,16 @@ def test_a_tek_games_match_page_names_its_round_and_table(client):
     tournament = make_tournament("tek", entrants=4, drawn=True)
     game = Game.objects.select_related("match").get(tournament=tournament)
 
-    assert heading(get(client, "match_detail", game.match.edit_token)) == "Kupa · 1. tur, masa 1"
+    assert (
+        heading(get(client, "matches:match_detail", game.match.edit_token))
+        == "Kupa · 1. tur, masa 1"
+    )
 
 
 def test_a_match_outside_a_tournament_names_none(client):
     match = make_match()
 
-    assert "data-tournament-game" not in get(client, "match_detail", match.edit_token)
+    assert "data-tournament-game" not in get(client, "matches:match_detail", match.edit_token)
 
 
 # --- A drawn game has no winner -----------------------------------------------------------
@@ -257,8 +260,8 @@ def test_a_drawn_game_says_berabere_and_names_no_winner(client):
     match = drawn_team_match()
 
     for html in (
-        get(client, "match_detail", match.edit_token),
-        get(client, "view_match", match.view_token),
+        get(client, "matches:match_detail", match.edit_token),
+        get(client, "sharing:view_match", match.view_token),
     ):
         words = text(html)
         assert "Maç bitti: berabere." in words
@@ -269,7 +272,7 @@ def test_a_drawn_game_says_berabere_and_names_no_winner(client):
 def test_the_shared_standings_of_a_drawn_game_say_berabere(client):
     match = drawn_team_match()
 
-    html = get(client, "match_share", match.edit_token)
+    html = get(client, "sharing:match_share", match.edit_token)
 
     assert "Berabere" in html and "Kazanan" not in html
 
@@ -278,7 +281,7 @@ def test_a_game_one_team_won_still_names_the_winner(client):
     match = make_match(teams=True, planned_hands=1)
     add_hand(match, sample_inputs(4, finisher=0, remaining=10))
 
-    words = text(get(client, "match_detail", match.edit_token))
+    words = text(get(client, "matches:match_detail", match.edit_token))
 
     assert "Maç bitti. Kazanan: Ali & Can" in words and "berabere" not in words.lower()
 
@@ -288,7 +291,7 @@ def test_a_tournament_game_drawn_says_berabere_on_its_match_page(client):
     game = round_games(tournament, "group", 1)[0]
     add_hand(game.match, NOBODY_OUT)
 
-    words = text(get(client, "view_match", game.match.view_token))
+    words = text(get(client, "sharing:view_match", game.match.view_token))
 
     assert "Maç bitti: berabere." in words and "Kazanan" not in words
 
@@ -311,6 +314,6 @@ def test_a_tables_match_list_says_berabere_for_a_drawn_match(client):
     table = table_with()
     add_hand(start_at(table, [0, 1, 2, 3], planned_hands=1, teams=True), NOBODY_OUT)
 
-    words = text(get(client, "table_detail", table.edit_token))
+    words = text(get(client, "tables:table_detail", table.edit_token))
 
     assert "Berabere" in words and "Kazanan" not in words

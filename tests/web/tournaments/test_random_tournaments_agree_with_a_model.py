@@ -136,11 +136,11 @@ class TournamentIntegrity(RuleBasedStateMachine):
     @initialize(data=st.data())
     def create(self, data) -> None:
         setup = data.draw(setups(self.layout))
-        response = self.client.post(reverse("tournament_create"), create_data(setup))
+        response = self.client.post(reverse("tournaments:tournament_create"), create_data(setup))
         assert response.status_code == 302, response.content.decode()[:2000]
         self.t = Tournament.objects.latest("pk")
         added = self.client.post(
-            reverse("tournament_entrants", args=[self.t.edit_token]),
+            reverse("tournaments:tournament_entrants", args=[self.t.edit_token]),
             {"entries": "\n".join(entries(setup))},
         )
         assert added.status_code == 302
@@ -206,7 +206,9 @@ class TournamentIntegrity(RuleBasedStateMachine):
         before = self.snapshot()
         version = Tournament.objects.get(pk=self.t.pk).version
         response = self.client.post(
-            reverse("tournament_draw", args=[self.t.edit_token]), {"version": version}, follow=True
+            reverse("tournaments:tournament_draw", args=[self.t.edit_token]),
+            {"version": version},
+            follow=True,
         )
         page = html.unescape(response.content.decode())
         too_few = model.stage == "groups" and len(model.qualifiers()) < 2
@@ -234,7 +236,7 @@ class TournamentIntegrity(RuleBasedStateMachine):
     def a_latecomer(self) -> None:
         """Tek: a player comes between rounds (the rounds missed score nothing)."""
         name = f"Geç{len(self.model.names) + 1}"
-        url = reverse("tournament_entrants", args=[self.t.edit_token])
+        url = reverse("tournaments:tournament_entrants", args=[self.t.edit_token])
         assert self.client.post(url, {"entries": name}).status_code == 302
         entrant = Entrant.objects.get(tournament=self.t, name=name)
         self.model.names[entrant.number] = name
@@ -250,7 +252,7 @@ class TournamentIntegrity(RuleBasedStateMachine):
             return
         number = data.draw(st.sampled_from(staying))
         version = Tournament.objects.get(pk=self.t.pk).version
-        url = reverse("tournament_withdraw", args=[self.t.edit_token])
+        url = reverse("tournaments:tournament_withdraw", args=[self.t.edit_token])
         response = self.client.post(url, {"entrant": number, "version": version}, follow=True)
         assert f"{model.names[number]} çekildi." in html.unescape(response.content.decode())
         model.withdrawn.add(number)
@@ -259,7 +261,7 @@ class TournamentIntegrity(RuleBasedStateMachine):
     def enter_result(self, data) -> None:
         """A result by hand, on the form as drawn now (or, now and then, on an older one)."""
         model, game = self.model, self.pick_game(data)
-        url = reverse("tournament_result", args=[self.t.edit_token, game.number])
+        url = reverse("tournaments:tournament_result", args=[self.t.edit_token, game.number])
         entered = int(hidden(self.client.get(url).content.decode(), "entered"))
         # Now and then a form drawn before the latest result by hand (a second organiser's, a
         # double tap), or one counting a result never entered (a garbled form).
@@ -295,7 +297,7 @@ class TournamentIntegrity(RuleBasedStateMachine):
     def save_hand(self, data, hand) -> None:
         game = self.pick_game(data)
         response = self.client.post(
-            reverse("hand_create", args=[game.edit_token]), form_data(self.inputs(hand))
+            reverse("matches:hand_create", args=[game.edit_token]), form_data(self.inputs(hand))
         )
         if len(game.hands) >= self.model.planned:
             assert response.status_code == 200
@@ -311,10 +313,10 @@ class TournamentIntegrity(RuleBasedStateMachine):
         if game is None:
             return
         number = data.draw(st.sampled_from(sorted(game.hands)))
-        opened = self.client.get(reverse("hand_detail", args=[game.edit_token, number]))
+        opened = self.client.get(reverse("matches:hand_detail", args=[game.edit_token, number]))
         version = hidden(opened.content.decode(), "version")
         response = self.client.post(
-            reverse("hand_edit", args=[game.edit_token, number]),
+            reverse("matches:hand_edit", args=[game.edit_token, number]),
             form_data(self.inputs(hand), version=version),
         )
         if self.model.frozen(game.number):
@@ -333,7 +335,7 @@ class TournamentIntegrity(RuleBasedStateMachine):
             return
         number = data.draw(st.sampled_from(sorted(game.hands)))
         response = self.client.post(
-            reverse("hand_delete", args=[game.edit_token, number]), follow=True
+            reverse("matches:hand_delete", args=[game.edit_token, number]), follow=True
         )
         page = html.unescape(response.content.decode())
         if self.model.frozen(game.number):
@@ -348,7 +350,7 @@ class TournamentIntegrity(RuleBasedStateMachine):
     def delete_the_match(self, data) -> None:
         """The table's "Maçı sil", ticked: a tournament game's match is never deleted alone."""
         game = self.pick_game(data)
-        url = reverse("match_delete", args=[game.edit_token])
+        url = reverse("your_data:match_delete", args=[game.edit_token])
         response = self.client.post(url, {"confirm": "on"})
         assert response.status_code == 409
         assert "tek başına silinemez" in html.unescape(response.content.decode())
@@ -358,8 +360,10 @@ class TournamentIntegrity(RuleBasedStateMachine):
     def undo_or_redo(self, data, redo) -> None:
         """ "Geri al" or "Yinele" as the match's page draws it."""
         game = self.pick_game(data)
-        page = self.client.get(reverse("match_detail", args=[game.edit_token])).content.decode()
-        name = "match_redo" if redo else "match_undo"
+        page = self.client.get(
+            reverse("matches:match_detail", args=[game.edit_token])
+        ).content.decode()
+        name = "matches:match_redo" if redo else "matches:match_undo"
         action = reverse(name, args=[game.edit_token])
         actions = re.search(r'<nav id="match-actions".*?</nav>', page, re.S)[0]
         button = re.search(rf'action="{action}">.*?name="change" value="(\d+)"', actions, re.S)
@@ -401,13 +405,13 @@ class TournamentIntegrity(RuleBasedStateMachine):
         if data.draw(st.sampled_from([True, True, False])):
             while len(game.hands) < model.planned:
                 hand = data.draw(HANDS)
-                url = reverse("hand_create", args=[game.edit_token])
+                url = reverse("matches:hand_create", args=[game.edit_token])
                 assert self.client.post(url, form_data(self.inputs(hand))).status_code == 302
                 game.add(self.scores(hand))
             if model.result(game.number) is not None:
                 return
         totals = data.draw(st.tuples(*[TOTALS] * (2 if model.esli else 4)))
-        url = reverse("tournament_result", args=[self.t.edit_token, game.number])
+        url = reverse("tournaments:tournament_result", args=[self.t.edit_token, game.number])
         post = {f"total_{i}": total for i, total in enumerate(totals)}
         post |= {"reason": "Hükmen", "entered": len(game.manual)}
         assert self.client.post(url, post).status_code == 302
@@ -429,14 +433,14 @@ class TournamentIntegrity(RuleBasedStateMachine):
 
     def check_match(self, game: GameModel) -> None:
         """The game's match holds the model's hands, in order (its own view link's export)."""
-        exported = self.client.get(reverse("view_export_json", args=[game.view_token]))
+        exported = self.client.get(reverse("sharing:view_export_json", args=[game.view_token]))
         hands = [tuple(h["result"]["scores"]) for h in json.loads(exported.content)["hands"]]
         assert hands == game.ordered_hands()
 
     def snapshot(self) -> tuple:
         """What the café's page shows: the tables, the bracket, the champion, the results by
         hand."""
-        page = self.client.get(reverse("view_tournament", args=[self.t.view_token]))
+        page = self.client.get(reverse("tournaments:view_tournament", args=[self.t.view_token]))
         page = page.content.decode()
         manual = [text_of(line) for line in re.findall(r"<li data-manual>(.*?)</li>", page, re.S)]
         games = re.findall(r"<li data-table=.*?</li>", page, re.S)
@@ -467,8 +471,8 @@ class TournamentIntegrity(RuleBasedStateMachine):
             assert champion == model.winner(final)
         # The café's page (its live part kept once drawn per version) and the organiser's
         # (drawn each time) alike.
-        view = self.client.get(reverse("view_tournament", args=[self.t.view_token]))
-        edit = self.client.get(reverse("tournament_detail", args=[self.t.edit_token]))
+        view = self.client.get(reverse("tournaments:view_tournament", args=[self.t.view_token]))
+        edit = self.client.get(reverse("tournaments:tournament_detail", args=[self.t.edit_token]))
         for response in (view, edit):
             assert response.status_code == 200
             page = response.content.decode()

@@ -79,7 +79,7 @@ def test_the_semi_final_corrected_at_its_table_after_the_final_was_drawn_is_refu
     t3_wins = sample_inputs(4, finisher=1, remaining=10)
 
     response = client.post(
-        edit("hand_edit", semi.match, hand.number), form_data(t3_wins, version=hand.version)
+        edit("matches:hand_edit", semi.match, hand.number), form_data(t3_wins, version=hand.version)
     )
     win(final_game(), 1)  # T2 wins the final
 
@@ -100,7 +100,7 @@ def test_the_final_itself_may_still_be_corrected_and_its_winner_is_the_champion(
     hand = final.match.hands.get()
 
     response = client.post(
-        edit("hand_edit", final.match, hand.number),
+        edit("matches:hand_edit", final.match, hand.number),
         form_data(sample_inputs(4, finisher=1, remaining=10), version=hand.version),
     )
 
@@ -121,7 +121,8 @@ def test_a_group_game_corrected_at_its_table_after_the_knock_out_draw_is_refused
     loser_wins = sample_inputs(4, finisher=1 - hand.inputs["finisher"], remaining=10)
 
     response = client.post(
-        edit("hand_edit", game.match, hand.number), form_data(loser_wins, version=hand.version)
+        edit("matches:hand_edit", game.match, hand.number),
+        form_data(loser_wins, version=hand.version),
     )
 
     assert response.status_code == 200 and FROZEN in response.content.decode()
@@ -144,14 +145,14 @@ def test_deleting_undoing_or_redoing_a_semi_finals_hand_after_the_final_was_draw
     semi, semi_2 = semi_final(1), semi_final(2)
     hand, other = semi.match.hands.get(), semi_2.match.hands.get()
 
-    deleted = client.post(edit("hand_delete", semi.match, hand.number), follow=True)
+    deleted = client.post(edit("matches:hand_delete", semi.match, hand.number), follow=True)
     undone = client.post(
-        edit("match_undo", semi.match),
+        edit("matches:match_undo", semi.match),
         {"change": semi.match.last_undoable_change().pk},
         follow=True,
     )
     redone = client.post(
-        edit("match_redo", semi_2.match),
+        edit("matches:match_redo", semi_2.match),
         {"change": semi_2.match.redoable_change().pk},
         follow=True,
     )
@@ -168,8 +169,8 @@ def test_a_games_match_is_not_deleted_through_its_edit_link(client):
     tournament = final_drawn()
     semi = semi_final(1)
 
-    asked = client.get(edit("match_delete", semi.match))
-    response = client.post(edit("match_delete", semi.match), {"confirm": "on"})
+    asked = client.get(edit("your_data:match_delete", semi.match))
+    response = client.post(edit("your_data:match_delete", semi.match), {"confirm": "on"})
 
     assert asked.status_code == 200 and "tek başına silinemez" in asked.content.decode()
     assert 'name="confirm"' not in asked.content.decode()
@@ -185,13 +186,14 @@ def test_deleting_the_table_a_games_match_was_put_at_keeps_the_games_match(clien
 
     tournament = final_drawn()
     semi = semi_final(1)
-    client.post(edit("match_table", semi.match), {"name": "Yarı final masası"})
+    client.post(edit("tables:match_table", semi.match), {"name": "Yarı final masası"})
     table = Table.objects.get()
     semi.match.refresh_from_db()
     assert semi.match.table_id == table.pk
 
     response = client.post(
-        reverse("table_delete", args=[table.edit_token]), {"confirm": "on", "matches": "delete"}
+        reverse("your_data:table_delete", args=[table.edit_token]),
+        {"confirm": "on", "matches": "delete"},
     )
 
     assert response.status_code == 302 and not Table.objects.exists()
@@ -204,7 +206,7 @@ def test_a_match_of_no_tournament_is_still_deleted(client):
 
     match = make_match(hands=1)
 
-    response = client.post(edit("match_delete", match), {"confirm": "on"})
+    response = client.post(edit("your_data:match_delete", match), {"confirm": "on"})
 
     assert response.status_code == 302 and not Match.objects.filter(pk=match.pk).exists()
 
@@ -213,7 +215,7 @@ def test_the_semi_finals_result_typed_by_hand_after_the_final_was_drawn_is_refus
     """The same rule for the organiser as for the table."""
     tournament = final_drawn()
     semi = semi_final(1)
-    url = reverse("tournament_result", args=[tournament.edit_token, semi.number])
+    url = reverse("tournaments:tournament_result", args=[tournament.edit_token, semi.number])
 
     response = client.post(url, {"total_0": "300", "total_1": "-101", "reason": "yanlış"})
 
@@ -245,7 +247,7 @@ def test_forget_unused_spares_the_matches_of_a_kept_tournament(client):
 def test_a_second_organiser_is_told_the_result_already_entered_and_what_it_is(client):
     tournament = make_tournament(entrants=2, drawn=True)
     game = Game.objects.get()
-    url = reverse("tournament_result", args=[tournament.edit_token, game.number])
+    url = reverse("tournaments:tournament_result", args=[tournament.edit_token, game.number])
     seen = client.get(url).content.decode()
     shown = re.search(r'name="entered" value="(\d+)"', seen)
     entered = shown.group(1) if shown else "0"  # what the page holds (0 for none)
@@ -269,7 +271,7 @@ def test_a_second_organiser_is_told_the_result_already_entered_and_what_it_is(cl
 def test_a_result_form_claiming_more_results_than_were_entered_changes_nothing(client):
     tournament = make_tournament(entrants=2, drawn=True)
     game = Game.objects.get()
-    url = reverse("tournament_result", args=[tournament.edit_token, game.number])
+    url = reverse("tournaments:tournament_result", args=[tournament.edit_token, game.number])
 
     response = client.post(url, {"total_0": "1", "total_1": "2", "reason": "r", "entered": "7"})
 
@@ -282,7 +284,7 @@ def test_a_result_form_claiming_more_results_than_were_entered_changes_nothing(c
 
 def test_a_repeated_team_name_is_refused_as_a_teams_not_a_players(client):
     tournament = make_tournament(entrants=2)
-    url = reverse("tournament_entrants", args=[tournament.edit_token])
+    url = reverse("tournaments:tournament_entrants", args=[tournament.edit_token])
 
     response = client.post(url, {"entries": "T1: Zeki, Yusuf"})
 
@@ -310,7 +312,7 @@ def test_entrants_repeating_a_name_added_since_the_form_was_checked_are_refused(
 
 
 def live_poll(client, tournament: Tournament, version: str):
-    url = reverse("view_tournament_poll", args=[tournament.view_token])
+    url = reverse("tournaments:view_tournament_poll", args=[tournament.view_token])
     return client.get(url, {"v": version})
 
 
@@ -323,17 +325,17 @@ def test_a_games_rotated_view_link_is_the_one_the_live_page_links_at_once(client
     drawn must not be linked by it, neither on a page opened now nor in the open pages' poll."""
     tournament = make_tournament(entrants=2, drawn=True)
     match = Game.objects.select_related("match").get().match
-    retired = reverse("view_match", args=[match.view_token])
+    retired = reverse("sharing:view_match", args=[match.view_token])
     before = page(client, tournament, "view")
 
     rotated = client.post(
-        reverse("match_rotate", args=[match.edit_token]), {"kind": "view", "confirm": "on"}
+        reverse("sharing:match_rotate", args=[match.edit_token]), {"kind": "view", "confirm": "on"}
     )
     match.refresh_from_db()
     opened = page(client, tournament, "view")
     polled = live_poll(client, tournament, shown_version(before))
 
-    new = reverse("view_match", args=[match.view_token])
+    new = reverse("sharing:view_match", args=[match.view_token])
     assert rotated.status_code == 302 and retired in before
     assert new in opened and retired not in opened
     assert polled.status_code == 200 and new in polled.content.decode()
@@ -377,8 +379,8 @@ def test_a_frozen_games_scorer_is_told_before_tapping_and_other_matches_are_not(
     final_drawn()
     frozen_note = "Bu oyunun sonucu turnuvanın sonraki kurasında kullanıldı"
 
-    semi = client.get(edit("match_detail", semi_final(1).match)).content.decode()
-    final = client.get(edit("match_detail", final_game().match)).content.decode()
+    semi = client.get(edit("matches:match_detail", semi_final(1).match)).content.decode()
+    final = client.get(edit("matches:match_detail", final_game().match)).content.decode()
 
     assert frozen_note in semi
     assert frozen_note not in final  # no draw comes after the final: it may still change

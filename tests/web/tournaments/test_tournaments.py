@@ -53,9 +53,9 @@ CREATE = {
 
 def page(client, tournament: Tournament, role: str = "edit") -> str:
     if role == "edit":
-        url = reverse("tournament_detail", args=[tournament.edit_token])
+        url = reverse("tournaments:tournament_detail", args=[tournament.edit_token])
     else:
-        url = reverse("view_tournament", args=[tournament.view_token])
+        url = reverse("tournaments:view_tournament", args=[tournament.view_token])
     response = client.get(url)
     assert response.status_code == 200
     return response.content.decode()
@@ -63,7 +63,7 @@ def page(client, tournament: Tournament, role: str = "edit") -> str:
 
 def draw(client, tournament: Tournament):
     tournament.refresh_from_db()
-    url = reverse("tournament_draw", args=[tournament.edit_token])
+    url = reverse("tournaments:tournament_draw", args=[tournament.edit_token])
     response = client.post(url, {"version": tournament.version}, follow=True)
     tournament.refresh_from_db()
     return response
@@ -104,22 +104,27 @@ def standings_rows(html: str) -> list[tuple[str, str, str]]:
 
 
 def test_a_new_tournament_gets_two_unguessable_links_and_frozen_rules(client):
-    response = client.post(reverse("tournament_create"), {**CREATE, "cezali": "0"})
+    response = client.post(reverse("tournaments:tournament_create"), {**CREATE, "cezali": "0"})
 
     tournament = Tournament.objects.get()
     assert response.status_code == 302
-    assert response["Location"] == reverse("tournament_detail", args=[tournament.edit_token])
+    assert response["Location"] == reverse(
+        "tournaments:tournament_detail", args=[tournament.edit_token]
+    )
     assert len(tournament.edit_token) >= 43 and tournament.edit_token != tournament.view_token
     base = scoring.resolve_rules("cetele-standart")
     assert tournament.rules == scoring.resolve_rules(scoring.deep_merge(base, {"cezali": False}))
     assert (tournament.hands_per_game, tournament.games_per_pairing) == (11, 3)
     assert (tournament.win_points, tournament.draw_points, tournament.loss_points) == (2, 1, 0)
     html = page(client, tournament)
-    assert reverse("view_tournament", args=[tournament.view_token]) in html
+    assert reverse("tournaments:view_tournament", args=[tournament.view_token]) in html
 
 
 def test_the_home_page_links_to_a_new_tournament(client):
-    assert reverse("tournament_create") in client.get(reverse("home")).content.decode()
+    assert (
+        reverse("tournaments:tournament_create")
+        in client.get(reverse("matches:home")).content.decode()
+    )
 
 
 @pytest.mark.parametrize(
@@ -137,7 +142,7 @@ def test_the_home_page_links_to_a_new_tournament(client):
     ],
 )
 def test_a_bad_tournament_is_refused_with_a_message_and_nothing_saved(client, change, message):
-    response = client.post(reverse("tournament_create"), {**CREATE, **change})
+    response = client.post(reverse("tournaments:tournament_create"), {**CREATE, **change})
 
     assert not Tournament.objects.exists()
     if change.get("preset", "").startswith("house:"):
@@ -153,8 +158,8 @@ def test_a_house_preset_named_by_the_link_is_offered_and_frozen(client):
     rules = scoring.resolve_rules("cetele-standart")
     house = HousePreset.objects.create(name="Bizim", rules=rules, base_slug="cetele-standart")
 
-    form = client.get(reverse("tournament_create"), {"preset": house.choice_value})
-    client.post(reverse("tournament_create"), {**CREATE, "preset": house.choice_value})
+    form = client.get(reverse("tournaments:tournament_create"), {"preset": house.choice_value})
+    client.post(reverse("tournaments:tournament_create"), {**CREATE, "preset": house.choice_value})
 
     assert "Bizim" in form.content.decode()
     assert Tournament.objects.get().preset_slug == house.choice_value
@@ -165,7 +170,7 @@ def test_a_house_preset_named_by_the_link_is_offered_and_frozen(client):
 
 def test_teams_pasted_one_per_line_with_or_without_a_name(client):
     tournament = make_tournament(entrants=0)
-    url = reverse("tournament_entrants", args=[tournament.edit_token])
+    url = reverse("tournaments:tournament_entrants", args=[tournament.edit_token])
 
     response = client.post(url, {"entries": "Kartallar: Ayşe, Ali\n\n  Can ,Deniz \n"})
 
@@ -180,7 +185,7 @@ def test_players_one_per_line_for_tek(client):
     tournament = make_tournament("tek", entrants=0)
 
     client.post(
-        reverse("tournament_entrants", args=[tournament.edit_token]),
+        reverse("tournaments:tournament_entrants", args=[tournament.edit_token]),
         {"entries": "Ayşe\nAli\nCan"},
     )
 
@@ -202,7 +207,8 @@ def test_bad_entrant_lines_are_refused_by_line_and_nothing_saved(client, entries
     tournament = make_tournament(entrants=2)
 
     response = client.post(
-        reverse("tournament_entrants", args=[tournament.edit_token]), {"entries": entries}
+        reverse("tournaments:tournament_entrants", args=[tournament.edit_token]),
+        {"entries": entries},
     )
 
     assert response.status_code == 400
@@ -212,7 +218,7 @@ def test_bad_entrant_lines_are_refused_by_line_and_nothing_saved(client, entries
 
 def test_a_withdrawn_team_stays_listed_but_is_not_drawn(client):
     tournament = make_tournament(entrants=5)
-    url = reverse("tournament_withdraw", args=[tournament.edit_token])
+    url = reverse("tournaments:tournament_withdraw", args=[tournament.edit_token])
 
     client.post(url, {"entrant": 3, "version": tournament.version})
     html = draw(client, tournament).content.decode()
@@ -227,12 +233,12 @@ def test_entrants_do_not_change_after_an_esli_draw(client):
     tournament = make_tournament(entrants=4, drawn=True)
 
     response = client.post(
-        reverse("tournament_entrants", args=[tournament.edit_token]),
+        reverse("tournaments:tournament_entrants", args=[tournament.edit_token]),
         {"entries": "Yeni, Takım"},
         follow=True,
     )
     client.post(
-        reverse("tournament_withdraw", args=[tournament.edit_token]),
+        reverse("tournaments:tournament_withdraw", args=[tournament.edit_token]),
         {"entrant": 1, "version": Tournament.objects.get().version},
     )
 
@@ -287,7 +293,7 @@ def test_a_random_draw_still_puts_everyone_in_exactly_one_group(client):
 
 def test_a_second_tap_on_the_draw_is_told_and_draws_nothing_more(client):
     tournament = make_tournament(entrants=4)
-    url = reverse("tournament_draw", args=[tournament.edit_token])
+    url = reverse("tournaments:tournament_draw", args=[tournament.edit_token])
 
     client.post(url, {"version": tournament.version})
     again = client.post(url, {"version": tournament.version}, follow=True)
@@ -439,7 +445,7 @@ def test_a_league_is_everyone_once_and_ends_with_its_table(client):
 def test_a_result_by_hand_needs_a_reason_and_is_shown_with_it(client):
     tournament = make_tournament(entrants=2, drawn=True)
     game = Game.objects.get(tournament=tournament)
-    url = reverse("tournament_result", args=[tournament.edit_token, game.number])
+    url = reverse("tournaments:tournament_result", args=[tournament.edit_token, game.number])
 
     form = client.get(url)
     refused = client.post(url, {"total_0": "-101", "total_1": "250", "reason": ""})
@@ -468,7 +474,7 @@ def test_a_forfeit_stands_in_for_a_match_never_played(client):
     tournament = make_tournament(entrants=2, games_per_pairing=3, drawn=True)
     games, t1_is_a = games_of(tournament, "T1", "T2")
     for game in games[:2]:
-        url = reverse("tournament_result", args=[tournament.edit_token, game.number])
+        url = reverse("tournaments:tournament_result", args=[tournament.edit_token, game.number])
         totals = ("0", "101") if t1_is_a else ("101", "0")
         client.post(url, {"total_0": totals[0], "total_1": totals[1], "reason": "Hükmen"})
 
@@ -490,7 +496,7 @@ def test_a_group_result_cannot_change_once_the_knock_out_is_drawn(client):
         beat(tournament, a, b)
     draw(client, tournament)
     game = Game.objects.filter(pairing__phase="group").first()
-    url = reverse("tournament_result", args=[tournament.edit_token, game.number])
+    url = reverse("tournaments:tournament_result", args=[tournament.edit_token, game.number])
 
     response = client.post(url, {"total_0": "1", "total_1": "2", "reason": "geç kaldı"})
 
@@ -503,14 +509,16 @@ def test_a_group_result_cannot_change_once_the_knock_out_is_drawn(client):
 def test_a_bad_result_form_changes_nothing(client, data):
     tournament = make_tournament(entrants=2, drawn=True)
     game = Game.objects.get(tournament=tournament)
-    url = reverse("tournament_result", args=[tournament.edit_token, game.number])
+    url = reverse("tournaments:tournament_result", args=[tournament.edit_token, game.number])
 
     response = client.post(url, data)
 
     assert response.status_code == 400
     assert not ManualResult.objects.exists()
     assert (
-        client.get(reverse("tournament_result", args=[tournament.edit_token, 99])).status_code
+        client.get(
+            reverse("tournaments:tournament_result", args=[tournament.edit_token, 99])
+        ).status_code
         == 404
     )
 
@@ -554,20 +562,22 @@ def test_tek_three_rounds_with_a_late_entrant_and_a_withdrawal(client):
     tournament = make_tournament("tek", entrants=8, rounds=3)
     draw(client, tournament)
     before = client.post(
-        reverse("tournament_entrants", args=[tournament.edit_token]),
+        reverse("tournaments:tournament_entrants", args=[tournament.edit_token]),
         {"entries": "Geç"},
         follow=True,
     )
     play_tek_round(tournament, 1)
 
-    client.post(reverse("tournament_entrants", args=[tournament.edit_token]), {"entries": "Geç"})
+    client.post(
+        reverse("tournaments:tournament_entrants", args=[tournament.edit_token]), {"entries": "Geç"}
+    )
     draw(client, tournament)
     round_two = list(Game.objects.filter(tournament=tournament, round=2))
     late = Entrant.objects.get(name="Geç")
     resting = Tournament.objects.get().byes["2"]
     play_tek_round(tournament, 2)
     client.post(
-        reverse("tournament_withdraw", args=[tournament.edit_token]),
+        reverse("tournaments:tournament_withdraw", args=[tournament.edit_token]),
         {"entrant": late.number, "version": Tournament.objects.get().version},
     )
     draw(client, tournament)
@@ -601,7 +611,7 @@ def test_the_view_page_links_only_to_view_links(client):
         assert match.join_token not in html
     assert tournament.edit_token not in html
     match = Game.objects.filter(round=1).first().match
-    assert reverse("view_match", args=[match.view_token]) in html
+    assert reverse("sharing:view_match", args=[match.view_token]) in html
 
 
 def test_the_live_tables_show_each_game_with_its_running_totals(client):
@@ -617,7 +627,7 @@ def test_the_live_tables_show_each_game_with_its_running_totals(client):
 
 def test_the_poll_answers_204_until_a_hand_or_a_result_changes_it(client):
     tournament = make_tournament(entrants=4, hands_per_game=3, drawn=True)
-    url = reverse("view_tournament_poll", args=[tournament.view_token])
+    url = reverse("tournaments:view_tournament_poll", args=[tournament.view_token])
     version = re.search(r'data-live-version="([^"]+)"', page(client, tournament, "view"))[1]
 
     quiet = client.get(url, {"v": version})
@@ -627,7 +637,7 @@ def test_the_poll_answers_204_until_a_hand_or_a_result_changes_it(client):
     again = client.get(url, {"v": new_version})
     game = Game.objects.last()
     client.post(
-        reverse("tournament_result", args=[tournament.edit_token, game.number]),
+        reverse("tournaments:tournament_result", args=[tournament.edit_token, game.number]),
         {"total_0": "1", "total_1": "2", "reason": "hükmen"},
     )
     after_result = client.get(url, {"v": new_version})
@@ -636,7 +646,7 @@ def test_the_poll_answers_204_until_a_hand_or_a_result_changes_it(client):
     assert news.status_code == 200 and "1/3 el" in news.content.decode()
     assert again.status_code == 204
     assert after_result.status_code == 200 and "hükmen" in after_result.content.decode()
-    edit_poll = client.get(reverse("tournament_poll", args=[tournament.edit_token]))
+    edit_poll = client.get(reverse("tournaments:tournament_poll", args=[tournament.edit_token]))
     assert edit_poll.status_code == 200
 
 
@@ -644,10 +654,10 @@ def test_every_phone_on_the_view_link_gets_the_same_live_part_and_a_save_changes
     """The view link's live part is kept once drawn per live version (cetele.live.tournament):
     the next phone's news is the same drawing, and the next save is drawn anew."""
     tournament = make_tournament(entrants=4, hands_per_game=3, drawn=True)
-    url = reverse("view_tournament_poll", args=[tournament.view_token])
+    url = reverse("tournaments:view_tournament_poll", args=[tournament.view_token])
     first, second = Client(), Client()
     for phone in (first, second):
-        phone.get(reverse("view_tournament", args=[tournament.view_token]))
+        phone.get(reverse("tournaments:view_tournament", args=[tournament.view_token]))
 
     one, two = (phone.get(url, {"v": "shown before"}).content.decode() for phone in (first, second))
     win(Game.objects.get(tournament=tournament, round=1, table=1), 0, 20)
@@ -661,12 +671,12 @@ def test_the_organisers_live_part_is_never_the_view_links(client):
     """The organiser's live part holds the edit links and forms: asked first at the same
     version, it is not what the view link gets."""
     tournament = make_tournament(entrants=4, hands_per_game=3, drawn=True)
-    client.get(reverse("tournament_poll", args=[tournament.edit_token]), {"v": "old"})
+    client.get(reverse("tournaments:tournament_poll", args=[tournament.edit_token]), {"v": "old"})
 
     viewer = Client()
-    viewer.get(reverse("view_tournament", args=[tournament.view_token]))
+    viewer.get(reverse("tournaments:view_tournament", args=[tournament.view_token]))
     html = viewer.get(
-        reverse("view_tournament_poll", args=[tournament.view_token]), {"v": "old"}
+        reverse("tournaments:view_tournament_poll", args=[tournament.view_token]), {"v": "old"}
     ).content.decode()
 
     assert "0/3 el" in html and tournament.edit_token not in html
@@ -678,8 +688,8 @@ def test_the_organisers_live_part_is_never_the_view_links(client):
 @pytest.mark.django_db(transaction=True)  # the deletion's commit is what announces it
 def test_a_deleted_tournaments_live_part_is_forgotten(client):
     tournament = make_tournament(entrants=4, hands_per_game=3, drawn=True)
-    view = reverse("view_tournament_poll", args=[tournament.view_token])
-    client.get(reverse("view_tournament", args=[tournament.view_token]))
+    view = reverse("tournaments:view_tournament_poll", args=[tournament.view_token])
+    client.get(reverse("tournaments:view_tournament", args=[tournament.view_token]))
     assert "T1" in client.get(view, {"v": "old"}).content.decode()
     version = live_version(Tournament.objects.filter(pk=tournament.pk))
     with override("tr"):
@@ -694,13 +704,15 @@ def test_a_deleted_tournaments_live_part_is_forgotten(client):
 def test_the_printed_sheets_hold_one_table_each_with_its_games_qr_codes(client):
     tournament = make_tournament(entrants=8, games_per_pairing=3, tables=4, drawn=True)
 
-    response = client.get(reverse("tournament_print", args=[tournament.edit_token]))
+    response = client.get(reverse("tournaments:tournament_print", args=[tournament.edit_token]))
 
     html = response.content.decode()
     assert response.status_code == 200
     assert html.count("data-table-sheet=") == 4
     for game in Game.objects.filter(round=1).select_related("match"):
-        edit_url = "http://testserver" + reverse("match_detail", args=[game.match.edit_token])
+        edit_url = "http://testserver" + reverse(
+            "matches:match_detail", args=[game.match.edit_token]
+        )
         assert qr_svg(edit_url) in html
     assert html.count("(gerekirse)") == 4  # each table's third game
 
@@ -708,9 +720,9 @@ def test_the_printed_sheets_hold_one_table_each_with_its_games_qr_codes(client):
 def test_the_pages_stay_out_of_caches_and_search_engines(client):
     tournament = make_tournament(entrants=4, drawn=True)
 
-    edit = client.get(reverse("tournament_detail", args=[tournament.edit_token]))
-    view = client.get(reverse("view_tournament", args=[tournament.view_token]))
-    printed = client.get(reverse("tournament_print", args=[tournament.edit_token]))
+    edit = client.get(reverse("tournaments:tournament_detail", args=[tournament.edit_token]))
+    view = client.get(reverse("tournaments:view_tournament", args=[tournament.view_token]))
+    printed = client.get(reverse("tournaments:tournament_print", args=[tournament.edit_token]))
 
     for response in (edit, view, printed):
         assert response["X-Robots-Tag"] == "noindex, nofollow"
@@ -779,8 +791,16 @@ def test_bad_tournament_links_are_404(client, url):
 def test_the_edit_link_does_not_open_the_view_page_nor_the_view_link_the_edit_page(client):
     tournament = make_tournament(entrants=4)
 
-    assert client.get(reverse("view_tournament", args=[tournament.edit_token])).status_code == 404
-    assert client.get(reverse("tournament_detail", args=[tournament.view_token])).status_code == 404
+    assert (
+        client.get(reverse("tournaments:view_tournament", args=[tournament.edit_token])).status_code
+        == 404
+    )
+    assert (
+        client.get(
+            reverse("tournaments:tournament_detail", args=[tournament.view_token])
+        ).status_code
+        == 404
+    )
 
 
 # --- Queries do not grow with the tournament ------------------------------------------------
@@ -812,9 +832,9 @@ def test_the_live_page_and_its_poll_ask_as_many_queries_for_64_tables_as_for_2(c
     for tables in (2, 16, 64):
         tournament = sized(kind, tables)
         assert Game.objects.filter(tournament=tournament, round=1).count() == tables
-        view = reverse("view_tournament", args=[tournament.view_token])
-        poll = reverse("view_tournament_poll", args=[tournament.view_token])
-        edit = reverse("tournament_detail", args=[tournament.edit_token])
+        view = reverse("tournaments:view_tournament", args=[tournament.view_token])
+        poll = reverse("tournaments:view_tournament_poll", args=[tournament.view_token])
+        edit = reverse("tournaments:tournament_detail", args=[tournament.edit_token])
         version = re.search(r'data-live-version="([^"]+)"', page(client, tournament, "view"))[1]
         measured[tables] = (
             queries_of(client, view),
@@ -854,7 +874,7 @@ def test_the_pages_speak_english_when_asked(client, settings):
 
     view = page(client, tournament, "view")
     edit = page(client, tournament)
-    create = client.get(reverse("tournament_create")).content.decode()
+    create = client.get(reverse("tournaments:tournament_create")).content.decode()
 
     assert "Group A" in view and "Score difference" in view and "Puan durumu" not in view
     assert "Round 1, table 1" in view and "Watch the match" in view
@@ -885,7 +905,10 @@ def test_forget_unused_forgets_a_tournament_nobody_uses_but_not_one_a_table_play
     assert "removed 1 tournaments as well." in out.getvalue()
     assert "Kupa" not in out.getvalue() and "A1" not in out.getvalue()
     assert RetiredLink.find(idle.view_token) is not None
-    assert client.get(reverse("view_tournament", args=[idle.view_token])).status_code == 404
+    assert (
+        client.get(reverse("tournaments:view_tournament", args=[idle.view_token])).status_code
+        == 404
+    )
 
 
 def test_three_groups_give_a_bracket_with_byes_for_the_best_seeds(client):
@@ -928,7 +951,7 @@ def test_hidden_totals_at_a_match_stay_hidden_on_the_tournament_pages(client):
 def test_before_the_draw_the_view_page_lists_who_entered(client):
     tournament = make_tournament(entrants=3)
     client.post(
-        reverse("tournament_withdraw", args=[tournament.edit_token]),
+        reverse("tournaments:tournament_withdraw", args=[tournament.edit_token]),
         {"entrant": 2, "version": tournament.version},
         follow=True,  # its note ("T2 çekildi.") shown on the organiser's page
     )

@@ -98,10 +98,10 @@ def test_no_suffix_after_a_name_from_data():
 
 # Drawn once for every phone of a match or a tournament: no sentence here is one player's own.
 EVERY_PHONE = [
-    "templates/cetele/_sheet.html",
-    "templates/cetele/_summary.html",
-    "templates/cetele/_chart.html",
-    "templates/cetele/_objections.html",
+    "templates/cetele/matches/_sheet.html",
+    "templates/cetele/matches/_summary.html",
+    "templates/cetele/matches/_chart.html",
+    "templates/cetele/seats/_objections.html",
     "templates/cetele/seats/_rows.html",
     "templates/cetele/tea/_bill.html",
     "templates/cetele/tea/_counts.html",
@@ -414,11 +414,11 @@ def table_pages(client):
     with drinks waiting and a tournament's, in Turkish and English."""
     match = make_match(hands=2)
     ayse, can = joined_phone(match, 1), joined_phone(match, 2)
-    ayse.post(join("join_row", match), row_data(3, opened="pairs", finished=True))
-    can.post(join("join_row", match), row_data(3, remaining=34, fake_okeys=2))
+    ayse.post(join("seats:join_row", match), row_data(3, opened="pairs", finished=True))
+    can.post(join("seats:join_row", match), row_data(3, remaining=34, fake_okeys=2))
     assert DraftRow.objects.filter(match=match).count() == 2
     first = match.hands.order_by("number").values_list("number", flat=True)[0]
-    can.post(join("join_objection", match, first), {"reason": "score"})
+    can.post(join("seats:join_objection", match, first), {"reason": "score"})
     assert Objection.objects.filter(match=match).count() == 1
     Drink.objects.bulk_create([Drink(match=match, seat=seat, item=0) for seat in (0, 0, 1)])
     tournament = make_tournament("tek", entrants=8, drawn=True)
@@ -426,15 +426,15 @@ def table_pages(client):
     table = table_from_match(make_match(planned_hands=1, hands=1), "Cuma")
     Drink.objects.bulk_create([Drink(table=table, place=place, item=0) for place in (0, 1)])
     urls = {
-        "scorer": reverse("match_detail", args=[match.edit_token]),
+        "scorer": reverse("matches:match_detail", args=[match.edit_token]),
         # What the scorer's page asks for once drawn: the rows the phones wrote.
-        "scorer_rows": reverse("seat_rows", args=[match.edit_token]),
-        "view": reverse("view_match", args=[match.view_token]),
-        "history": reverse("match_history", args=[match.edit_token]),
-        "share": reverse("match_share", args=[match.edit_token]),
-        "table": reverse("table_detail", args=[table.edit_token]),
-        "tournament": reverse("tournament_detail", args=[tournament.edit_token]),
-        "tournament_view": reverse("view_tournament", args=[tournament.view_token]),
+        "scorer_rows": reverse("seats:seat_rows", args=[match.edit_token]),
+        "view": reverse("sharing:view_match", args=[match.view_token]),
+        "history": reverse("matches:match_history", args=[match.edit_token]),
+        "share": reverse("sharing:match_share", args=[match.edit_token]),
+        "table": reverse("tables:table_detail", args=[table.edit_token]),
+        "tournament": reverse("tournaments:tournament_detail", args=[tournament.edit_token]),
+        "tournament_view": reverse("tournaments:view_tournament", args=[tournament.view_token]),
     }
     pages = {}
     for lang in ("tr", "en"):
@@ -444,7 +444,7 @@ def table_pages(client):
             response = client.get(url)
             assert response.status_code == 200, name
             pages[name, lang] = response.content.decode()
-        pages["joined", lang] = can.get(join("join_match", match)).content.decode()
+        pages["joined", lang] = can.get(join("seats:join_match", match)).content.decode()
     return pages
 
 

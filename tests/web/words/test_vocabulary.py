@@ -603,9 +603,9 @@ def test_a_question_keeps_its_own_mark_on_every_form(client, lang):
     penalties = [{"kind": "okey_taken"}, {"kind": "discard_used", "used_for": "pairs"}]
     inputs = {**sample_inputs(), "okey_number": None}
     inputs["players"][1]["penalties"] = penalties
-    sheet = client.post(reverse("hand_create", args=[match.edit_token]), form_data(inputs))
+    sheet = client.post(reverse("matches:hand_create", args=[match.edit_token]), form_data(inputs))
     editor = client.post(
-        reverse("preset_new"),
+        reverse("house_rules:preset_new"),
         {"action": "save", "r-name": "Bizim masa", "r-okey_left__counts_mode": "fixed"},
     )
 
@@ -633,14 +633,14 @@ def _pages_with_numbers(client) -> dict[str, str]:
         base_slug="cetele-standart",
     )
     urls = {
-        "sheet": reverse("match_detail", args=[match.edit_token]),
-        "view": reverse("view_match", args=[match.view_token]),
-        "hand": reverse("hand_detail", args=[match.edit_token, 2]),
-        "history": reverse("match_history", args=[match.edit_token]),
-        "table": reverse("table_detail", args=[table.edit_token]),
-        "rules": reverse("rules_detail", args=["om-klasik"]),
-        "house": reverse("house_detail", args=[house.view_token]),
-        "house_delete": reverse("house_delete", args=[house.edit_token]),
+        "sheet": reverse("matches:match_detail", args=[match.edit_token]),
+        "view": reverse("sharing:view_match", args=[match.view_token]),
+        "hand": reverse("matches:hand_detail", args=[match.edit_token, 2]),
+        "history": reverse("matches:match_history", args=[match.edit_token]),
+        "table": reverse("tables:table_detail", args=[table.edit_token]),
+        "rules": reverse("house_rules:rules_detail", args=["om-klasik"]),
+        "house": reverse("house_rules:house_detail", args=[house.view_token]),
+        "house_delete": reverse("your_data:house_delete", args=[house.edit_token]),
     }
     pages = {}
     for name, url in urls.items():
@@ -693,7 +693,7 @@ def test_the_english_statistics_columns_say_what_they_count(client):
     match = make_match(planned_hands=1, hands=1)
     table = table_from_match(match, "Friday")
 
-    html = client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
+    html = client.get(reverse("tables:table_detail", args=[table.edit_token])).content.decode()
 
     heads = re.findall(r'<th scope="col">([^<]*)</th>', html)
     assert heads.count("Played") == 2 and "Hands" in heads
@@ -704,9 +704,9 @@ def test_the_english_statistics_columns_say_what_they_count(client):
 def test_the_first_dealer_choices_are_in_the_pages_language(client):
     """They were formatted once, at import, in Turkish: "1. oyuncu" on the English page."""
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    english = client.get(reverse("match_create")).content.decode()
+    english = client.get(reverse("matches:match_create")).content.decode()
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "tr"
-    turkish = client.get(reverse("match_create")).content.decode()
+    turkish = client.get(reverse("matches:match_create")).content.decode()
 
     dealer = re.compile(r'<select name="first_dealer"[^>]*>(.*?)</select>', re.DOTALL)
     assert re.findall(r">([^<]+)</option>", dealer.search(english)[1]) == [

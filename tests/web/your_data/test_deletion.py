@@ -98,7 +98,7 @@ def test_an_old_forget_answer_is_not_believed_either(client, monkeypatch):
 
 
 def delete_url(match: Match) -> str:
-    return reverse("match_delete", args=[match.edit_token])
+    return reverse("your_data:match_delete", args=[match.edit_token])
 
 
 def every_link(match: Match) -> list[str]:
@@ -156,8 +156,8 @@ def test_the_confirmation_names_the_match_and_deletes_nothing(client):
 def test_the_match_page_offers_deletion_on_the_edit_side_only(client):
     match = make_match()
 
-    editor = client.get(reverse("match_detail", args=[match.edit_token])).content.decode()
-    viewer = client.get(reverse("view_match", args=[match.view_token])).content.decode()
+    editor = client.get(reverse("matches:match_detail", args=[match.edit_token])).content.decode()
+    viewer = client.get(reverse("sharing:view_match", args=[match.view_token])).content.decode()
 
     assert delete_url(match) in editor
     assert "/sil/" not in viewer
@@ -259,7 +259,7 @@ def test_a_change_to_a_match_deleted_meanwhile_is_a_404_not_an_error(client, mon
     monkeypatch.setattr(Match, "touch", deleted_meanwhile)
 
     response = client.post(
-        reverse("match_players", args=[match.edit_token]),
+        reverse("matches:match_players", args=[match.edit_token]),
         {"seat_0": "A", "seat_1": "B", "seat_2": "C", "seat_3": "D"},
     )
 
@@ -280,7 +280,7 @@ def test_a_rematch_survives_the_deletion_of_the_match_it_followed(client):
 
     second.refresh_from_db()
     assert second.rematch_of is None
-    assert client.get(reverse("match_detail", args=[second.edit_token])).status_code == 200
+    assert client.get(reverse("matches:match_detail", args=[second.edit_token])).status_code == 200
 
 
 # --- A house preset ------------------------------------------------------------------------
@@ -290,29 +290,37 @@ def test_a_house_preset_is_deleted_through_its_edit_link_and_its_matches_keep_th
     house = a_house_preset("Zerrin'in masası")
     match = make_match()
     Match.objects.filter(pk=match.pk).update(preset_slug=house.choice_value)
-    edit_page = client.get(reverse("house_edit", args=[house.edit_token])).content.decode()
-    assert reverse("house_delete", args=[house.edit_token]) in edit_page
+    edit_page = client.get(
+        reverse("house_rules:house_edit", args=[house.edit_token])
+    ).content.decode()
+    assert reverse("your_data:house_delete", args=[house.edit_token]) in edit_page
 
-    confirm = client.get(reverse("house_delete", args=[house.edit_token]))
+    confirm = client.get(reverse("your_data:house_delete", args=[house.edit_token]))
     assert "Zerrin&#x27;in masası" in confirm.content.decode()
     assert "1 maç" in confirm.content.decode()
-    response = client.post(reverse("house_delete", args=[house.edit_token]), {"confirm": "on"})
+    response = client.post(
+        reverse("your_data:house_delete", args=[house.edit_token]), {"confirm": "on"}
+    )
 
     assert response.status_code == 302
     assert response["Location"].startswith("/kurallar/?")
     assert forget_told(client, response, "preset") == [f"house:{house.view_token}"]
     assert not HousePreset.objects.filter(pk=house.pk).exists()
-    assert client.get(reverse("house_detail", args=[house.view_token])).status_code == 404
-    assert client.get(reverse("house_edit", args=[house.edit_token])).status_code == 404
-    assert client.get(reverse("match_detail", args=[match.edit_token])).status_code == 200
-    assert client.get(reverse("match_rules", args=[match.edit_token])).status_code == 200
+    assert (
+        client.get(reverse("house_rules:house_detail", args=[house.view_token])).status_code == 404
+    )
+    assert client.get(reverse("house_rules:house_edit", args=[house.edit_token])).status_code == 404
+    assert client.get(reverse("matches:match_detail", args=[match.edit_token])).status_code == 200
+    assert client.get(reverse("matches:match_rules", args=[match.edit_token])).status_code == 200
     assert "Zerrin" not in dump_everything()
 
 
 def test_a_house_preset_needs_the_tick_too(client):
     house = a_house_preset()
 
-    response = client.post(reverse("house_delete", args=[house.edit_token]), {"confirm": ""})
+    response = client.post(
+        reverse("your_data:house_delete", args=[house.edit_token]), {"confirm": ""}
+    )
 
     assert response.status_code == 200
     assert HousePreset.objects.filter(pk=house.pk).exists()
@@ -322,7 +330,7 @@ def test_the_rules_page_tells_this_phone_to_forget_a_deleted_preset(client):
     house = a_house_preset()
 
     response = client.post(
-        reverse("house_delete", args=[house.edit_token]), {"confirm": "on"}, follow=True
+        reverse("your_data:house_delete", args=[house.edit_token]), {"confirm": "on"}, follow=True
     )
 
     assert f'data-forget-preset="house:{house.view_token}"' in response.content.decode()
@@ -367,7 +375,7 @@ def test_deleting_a_table_keeps_or_deletes_its_matches(with_matches):
 
 def test_the_table_page_asks_what_becomes_of_its_matches(client):
     table, _matches = a_table_with_matches()
-    url = reverse("table_delete", args=[table.edit_token])
+    url = reverse("your_data:table_delete", args=[table.edit_token])
 
     page = client.get(url).content.decode()
     only_ticked = client.post(url, {"confirm": "on"})
@@ -383,15 +391,16 @@ def test_a_table_is_deleted_through_its_edit_link(client, choice, left):
     table, matches = a_table_with_matches()
 
     response = client.post(
-        reverse("table_delete", args=[table.edit_token]), {"confirm": "on", "matches": choice}
+        reverse("your_data:table_delete", args=[table.edit_token]),
+        {"confirm": "on", "matches": choice},
     )
 
     assert response.status_code == 302
     assert not Table.objects.filter(pk=table.pk).exists()
     assert Match.objects.filter(pk__in=[m.pk for m in matches]).count() == left
-    assert client.get(reverse("table_delete", args=[table.edit_token])).status_code == 404
-    assert client.get(reverse("table_detail", args=[table.edit_token])).status_code == 404
-    assert client.get(reverse("view_table", args=[table.view_token])).status_code == 404
+    assert client.get(reverse("your_data:table_delete", args=[table.edit_token])).status_code == 404
+    assert client.get(reverse("tables:table_detail", args=[table.edit_token])).status_code == 404
+    assert client.get(reverse("tables:view_table", args=[table.view_token])).status_code == 404
     # This phone's "Maçlarım" drops the table, and the matches that went with it.
     gone = [m.phone_key for m in matches] if choice == "delete" else []
     assert forget_told(client, response, "match") == [table.phone_key, *gone]
@@ -400,10 +409,10 @@ def test_a_table_is_deleted_through_its_edit_link(client, choice, left):
 def test_the_table_page_offers_deletion_to_its_edit_link_only(client):
     table, _matches = a_table_with_matches()
 
-    editor = client.get(reverse("table_detail", args=[table.edit_token])).content.decode()
-    viewer = client.get(reverse("view_table", args=[table.view_token])).content.decode()
+    editor = client.get(reverse("tables:table_detail", args=[table.edit_token])).content.decode()
+    viewer = client.get(reverse("tables:view_table", args=[table.view_token])).content.decode()
 
-    assert reverse("table_delete", args=[table.edit_token]) in editor
+    assert reverse("your_data:table_delete", args=[table.edit_token]) in editor
     assert "/sil/" not in viewer
 
 
@@ -411,7 +420,8 @@ def test_a_table_view_link_cannot_delete_it(client):
     table, _matches = a_table_with_matches()
 
     response = client.post(
-        reverse("table_delete", args=[table.view_token]), {"confirm": "on", "matches": "delete"}
+        reverse("your_data:table_delete", args=[table.view_token]),
+        {"confirm": "on", "matches": "delete"},
     )
 
     assert response.status_code == 404
@@ -429,7 +439,7 @@ def days_ago(days: int):
 def test_opening_a_match_records_the_visit_at_most_once_a_day(client):
     match = make_match()
     Match.objects.filter(pk=match.pk).update(touched_at=days_ago(30))
-    url = reverse("view_match", args=[match.view_token])
+    url = reverse("sharing:view_match", args=[match.view_token])
 
     client.get(url)
     first = Match.objects.get(pk=match.pk).touched_at
@@ -454,7 +464,7 @@ def test_a_poll_does_not_count_as_a_visit(client):
     match = make_match()
     Match.objects.filter(pk=match.pk).update(touched_at=days_ago(30))
 
-    client.get(reverse("view_poll", args=[match.view_token]) + "?v=0")
+    client.get(reverse("sharing:view_poll", args=[match.view_token]) + "?v=0")
 
     assert Match.objects.get(pk=match.pk).touched_at < days_ago(29)
 
@@ -484,7 +494,7 @@ def test_opening_a_house_preset_touches_it(client):
     house = a_house_preset()
     HousePreset.objects.filter(pk=house.pk).update(touched_at=days_ago(400))
 
-    client.get(reverse("house_detail", args=[house.view_token]))
+    client.get(reverse("house_rules:house_detail", args=[house.view_token]))
 
     assert HousePreset.objects.get(pk=house.pk).touched_at > days_ago(1)
 
