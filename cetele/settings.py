@@ -159,7 +159,7 @@ def miss_counts(url: str) -> str:
     return "database" if url.strip() == "db" else "cache"
 
 
-# What cetele/live/board.py draws once and keeps (the sheet per version, a match's empty hand
+# What cetele/matches/sheet.py draws once and keeps (the sheet per version, a match's empty hand
 # fields): keyed by what they show, so never stale and never shared; this process's memory is
 # the fastest place for them. At most this many entries, the least recently used third dropped
 # when full. Each save makes a new sheet, and a table's empty fields are asked for again only at

@@ -16,7 +16,7 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 from cetele.deal.forms import DealerForm, IndicatorForm
 from cetele.deal.indicator import ScorersIndicator, set_indicator
 from cetele.deal.pages import indicator_context
-from cetele.live.board import players_of
+from cetele.matches.sheet import players_of
 from cetele.seats.claims import SeatFreed, claim_of, seat_held
 from cetele.seats.drafts import HandClosed, open_position
 from cetele.seats.pages import no_seat

@@ -24,7 +24,6 @@ from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 from cetele.deal.forms import IndicatorForm
 from cetele.deal.indicator import set_indicator
 from cetele.hand_form.entry import HandEntry
-from cetele.live.board import players_of
 from cetele.matches.changes import change_came_between, change_place, gone_hand, reversed_sentence
 from cetele.matches.forms import (
     DUPLICATE_NAME,
@@ -47,6 +46,7 @@ from cetele.matches.pages import (
     sheet_page,
     typing,
 )
+from cetele.matches.sheet import players_of
 from cetele.models import (
     AlreadySaved,
     AlreadyUndone,

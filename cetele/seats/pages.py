@@ -14,14 +14,14 @@ from django.utils.translation import gettext as _
 
 from cetele.deal.indicator import indicator_json, open_indicator
 from cetele.deal.pages import indicator_context
-from cetele.live.board import players_of
-from cetele.live.rows import Rows, RowsState
 from cetele.live.schedule import rows_every
 from cetele.matches.pages import sheet_context
+from cetele.matches.sheet import players_of
 from cetele.models import Match
 from cetele.seats.claims import claim_of, taken_seats
 from cetele.seats.drafts import open_position, rows_seen, table_rows
 from cetele.seats.forms import PlayerRow, RotateJoinForm
+from cetele.seats.rows import Rows, RowsState
 from cetele.sharing.links import JOIN, TOKEN_FIELDS
 from cetele.sharing.pages import qr_svg
 

@@ -25,9 +25,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HTMX_STOP_POLLING, reswap, retarget, trigger_client_event
 
-from cetele.live.board import players_of
-from cetele.live.rows import RowsState, rows_for
+from cetele.live.kept import kept
 from cetele.matches.pages import NOT_WRITTEN, match_url, read_only_hand_page, sheet_context
+from cetele.matches.sheet import players_of
 from cetele.models import HandGone, Match, ObjectionGone
 from cetele.seats.claims import (
     AlreadySeated,
@@ -46,6 +46,7 @@ from cetele.seats.drafts import HandClosed, open_position, write_row
 from cetele.seats.forms import FreeSeatForm, PlayerRow, RotateJoinForm, SeatChoiceForm
 from cetele.seats.objections import CloseObjectionForm, ObjectionForm, objection_history
 from cetele.seats.pages import draw_rows, joined_extras, joined_page, no_seat, row_status
+from cetele.seats.rows import RowsState, rows_key
 from cetele.sharing.links import (
     EDIT,
     JOIN,
@@ -198,7 +199,7 @@ def fresh_row(request, match: Match, seat: int, notice: str) -> HttpResponse:
 def rows_poll(request: HttpRequest, token: str, role: str) -> HttpResponse:
     """204 while neither the sheet nor the rows changed since the page's `?v=&d=` (one indexed
     query); else every player's state for the open hand, drawn once per state and role
-    (cetele.live.rows). When the match is over: 286, which stops htmx asking (no hand is being
+    (cetele.seats.rows). When the match is over: 286, which stops htmx asking (no hand is being
     entered)."""
     found = Match.objects.filter(**{TOKEN_FIELDS[role]: token}).values_list(*RowsState.FIELDS)
     if not found:
@@ -207,7 +208,7 @@ def rows_poll(request: HttpRequest, token: str, role: str) -> HttpResponse:
     sheet_changed = request.GET.get("v") != str(state.version)
     if not sheet_changed and request.GET.get("d") == str(state.draft_version):
         return HttpResponse(status=204)
-    rows = rows_for(state, role, token, lambda: draw_rows(state.pk, role))
+    rows = kept(rows_key(state, role, token), lambda: draw_rows(state.pk, role))
     if rows.position is None:
         # No hand to write: 286 stops htmx asking. A joined phone's own row and gösterge go,
         # the match's end in their place, as its page drawn now says.

@@ -9,8 +9,8 @@ from django.template.response import TemplateResponse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from cetele.live.board import players_of
 from cetele.matches.forms import RotateLinkForm
+from cetele.matches.sheet import players_of
 from cetele.matches.stats import drawn
 from cetele.models import Match
 from cetele.sharing.links import match_by_token

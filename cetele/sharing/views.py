@@ -15,10 +15,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from cetele.live.board import players_of
 from cetele.matches.exports import match_csv, match_json
 from cetele.matches.forms import RotateLinkForm
 from cetele.matches.pages import get_hand, read_only_hand_page, sheet_context, sheet_page
+from cetele.matches.sheet import players_of
 from cetele.models import Match
 from cetele.seats.claims import claim_of
 from cetele.seats.pages import share_context as join_share_context

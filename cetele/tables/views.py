@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from cetele.live.board import players_of
 from cetele.matches.forms import RotateLinkForm
+from cetele.matches.sheet import players_of
 from cetele.sharing.links import (
     EDIT,
     VIEW,

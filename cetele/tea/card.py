@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
-from cetele.live.board import players_of
+from cetele.matches.sheet import players_of
 from cetele.models import Match, Table
 from cetele.sharing.links import EDIT
 from cetele.tea.forms import TeaRuleForm

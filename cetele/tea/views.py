@@ -3,7 +3,7 @@ edit link, for the table's latest match), the rule, and a table's list of items.
 
 Only the edit links write: every view here wears `secret_link(role=EDIT)` and finds its match
 or table by the edit token, so a view or join link is the same 404 as any unknown link. The
-view and joined phones see the tally read-only, in the sheet (cetele/live/board.py). Every form
+view and joined phones see the tally read-only, in the sheet (cetele/matches/sheet.py). Every form
 works without JavaScript (a POST, then the page again); with htmx a tap answers with the card.
 """
 
@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from cetele.live.board import players_of
 from cetele.matches.pages import sheet_context
+from cetele.matches.sheet import players_of
 from cetele.models import Match, SheetError, Table
 from cetele.sharing.links import EDIT, match_by_token, secret_link
 from cetele.tables.season import table_by_token

@@ -22,8 +22,8 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cetele.live.kept import drawing_key, kept, state_stamp
 from cetele.live.schedule import live_context
-from cetele.live.tournament import kept_live_part, live_key
 from cetele.matches.pages import NOT_WRITTEN
 from cetele.sharing.links import EDIT, VIEW, BadLink, hand_over, house_keys_guarded, secret_link
 from cetele.sharing.pages import qr_svg
@@ -111,9 +111,18 @@ def token_of(tournament: Tournament, role: str) -> str:
     return getattr(tournament, TOKEN_FIELDS[role])
 
 
+def live_key(version: state.LiveVersion) -> str:
+    """What names one drawing of the view link's live part (cetele.live.kept.drawing_key): the
+    tournament's state, stamped as a match's is (its id and creation time, its live version,
+    which counts its matches', and its last change), and the language. No link: it holds no
+    link of the tournament's, and a game's view link rotated bumps that match's version."""
+    tournament_state = state_stamp(version.pk, version.created_at, version.key, version.touched_at)
+    return drawing_key("tournament", tournament_state)
+
+
 def live_section(request, role: str, token: str, version: state.LiveVersion, read) -> dict:
     """What _live.html draws: the live part's inside — on the view link kept once drawn per
-    live version (cetele.live.tournament), the organiser's drawn each time (its forms) — and
+    live version (cetele.live.kept) — the organiser's drawn each time (its forms) — and
     the section's own attributes, per request. `read` gives (tournament, picture) when the
     inside must be drawn."""
 
@@ -122,11 +131,7 @@ def live_section(request, role: str, token: str, version: state.LiveVersion, rea
         context = {"t": tournament, "p": picture, "role": role}
         return render_to_string(LIVE_INSIDE, context, request=with_request)
 
-    if role == VIEW:
-        key = live_key(version.pk, version.created_at, version.key, version.touched_at)
-        inside = kept_live_part(key, draw)
-    else:
-        inside = draw(request)
+    inside = kept(live_key(version), draw) if role == VIEW else draw(request)
     return {
         "role": role,
         "token": token,
