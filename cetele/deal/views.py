@@ -16,7 +16,6 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 from cetele.deal.forms import DealerForm, IndicatorForm
 from cetele.deal.indicator import ScorersIndicator, set_indicator
 from cetele.deal.pages import indicator_context
-from cetele.matches.sheet import players_of
 from cetele.seats.claims import SeatFreed, claim_of, seat_held
 from cetele.seats.drafts import HandClosed, open_position
 from cetele.seats.pages import no_seat
@@ -33,7 +32,7 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
     claim = claim_of(request, match)
     if claim is None:
         return no_seat(request, match)
-    players = players_of(match)
+    players = list(match.players.all())
     form = IndicatorForm(request.POST, ruleset=match.ruleset())
     if not form.is_valid():
         if request.htmx:  # said on the status line; the chips stay as tapped
@@ -93,7 +92,7 @@ def match_dealer(request: HttpRequest, token: str) -> HttpResponse:
     """ "Dağıtan": who deals the first hand, while it is being entered; every later hand's
     dealer follows from it."""
     match = match_by_token(EDIT, token)
-    players = players_of(match)
+    players = list(match.players.all())
     form = DealerForm(request.POST, players=players)
     if not form.is_valid():
         for errors in form.errors.values():

@@ -26,7 +26,6 @@ from cetele.matches.sheet import (
     empty_hand_fields,
     empty_indicator_chips,
     form_indicator,
-    players_of,
     undo_buttons,
 )
 from cetele.models import Change, Hand, Match, place_among
@@ -117,7 +116,7 @@ def sheet_page(
     if role == EDIT and not context["finished"]:  # a finished match takes no more hands
         board = context["board"]
         indicator = form_indicator(match, board)  # not always the kept sheet's: see there
-        context.update(next_hand(match, players_of(match), board.played + 1, indicator))
+        context.update(next_hand(match, list(match.players.all()), board.played + 1, indicator))
     return TemplateResponse(request, template_name, context)
 
 
@@ -171,7 +170,7 @@ def read_only_hand_page(
 ) -> TemplateResponse:
     """A hand's page for the view and join links: its scores with how each was computed; under
     the join link, "İtiraz" for a phone that has its seat (`claim`), with `form` as posted."""
-    players = players_of(match)
+    players = list(match.players.all())
     context = {
         **hand_context(match, hand, players, entry=None),
         **link_context(match, role),
@@ -283,7 +282,7 @@ def saved_answer(request, match: Match, saved: Hand | None, entry, players: list
 def history_context(match: Match) -> dict:
     """The history page: every change with its sentence and its scores before and after, and
     the match's objections."""
-    players = players_of(match)
+    players = list(match.players.all())
     changes = match.changes.select_related("undoes")
     # Each change says its hand by the place the sheet and "Geri al" name it by.
     numbers = list(match.hands.values_list("number", flat=True))

@@ -175,14 +175,9 @@ def board_for(match: Match, links: dict) -> Board:
     return kept(board_key(match, links), lambda: draw(match, links))
 
 
-def players_of(match: Match) -> list[Player]:
-    """The match's players in seat order."""
-    return list(match.players.all())
-
-
 def draw(match: Match, links: dict) -> Board:
     """Read the players and the hands and render the sheet: what a miss costs."""
-    players = players_of(match)
+    players = list(match.players.all())
     hands = match.sheet_hands()
     sheet = tally([scores for _, scores, _, _ in hands], len(players), match.teams)
     hand_url = reverse(links["urls"]["hand"], args=[links["token"], 1])

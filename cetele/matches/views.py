@@ -46,7 +46,6 @@ from cetele.matches.pages import (
     sheet_page,
     typing,
 )
-from cetele.matches.sheet import players_of
 from cetele.models import (
     AlreadySaved,
     AlreadyUndone,
@@ -168,7 +167,7 @@ def hand_detail(request: HttpRequest, token: str, number: int) -> TemplateRespon
     """One hand: every score with how it was computed, and the form to correct it."""
     match = editable_match(token)
     hand = get_hand(match, number)
-    players = players_of(match)
+    players = list(match.players.all())
     entry = HandEntry(match, players, position=hand_position(match, hand), hand=hand)
     return render_hand_form(request, match, entry)
 
@@ -190,7 +189,7 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
     of a correction sends the phone back to the sheet. Anything else re-renders the form with
     its preview (or, while typing, the preview alone).
     """
-    players = players_of(match)
+    players = list(match.players.all())
     action = hand_action(request)
     if hand is None:
         position = request_position(request)
@@ -220,7 +219,7 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
             shown = match.version
             saved = add_hand_seeing_rows(match, players, entry, position)
             if match.version != shown + 1:  # a change came between (a renaming?): read them anew
-                players = players_of(match)
+                players = list(match.players.all())
         else:
             saved = match.edit_hand(
                 hand.number,
@@ -364,7 +363,7 @@ def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
             messages.success(request, _("El silindi. Yanlışlıkla sildiyseniz “Geri al”a dokunun."))
         return redirect(match_url(match))
     hand = get_hand(match, number)
-    players = players_of(match)
+    players = list(match.players.all())
     context = {
         "match": match,
         "hand": hand,
@@ -433,7 +432,7 @@ def match_history(request: HttpRequest, token: str) -> TemplateResponse:
 def match_players(request: HttpRequest, token: str) -> HttpResponse:
     """Rename the players."""
     match = editable_match(token)
-    players = players_of(match)
+    players = list(match.players.all())
     form = PlayerNamesForm(request.POST or None, players=players)
     status = 200
     if request.method == "POST" and form.is_valid():

@@ -27,7 +27,6 @@ from django_htmx.http import HTMX_STOP_POLLING, reswap, retarget, trigger_client
 
 from cetele.live.kept import kept
 from cetele.matches.pages import NOT_WRITTEN, match_url, read_only_hand_page, sheet_context
-from cetele.matches.sheet import players_of
 from cetele.models import HandGone, Match, ObjectionGone
 from cetele.seats.claims import (
     AlreadySeated,
@@ -76,7 +75,7 @@ def join_match(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def pick_page(request, match: Match, form: SeatChoiceForm | None = None, status: int = 200):
-    players = players_of(match)
+    players = list(match.players.all())
     if form is None:
         form = SeatChoiceForm(players=players, taken=taken_seats(match))
     context = {**sheet_context(match, role=JOIN), "pick_form": form}
@@ -89,7 +88,7 @@ def pick_seat(request: HttpRequest, match: Match, claim) -> HttpResponse:
     """Take the seat asked for; a seat another phone has is refused in a sentence, and this
     phone may pick another or ask the scorer to free it. A phone holds one seat of a match: a
     second name, even tapped at the same moment as the first, is answered with the first."""
-    players = players_of(match)
+    players = list(match.players.all())
     if claim is not None:
         return already_seated(request, match, claim)
     form = SeatChoiceForm(request.POST, players=players, taken=taken_seats(match))
@@ -117,7 +116,7 @@ def pick_seat(request: HttpRequest, match: Match, claim) -> HttpResponse:
 def already_seated(request: HttpRequest, match: Match, claim) -> HttpResponse:
     """This phone has its seat here already: its page, and its cookie holds that seat's key
     (whichever of two answers at the same moment the phone keeps last)."""
-    name = players_of(match)[claim.seat].name
+    name = match.players.get(seat=claim.seat).name
     messages.info(request, _("Bu telefonda zaten %(name)s olarak yazıyorsunuz.") % {"name": name})
     response = redirect("join_match", match.join_token)
     remember_claim(request, response, claim)
@@ -136,7 +135,7 @@ def join_row(request: HttpRequest, token: str) -> HttpResponse:
     claim = claim_of(request, match)
     if claim is None:
         return no_seat(request, match)
-    players = players_of(match)
+    players = list(match.players.all())
     row = PlayerRow(match, players[claim.seat], request.POST, position=None)
     if not row.is_valid():
         if request.htmx:
@@ -174,7 +173,7 @@ def hand_closed_notice(written_for: int, now_open: int | None) -> str:
 def fresh_row(request, match: Match, seat: int, notice: str) -> HttpResponse:
     """A row that came after its hand was saved, sent by htmx: the phone's row starts again for
     the hand open now, saying why (or, the match over, the sentence alone)."""
-    players = players_of(match)
+    players = list(match.players.all())
     position = open_position(match)
     if position is None:
         return row_status(request, match, [notice], error=True)
@@ -284,7 +283,7 @@ OBJECTION_HAND_GONE = gettext_lazy(
 def objection_answer(request, match, hand, form, claim, said: str = "") -> TemplateResponse:
     """The answer to an objection sent by htmx: the hand's objections as they are now, its form
     again (with its errors, or empty after it was kept), and what became of it."""
-    players = players_of(match)
+    players = list(match.players.all())
     context = {
         **link_context(match, JOIN),
         "hand": hand,
@@ -335,7 +334,7 @@ def seat_free(request: HttpRequest, token: str) -> HttpResponse:
     """ "Telefonu çıkar": the phone on this seat is let go; another phone may take it."""
     match = match_by_token(EDIT, token)
     form = FreeSeatForm(request.POST)
-    players = players_of(match)
+    players = list(match.players.all())
     if not form.is_valid() or form.cleaned_data["seat"] >= len(players):
         unclear = _("Hangi telefonun çıkarılacağı anlaşılamadı: hiçbir şey değişmedi.")
         messages.error(request, unclear)

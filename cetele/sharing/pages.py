@@ -10,7 +10,6 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from cetele.matches.forms import RotateLinkForm
-from cetele.matches.sheet import players_of
 from cetele.matches.stats import drawn
 from cetele.models import Match
 from cetele.sharing.links import match_by_token
@@ -49,7 +48,7 @@ def export_parts(token: str, role: str) -> tuple[Match, list, list, object, bool
     """What an export of the view or the join link holds, and whether its totals are hidden
     ("gizli toplam", as that link's sheet: Match.totals_hidden)."""
     match = match_by_token(role, token)
-    players = players_of(match)
+    players = list(match.players.all())
     hands = list(match.hands.all())
     sheet = tally([hand.scores for hand in hands], len(players), match.teams)
     return match, players, hands, sheet, match.totals_hidden(len(hands))

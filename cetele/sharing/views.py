@@ -18,7 +18,6 @@ from django.views.decorators.http import require_POST, require_safe
 from cetele.matches.exports import match_csv, match_json
 from cetele.matches.forms import RotateLinkForm
 from cetele.matches.pages import get_hand, read_only_hand_page, sheet_context, sheet_page
-from cetele.matches.sheet import players_of
 from cetele.models import Match
 from cetele.seats.claims import claim_of
 from cetele.seats.pages import share_context as join_share_context
@@ -50,7 +49,7 @@ from scoring.sheet import tally
 def match_share(request: HttpRequest, token: str) -> TemplateResponse:
     """Both links with copy and share buttons, the QR code, the standings as a message."""
     match = match_by_token(EDIT, token)
-    players = players_of(match)
+    players = list(match.players.all())
     hands = list(match.hands.all())
     sheet = tally([hand.scores for hand in hands], len(players), match.teams)
     view_url = request.build_absolute_uri(reverse("view_match", args=[match.view_token]))

@@ -15,7 +15,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from cetele.matches.forms import RotateLinkForm
-from cetele.matches.sheet import players_of
 from cetele.sharing.links import (
     EDIT,
     VIEW,
@@ -72,7 +71,7 @@ def match_table(request: HttpRequest, token: str) -> HttpResponse:
     match = match_by_token(EDIT, token)
     if match.table_id is not None:  # the match's edit link opens its table's too
         return hand_over(request, redirect(table_url(match.table)), match.table.edit_token)
-    players = players_of(match)
+    players = list(match.players.all())
     default = ", ".join(player.name for player in players)[:60]
     form = TableNameForm(request.POST or None, initial={"name": default})
     if request.method == "POST" and form.is_valid():

@@ -21,7 +21,6 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cetele.matches.pages import sheet_context
-from cetele.matches.sheet import players_of
 from cetele.models import Match, SheetError, Table
 from cetele.sharing.links import EDIT, match_by_token, secret_link
 from cetele.tables.season import table_by_token
@@ -138,7 +137,7 @@ def match_drink(request: HttpRequest, token: str) -> HttpResponse:
         context = {**match_card(match, finished), "match": match}
         template = "cetele/tea/_card.html" if request.htmx else "cetele/tea/match.html"
         return TemplateResponse(request, template, context)
-    players = players_of(match)
+    players = list(match.players.all())
     note, refused = tap(request, match, DrinkForm(request.POST), players)
     context = match_card(match, finished)
     if finished and not refused:
@@ -178,7 +177,7 @@ def table_drink(request: HttpRequest, token: str) -> HttpResponse:
         if not form.is_valid():
             note = BAD_TAP
     else:
-        note, refused = tap(request, match, form, players_of(match))
+        note, refused = tap(request, match, form, list(match.players.all()))
     context = table_card_now(table)
     return answer(request, note, refused, context, reverse("table_detail", args=[token]))
 
