@@ -21,25 +21,12 @@ A deletion empties the cache with the sheets (cetele.your_data.forgetting).
 """
 
 from dataclasses import dataclass
-from datetime import datetime
 
 from django.utils.safestring import SafeString
 
 from cetele.live.kept import drawing_key, state_stamp
-
-
-@dataclass(frozen=True)
-class RowsState:
-    """What names one state of a match's rows: read in one query by the rows' poll."""
-
-    pk: int
-    version: int
-    draft_version: int
-    created_at: datetime
-    touched_at: datetime
-
-    # The columns to read, in this order (Match.objects…values_list(*RowsState.FIELDS)).
-    FIELDS = ("pk", "version", "draft_version", "created_at", "touched_at")
+from cetele.models import Match
+from cetele.sharing.links import TOKEN_FIELDS
 
 
 @dataclass(frozen=True)
@@ -50,10 +37,10 @@ class Rows:
     html: SafeString  # <section id="table-rows">…</section>; empty when position is None
 
 
-def rows_key(state: RowsState, role: str, token: str) -> str:
+def rows_key(match: Match, role: str) -> str:
     """What names one drawing (cetele.live.kept.drawing_key): the match's state (both versions
     and the last change's moment), the role, the link (the section's URL holds the token), the
     language."""
-    versions = f"{state.version}.{state.draft_version}"
-    match_state = state_stamp(state.pk, state.created_at, versions, state.touched_at)
-    return drawing_key("rows", match_state, role, token=token)
+    versions = f"{match.version}.{match.draft_version}"
+    match_state = state_stamp(match.pk, match.created_at, versions, match.touched_at)
+    return drawing_key("rows", match_state, role, token=getattr(match, TOKEN_FIELDS[role]))

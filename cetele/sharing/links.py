@@ -62,15 +62,21 @@ class BadLink(Http404):
 
 
 def match_by_token(role: str, token: str) -> Match:
-    """The match this edit or view link opens, or BadLink. Opening it counts as using it (at
-    most one write a day): `forget_unused` never deletes a match people still look at. The
-    preset the rules were made from (base_rules) is read only by the rules page, when asked."""
-    try:
-        match = Match.objects.defer("base_rules").get(**{TOKEN_FIELDS[role]: token})
-    except Match.DoesNotExist as error:
-        raise BadLink() from error
+    """The match this link opens, or BadLink. Opening it counts as using it (at most one write
+    a day): `forget_unused` never deletes a match people still look at."""
+    match = polled_match(role, token)
     match.touch()
     return match
+
+
+def polled_match(role: str, token: str) -> Match:
+    """The match this link opens, or BadLink, for a live page's poll: not a visit (nothing
+    written; Forgettable.touch). The preset the rules were made from (base_rules) is read only
+    by the rules page, when asked."""
+    try:
+        return Match.objects.defer("base_rules").get(**{TOKEN_FIELDS[role]: token})
+    except Match.DoesNotExist as error:
+        raise BadLink() from error
 
 
 def link_context(match: Match, role: str) -> dict:
@@ -335,12 +341,20 @@ def link_changed(request: HttpRequest) -> HttpResponse:
 # --- The decorator every match page and fragment wears ----------------------------------------
 
 
-def secret_link(*, role: str | None = None) -> Callable:
-    """Guard a view reached through a match link and mark its response private.
+def secret_link(*, role: str | None = None, finds: Callable | None = match_by_token) -> Callable:
+    """Guard a view reached through a link, hand it the match the link opens, and mark its
+    response private.
 
     `role`: the link the view is reached through; None for a page served to several links, one
     view for them all, whose URL patterns name the role (their `role` keyword, passed on to the
     view): the role is read there, once, never guessed from the token.
+
+    `finds`: how the match is looked up by the link's role and token, once, here: a visit
+    (`match_by_token`) or a live page's poll (`polled_match`, not a visit). The view is called
+    with the match as `match` in place of `token`, so that no view looks a match up by its link
+    (a view that writes takes the match's writer lock itself, in the write's transaction: the
+    lookup here locks nothing). None for a link that opens no match (a table's, a tournament's,
+    a house preset's): its view is called with `token` and finds what it opens.
 
     A valid link always opens, from any address and however many misses came from it. A BadLink
     becomes the same plain 404 as any other, unless the link worked once and was rotated or
@@ -356,6 +370,8 @@ def secret_link(*, role: str | None = None) -> Callable:
             token = kwargs.get("token", "")
             link_role = role or kwargs["role"]
             try:
+                if finds is not None:
+                    kwargs["match"] = finds(link_role, kwargs.pop("token"))
                 response = view(request, *args, **kwargs)
             except (BadLink, Match.DoesNotExist):
                 # Match.DoesNotExist: deleted by another phone while this request ran.
@@ -429,7 +445,7 @@ def house_keys_guarded(*, query: tuple = (), form: tuple = ()) -> Callable:
     return decorator
 
 
-@secret_link(role=VIEW)
+@secret_link(role=VIEW, finds=None)
 def bad_link(request: HttpRequest, path: str = "") -> HttpResponse:
     """Any other path under /m/ or /v/ (a malformed token): the 404 of an unknown token."""
     raise BadLink()

@@ -15,12 +15,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from cetele.matches.forms import RotateLinkForm
+from cetele.models import Match
 from cetele.sharing.links import (
     EDIT,
     VIEW,
     hand_over,
     house_keys_guarded,
-    match_by_token,
     secret_link,
 )
 from cetele.sharing.pages import rotation_refused
@@ -66,9 +66,8 @@ def table_create(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @secret_link(role=EDIT)
-def match_table(request: HttpRequest, token: str) -> HttpResponse:
+def match_table(request: HttpRequest, match: Match) -> HttpResponse:
     """The match's table; a match at no table can set one up with its players."""
-    match = match_by_token(EDIT, token)
     if match.table_id is not None:  # the match's edit link opens its table's too
         return hand_over(request, redirect(table_url(match.table)), match.table.edit_token)
     players = list(match.players.all())
@@ -107,7 +106,7 @@ def table_context(request: HttpRequest, table, role: str) -> dict:
 
 
 @require_safe
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def table_detail(request: HttpRequest, token: str) -> TemplateResponse:
     """The table: its matches, standings and statistics; new match, players, links."""
     table = table_by_token(EDIT, token)
@@ -118,7 +117,7 @@ def table_detail(request: HttpRequest, token: str) -> TemplateResponse:
 
 
 @require_safe
-@secret_link(role=VIEW)
+@secret_link(role=VIEW, finds=None)
 def view_table(request: HttpRequest, token: str) -> TemplateResponse:
     """The table read-only: matches (through their view links), standings, statistics."""
     table = table_by_token(VIEW, token)
@@ -129,7 +128,7 @@ def view_table(request: HttpRequest, token: str) -> TemplateResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 @house_keys_guarded(form=("preset",))  # preset=house:<key> is a key like /ev/<key>/
 def table_match(request: HttpRequest, token: str) -> HttpResponse:
     """Start a match at the table: its players by seat, the rules as for any match."""
@@ -151,7 +150,7 @@ def table_match(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def table_players(request: HttpRequest, token: str) -> HttpResponse:
     """Rename the table's players (every match shows them by place) and add newcomers."""
     table = table_by_token(EDIT, token)
@@ -170,7 +169,7 @@ def table_players(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def table_rotate(request: HttpRequest, token: str) -> HttpResponse:
     """Give the table's edit or view link a new token; the old one stops working at once."""
     table = table_by_token(EDIT, token)
@@ -188,9 +187,8 @@ def table_rotate(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @secret_link(role=EDIT)
-def match_rematch(request: HttpRequest, token: str) -> HttpResponseRedirect:
+def match_rematch(request: HttpRequest, match: Match) -> HttpResponseRedirect:
     """ "Rövanş": the same players and rules, the seats moved on by one, in one tap."""
-    match = match_by_token(EDIT, token)
     try:
         new = rematch(match)
     except NotFinished:

@@ -161,7 +161,7 @@ def organiser_context(request, tournament, entrants_form=None) -> dict:
 
 
 @require_safe
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def tournament_detail(request: HttpRequest, token: str) -> TemplateResponse:
     tournament = tournament_by_token(EDIT, token)
     context = organiser_context(request, tournament)
@@ -169,7 +169,7 @@ def tournament_detail(request: HttpRequest, token: str) -> TemplateResponse:
 
 
 @require_POST
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def tournament_entrants(request: HttpRequest, token: str) -> HttpResponse:
     """Teams or players typed or pasted, one per line."""
     tournament = tournament_by_token(EDIT, token)
@@ -188,7 +188,7 @@ def tournament_entrants(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def tournament_withdraw(request: HttpRequest, token: str) -> HttpResponse:
     """An entrant withdraws (before the draw; tek: between rounds)."""
     tournament = tournament_by_token(EDIT, token)
@@ -210,7 +210,7 @@ def tournament_withdraw(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def tournament_draw(request: HttpRequest, token: str) -> HttpResponse:
     """ "Kura çek": groups or the league, the next knock-out round, the next tek round."""
     tournament = tournament_by_token(EDIT, token)
@@ -255,7 +255,7 @@ def result_words(line: state.GameLine, totals) -> str:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def tournament_result(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """A game's result by hand, or a correction of it, with a reason kept and shown."""
     tournament = tournament_by_token(EDIT, token)
@@ -296,7 +296,7 @@ def tournament_result(request: HttpRequest, token: str, number: int) -> HttpResp
 
 
 @require_safe
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def tournament_print(request: HttpRequest, token: str) -> TemplateResponse:
     """One sheet of paper per table of the current round: who plays, and each game's QR code
     of its match's edit link (the table scores it)."""
@@ -328,7 +328,7 @@ def tables_of(picture: state.Picture) -> list[tuple[int, list[state.GameLine]]]:
 
 
 @require_safe
-@secret_link(role=VIEW)
+@secret_link(role=VIEW, finds=None)
 def view_tournament(request: HttpRequest, token: str) -> TemplateResponse:
     """Standings, the bracket and every table's live score, read-only."""
     tournament = tournament_by_token(VIEW, token)
@@ -356,12 +356,12 @@ def poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
 
 
 @require_safe
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def tournament_poll(request: HttpRequest, token: str) -> HttpResponse:
     return poll(request, EDIT, token)
 
 
 @require_safe
-@secret_link(role=VIEW)
+@secret_link(role=VIEW, finds=None)
 def view_tournament_poll(request: HttpRequest, token: str) -> HttpResponse:
     return poll(request, VIEW, token)
