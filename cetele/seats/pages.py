@@ -21,7 +21,7 @@ from cetele.seats.claims import claim_of, taken_seats
 from cetele.seats.drafts import open_position, rows_seen, table_rows
 from cetele.seats.forms import PlayerRow, RotateJoinForm
 from cetele.seats.rows import Rows
-from cetele.sharing.links import JOIN, TOKEN_FIELDS
+from cetele.sharing.links import JOIN, TOKEN_FIELDS, PolledMatch
 from cetele.sharing.pages import qr_svg
 
 
@@ -77,8 +77,9 @@ def joined_page(
     return TemplateResponse(request, "cetele/seats/joined.html", context, status=status)
 
 
-def draw_rows(match: Match, role: str) -> Rows:
+def draw_rows(pk: int, role: str) -> Rows:
     """Read the open hand's rows and draw their section: what a rows' answer costs once."""
+    match = Match.objects.get(pk=pk)
     position = open_position(match)
     if position is None:
         return Rows(None, mark_safe(""))
@@ -100,13 +101,14 @@ def draw_rows(match: Match, role: str) -> Rows:
     return Rows(position, mark_safe(render_to_string("cetele/seats/_rows.html", context)))
 
 
-def joined_extras(request, match: Match, position: int, sheet_changed: bool) -> dict:
+def joined_extras(request, state: PolledMatch, position: int, sheet_changed: bool) -> dict:
     """What a joined phone's rows' answer draws beside the kept section, for this phone: its
     gösterge section when the sheet changed, and its row again once the hand it was writing
     for was saved (each a form: never kept)."""
     claim_moved = request.GET.get("p") != str(position)
     if not sheet_changed and not claim_moved:
         return {}
+    match = Match.objects.get(pk=state.pk)
     players = list(match.players.all())
     extras: dict = {"position": position}
     if sheet_changed:

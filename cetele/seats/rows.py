@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from django.utils.safestring import SafeString
 
 from cetele.live.kept import drawing_key, state_stamp
-from cetele.models import Match
-from cetele.sharing.links import TOKEN_FIELDS
+from cetele.sharing.links import PolledMatch
 
 
 @dataclass(frozen=True)
@@ -37,10 +36,10 @@ class Rows:
     html: SafeString  # <section id="table-rows">…</section>; empty when position is None
 
 
-def rows_key(match: Match, role: str) -> str:
+def rows_key(state: PolledMatch, role: str) -> str:
     """What names one drawing (cetele.live.kept.drawing_key): the match's state (both versions
     and the last change's moment), the role, the link (the section's URL holds the token), the
     language."""
-    versions = f"{match.version}.{match.draft_version}"
-    match_state = state_stamp(match.pk, match.created_at, versions, match.touched_at)
-    return drawing_key("rows", match_state, role, token=getattr(match, TOKEN_FIELDS[role]))
+    versions = f"{state.version}.{state.draft_version}"
+    match_state = state_stamp(state.pk, state.created_at, versions, state.touched_at)
+    return drawing_key("rows", match_state, role, token=state.token)

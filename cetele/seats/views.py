@@ -49,6 +49,7 @@ from cetele.seats.rows import rows_key
 from cetele.sharing.links import (
     EDIT,
     JOIN,
+    PolledMatch,
     link_context,
     polled_match,
     secret_link,
@@ -191,7 +192,7 @@ def fresh_row(request, match: Match, seat: int, notice: str) -> HttpResponse:
 
 @require_safe
 @secret_link(finds=polled_match)  # a poll, not a visit
-def rows_poll(request: HttpRequest, match: Match, role: str) -> HttpResponse:
+def rows_poll(request: HttpRequest, match: PolledMatch, role: str) -> HttpResponse:
     """204 while neither the sheet nor the rows changed since the page's `?v=&d=` (one indexed
     query); else every player's state for the open hand, drawn once per state and role
     (cetele.seats.rows). When the match is over: 286, which stops htmx asking (no hand is being
@@ -199,7 +200,7 @@ def rows_poll(request: HttpRequest, match: Match, role: str) -> HttpResponse:
     sheet_changed = request.GET.get("v") != str(match.version)
     if not sheet_changed and request.GET.get("d") == str(match.draft_version):
         return HttpResponse(status=204)
-    rows = kept(rows_key(match, role), lambda: draw_rows(match, role))
+    rows = kept(rows_key(match, role), lambda: draw_rows(match.pk, role))
     if rows.position is None:
         # No hand to write: 286 stops htmx asking. A joined phone's own row and gösterge go,
         # the match's end in their place, as its page drawn now says.

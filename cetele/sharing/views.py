@@ -25,6 +25,7 @@ from cetele.sharing.links import (
     EDIT,
     JOIN,
     VIEW,
+    PolledMatch,
     hand_over,
     polled_match,
     secret_link,
@@ -120,12 +121,13 @@ def view_match(request: HttpRequest, match: Match) -> HttpResponse:
 @require_safe
 @csp_exempt()
 @secret_link(finds=polled_match)  # a poll, not a visit
-def sheet_poll(request: HttpRequest, match: Match, role: str) -> HttpResponse:
+def sheet_poll(request: HttpRequest, match: PolledMatch, role: str) -> HttpResponse:
     """A sheet's page learns of another phone's change: 204 with no body while the match is at
     the version the page shows (one indexed query), else the sheet at its new version. (htmx 2
     swaps nothing on 204; a 304 would blank it.)"""
     if request.GET.get("v") == str(match.version):
         return HttpResponse(status=204)
+    match = Match.objects.get(pk=match.pk)  # it changed: now the whole match
     # The scorer's page, and a joined phone that has its seat, also ask for the open hand's
     # rows, which say when to ask for the sheet (sheet_context).
     with_rows = role == EDIT or (role == JOIN and claim_of(request, match) is not None)
