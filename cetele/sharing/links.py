@@ -65,28 +65,21 @@ class BadLink(Http404):
 
 def match_by_token(role: str, token: str) -> Match:
     """The match this link opens, or BadLink. Opening it counts as using it (at most one write
-    a day): `forget_unused` never deletes a match people still look at."""
-    match = find_match(role, token)
+    a day): `forget_unused` never deletes a match people still look at. The preset the rules
+    were made from (base_rules) is read only by the rules page, when asked."""
+    try:
+        match = Match.objects.defer("base_rules").get(**{TOKEN_FIELDS[role]: token})
+    except Match.DoesNotExist as error:
+        raise BadLink() from error
     match.touch()
     return match
 
 
-def find_match(role: str, token: str) -> Match:
-    """The match this link opens, or BadLink. The preset the rules were made from (base_rules)
-    is read only by the rules page, when asked."""
-    try:
-        return Match.objects.defer("base_rules").get(**{TOKEN_FIELDS[role]: token})
-    except Match.DoesNotExist as error:
-        raise BadLink() from error
-
-
 @dataclass(frozen=True)
 class PolledMatch:
-    """A match as a live page's poll reads it first: what says whether anything changed since
-    the page was drawn, and names a kept drawing (cetele.live.kept), in one indexed query of
-    five columns. The poll reads the whole match only when something changed: the whole row,
-    read at every poll, cost 0.4 ms of CPU more a poll (bench/profile.py poll and rows, 1.07
-    -> 1.49 ms and 1.24 -> 1.61 ms, 2026-12-05), most of it the ORM writing the query."""
+    """A match as a poll reads it first (one indexed query): whether it changed, and what names
+    a kept drawing. The whole match is read only then: read at every poll, its row cost 0.4 ms
+    more a poll, mostly the ORM writing its query (bench/profile.py poll, 2026-12-05)."""
 
     pk: int
     version: int
@@ -377,13 +370,11 @@ def secret_link(*, role: str | None = None, finds: Callable | None = match_by_to
     view for them all, whose URL patterns name the role (their `role` keyword, passed on to the
     view): the role is read there, once, never guessed from the token.
 
-    `finds`: how the match is looked up by the link's role and token, once, here: a visit
-    (`match_by_token`) or a live page's poll (`polled_match`: not a visit, and only the match's
-    state until the poll finds news). The view is called with what it finds as `match` in place
-    of `token`, so that no view looks a match up by its link
-    (a view that writes takes the match's writer lock itself, in the write's transaction: the
-    lookup here locks nothing). None for a link that opens no match (a table's, a tournament's,
-    a house preset's): its view is called with `token` and finds what it opens.
+    `finds`: how the match is looked up by role and token, once, here: a visit (`match_by_token`)
+    or a poll (`polled_match`); the view gets it as `match` in place of `token`, and never looks
+    a match up by its link. It locks nothing: a write takes the match's writer lock itself, in
+    its transaction. None for a table's, a tournament's or a house preset's link: the view gets
+    `token` and finds what it opens.
 
     A valid link always opens, from any address and however many misses came from it. A BadLink
     becomes the same plain 404 as any other, unless the link worked once and was rotated or
