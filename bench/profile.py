@@ -9,13 +9,13 @@ Django's test client on a throw-away SQLite file, so that what is left is the ap
     python -m bench.profile all [--requests 300]   # no profiler: in-process medians, interleaved
 
 Prints the mean time per request in this process (no server, no socket), then the profile.
---cold forgets the drawn sheets (cetele/live/board.py) before each request: what a page costs the
+--cold forgets the drawn sheets (cetele/matches/sheet.py) before each request: what a page costs the
 first time its version is shown. `poll` is a poll through Django's request cycle (a phone whose
 cookies the fast path does not take); `fastpoll` is the same poll through cetele.wsgi's fast path
 (cetele/live/fastpoll.py), as nearly every poll of a live table is answered. `rows` and
 `joinrows` are the open hand's rows with news (a row written since the page's versions), on the
 scorer's page and on a joined phone's, three phones joined and two rows written: kept after the
-first (cetele/live/rows.py), drawn each time with --cold; `fastrows` is the rows' "nothing
+first (cetele/seats/rows.py), drawn each time with --cold; `fastrows` is the rows' "nothing
 changed" answer through the fast path.
 """
 
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--cold",
         action="store_true",
-        help="forget drawn sheets before each request (cetele.live.board)",
+        help="forget drawn sheets before each request (cetele.matches.sheet)",
     )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="cetele-profile-") as tmp:

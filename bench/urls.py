@@ -18,7 +18,8 @@ from django.urls import include, path
 from django.utils.translation import override
 from django.views.decorators.csrf import csrf_exempt
 
-from cetele.live.board import SHEETS, board_key
+from cetele.live.kept import SHEETS
+from cetele.matches.sheet import board_key
 from cetele.models import Match
 from cetele.sharing.links import VIEW, link_context
 from cetele.urls import handler400, handler500  # noqa: F401 -- read from the root URLconf

@@ -122,8 +122,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # --- Cache ----------------------------------------------------------------------------------
 # What every worker and every app server must share: the admin login's counts of wrong passwords
-# (cetele.sharing.links.record_bad_link; links are never counted). Kept in one process's memory,
-# two workers would let twice the guesses through. DJANGO_CACHE_URL chooses where they live:
+# (cetele.shell.wrong_passwords; links are never counted). Kept in one process's memory, two
+# workers would let twice the guesses through. DJANGO_CACHE_URL chooses where they live:
 #   redis://host:port/db (also rediss://, unix://)  Django's RedisCache: for several app servers;
 #   db       a table of their own in the database (cetele.models.MissCount): shared by every
 #            process using it, counted up by one UPDATE (Django's database cache was used
@@ -159,7 +159,7 @@ def miss_counts(url: str) -> str:
     return "database" if url.strip() == "db" else "cache"
 
 
-# What cetele/live/board.py draws once and keeps (the sheet per version, a match's empty hand
+# What cetele/matches/sheet.py draws once and keeps (the sheet per version, a match's empty hand
 # fields): keyed by what they show, so never stale and never shared; this process's memory is
 # the fastest place for them. At most this many entries, the least recently used third dropped
 # when full. Each save makes a new sheet, and a table's empty fields are asked for again only at

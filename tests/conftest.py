@@ -40,9 +40,9 @@ def static_root(tmp_path_factory) -> Path:
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
-    """Wrong admin passwords may be counted in the cache (cetele.sharing.links; in the database
-    they go with the test's transaction): no test inherits another's, or a later test's admin
-    login would see 429."""
+    """Wrong admin passwords may be counted in the cache (cetele.shell.wrong_passwords; in the
+    database they go with the test's transaction): no test inherits another's, or a later test's
+    admin login would see 429."""
     from django.core.cache import cache
 
     cache.clear()
@@ -51,7 +51,7 @@ def _fresh_cache() -> None:
 @pytest.fixture(autouse=True)
 def _one_counting_window(monkeypatch) -> None:
     """Wrong admin passwords are counted per fixed 10-minute window
-    (cetele.sharing.links.current_window): a test whose misses straddle two windows sees its
+    (cetele.shell.wrong_passwords.current_window): a test whose misses straddle two windows sees its
     count start again, which is the limiter's real behaviour but not what any test in this
     process is about. Each test is held in the
     window it starts in, however long a loaded machine makes it take: three make test runs saw
@@ -59,10 +59,10 @@ def _one_counting_window(monkeypatch) -> None:
     although each test began with a minute to spare. Servers of their own (gunicorn) keep the
     real clock: their tests wait for time to spare in one window (tests/web/conftest.py:
     whole_window)."""
-    from cetele.sharing import links
+    from cetele.shell import wrong_passwords
 
-    window = links.current_window()
-    monkeypatch.setattr(links, "current_window", lambda: window)
+    window = wrong_passwords.current_window()
+    monkeypatch.setattr(wrong_passwords, "current_window", lambda: window)
 
 
 @pytest.fixture(autouse=True)

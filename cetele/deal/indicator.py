@@ -2,7 +2,7 @@
 
 Every phone's sheet shows what it tells of the okey ("Okey: kırmızı 8"), the view link's too:
 a change of that bumps `Match.version` (and the moment of the change, as a saved hand does:
-cetele.live.board names a drawing by both) in the transaction that keeps it. A colour tapped
+cetele.live.kept names a drawing by both) in the transaction that keeps it. A colour tapped
 before its number tells the sheet nothing yet: it bumps only `Match.draft_version`, as a row
 does, so that the scorer's form takes it (the rows' poll) while no viewer's sheet is fetched
 again for a half-tapped tile (two taps a hand, one new sheet). It is kept for the hand's

@@ -16,24 +16,23 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 from cetele.deal.forms import DealerForm, IndicatorForm
 from cetele.deal.indicator import ScorersIndicator, set_indicator
 from cetele.deal.pages import indicator_context
-from cetele.live.board import players_of
+from cetele.models import Match
 from cetele.seats.claims import SeatFreed, claim_of, seat_held
 from cetele.seats.drafts import HandClosed, open_position
 from cetele.seats.pages import no_seat
-from cetele.sharing.links import EDIT, JOIN, match_by_token, secret_link
+from cetele.sharing.links import EDIT, JOIN, secret_link
 
 
 @require_POST
-@secret_link(role=EDIT)
-def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
+@secret_link(role=JOIN)
+def join_indicator(request: HttpRequest, match: Match) -> HttpResponse:
     """A joined phone sets the open hand's gösterge. Bad input is told and changes nothing; a
     gösterge for a hand already saved, or where the scorer has set another, is told and
     dropped (it may have waited on the phone without signal: seats.js)."""
-    match = match_by_token(JOIN, token)
     claim = claim_of(request, match)
     if claim is None:
         return no_seat(request, match)
-    players = players_of(match)
+    players = list(match.players.all())
     form = IndicatorForm(request.POST, ruleset=match.ruleset())
     if not form.is_valid():
         if request.htmx:  # said on the status line; the chips stay as tapped
@@ -89,11 +88,10 @@ def join_indicator(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @secret_link(role=EDIT)
-def match_dealer(request: HttpRequest, token: str) -> HttpResponse:
+def match_dealer(request: HttpRequest, match: Match) -> HttpResponse:
     """ "Dağıtan": who deals the first hand, while it is being entered; every later hand's
     dealer follows from it."""
-    match = match_by_token(EDIT, token)
-    players = players_of(match)
+    players = list(match.players.all())
     form = DealerForm(request.POST, players=players)
     if not form.is_valid():
         for errors in form.errors.values():

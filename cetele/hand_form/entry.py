@@ -101,7 +101,7 @@ class HandEntry:
     def hand_form(self) -> HandLevelForm:
         """The hand's own facts, made when first asked for: the head of the next hand's empty
         form (its one-time token, its place) is drawn without it when its fields are kept
-        drawn (cetele.live.board.empty_hand_fields), as after every save."""
+        drawn (cetele.matches.sheet.empty_hand_fields), as after every save."""
         return HandLevelForm(
             self.data,
             players=self.players,
@@ -125,7 +125,7 @@ class HandEntry:
     def seat_forms(self) -> list["SeatForm"]:
         """One form per player, made when first asked for: the head of an empty form (its
         place, its one-time token) is drawn without them when its fields are kept drawn
-        (cetele.live.board.empty_hand_fields)."""
+        (cetele.matches.sheet.empty_hand_fields)."""
         seat_forms = []
         for player in self.players:
             seat_initial = self.initial.get("seats", {}).get(player.seat, {})

@@ -69,7 +69,7 @@ def rules_detail(request: HttpRequest, slug: str) -> TemplateResponse:
 
 
 @require_safe
-@secret_link(role=VIEW_LINK)
+@secret_link(role=VIEW_LINK, finds=None)
 def house_detail(request: HttpRequest, token: str) -> TemplateResponse:
     """A house preset: its full rules, what it changed from its built-in, start a match."""
     house = house_by_token("view_token", token)
@@ -150,7 +150,8 @@ def preset_new(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@secret_link(role=EDIT_LINK)  # the URL is the key to change the preset: no cache may keep the page
+# The URL is the key to change the preset: no cache may keep the page.
+@secret_link(role=EDIT_LINK, finds=None)
 def house_edit(request: HttpRequest, token: str) -> HttpResponse:
     """Change a house preset (its edit link). Matches already started keep their copy."""
     house = house_by_token("edit_token", token)
@@ -204,7 +205,7 @@ def house_edit(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-@secret_link(role=EDIT_LINK)
+@secret_link(role=EDIT_LINK, finds=None)
 def house_rotate(request: HttpRequest, token: str) -> HttpResponse:
     """Give the house preset's edit or view link a new token; the old one stops working at once
     (phones that still hold it are told it changed). Matches started with it keep their copy."""

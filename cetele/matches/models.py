@@ -164,7 +164,7 @@ class Match(Undoable, Forgettable):
         """Give the edit ("edit"), view ("view") or join ("join") link a new token: the old link
         stops working at once. The hands do not change, but `version` does: a kept drawing that
         links the match (a tournament's live part links each game's view link, keyed by its
-        matches' versions: cetele.live.tournament) must not outlive the link it shows.
+        matches' versions: cetele.tournaments.views.live_key) must not outlive the link it shows.
         cetele.seats lets the joined phones go with their link."""
         field = {"edit": "edit_token", "view": "view_token", "join": "join_token"}[kind]
         token = new_token()

@@ -18,17 +18,16 @@ from cetele.deal.dealer import dealer_of
 from cetele.deal.forms import DealerForm
 from cetele.deal.tiles import hand_okey_words
 from cetele.hand_form.entry import HandEntry
-from cetele.live.board import (
+from cetele.live.schedule import live_context
+from cetele.matches.changes import change_place, hand_place, said, score_rows
+from cetele.matches.sheet import (
     board_for,
     buttons_after,
     empty_hand_fields,
     empty_indicator_chips,
     form_indicator,
-    players_of,
     undo_buttons,
 )
-from cetele.live.schedule import live_context
-from cetele.matches.changes import change_place, hand_place, said, score_rows
 from cetele.models import Change, Hand, Match, place_among
 from cetele.seats.arrivals import arrived_notices, brought_up_to_date
 from cetele.seats.drafts import RowsArrived
@@ -46,7 +45,7 @@ NOT_WRITTEN = gettext_lazy(
 
 def sheet_context(match: Match, *, role: str = EDIT, rows_poll: bool = False) -> dict:
     """Everything the page around the çetele needs: the sheet as drawn for this version
-    (cetele.live.board), how many hands were played, whether the match is over; `role` (edit,
+    (cetele.matches.sheet), how many hands were played, whether the match is over; `role` (edit,
     view or join) decides where its links lead. `rows_poll`: the page also asks for the open
     hand's rows (cetele.seats), whose answer says when the sheet changed, so the sheet does not
     ask on its own while a hand is open."""
@@ -63,7 +62,7 @@ def sheet_context(match: Match, *, role: str = EDIT, rows_poll: bool = False) ->
     }
     if role == EDIT:
         # The open objections with their buttons: drawn per request (a form, its CSRF token),
-        # from the kept reading of this version (cetele.live.board.Board).
+        # from the kept reading of this version (cetele.matches.sheet.Board).
         context["open_objections"] = board.open_objections
     return context
 
@@ -106,7 +105,7 @@ def sheet_page(
 ) -> TemplateResponse:
     """The sheet's page for this link: the scorer's, with the next hand's form (and a
     correction's `note`), or the view link's. The sheet inside is the one drawn for this version
-    (cetele.live.board); the page around it is this request's own."""
+    (cetele.matches.sheet); the page around it is this request's own."""
     context = {**sheet_context(match, role=role, rows_poll=role == EDIT), **(note or {})}
     # A tournament's game (the kept sheet knows: other matches ask nothing more) whose result a
     # later draw used: said before a tap on "Düzelt" or "Geri al" is refused.
@@ -117,14 +116,14 @@ def sheet_page(
     if role == EDIT and not context["finished"]:  # a finished match takes no more hands
         board = context["board"]
         indicator = form_indicator(match, board)  # not always the kept sheet's: see there
-        context.update(next_hand(match, players_of(match), board.played + 1, indicator))
+        context.update(next_hand(match, list(match.players.all()), board.played + 1, indicator))
     return TemplateResponse(request, template_name, context)
 
 
 def next_hand(match: Match, players: list, position: int, indicator) -> dict:
     """The empty form for the hand at `position`, with a new one-time token and the gösterge a
     phone set for it (`indicator`); its fields as kept drawn for this match
-    (cetele.live.board.empty_hand_fields). Until its first hand is saved, "Dağıtan" too."""
+    (cetele.matches.sheet.empty_hand_fields). Until its first hand is saved, "Dağıtan" too."""
     entry = HandEntry(match, players, position=position, indicator=indicator)
     context = {"entry": entry, "empty_fields": empty_hand_fields(match, entry)}
     if indicator is None:  # nobody has set this hand's gösterge: its chips as kept
@@ -171,7 +170,7 @@ def read_only_hand_page(
 ) -> TemplateResponse:
     """A hand's page for the view and join links: its scores with how each was computed; under
     the join link, "İtiraz" for a phone that has its seat (`claim`), with `form` as posted."""
-    players = players_of(match)
+    players = list(match.players.all())
     context = {
         **hand_context(match, hand, players, entry=None),
         **link_context(match, role),
@@ -250,8 +249,8 @@ def saved_answer(request, match: Match, saved: Hand | None, entry, players: list
     # The answer says which hand was saved and gives the next hand's form; the sheet is not in
     # it. The phone asks for the sheet at once (HX-Trigger below; static/cetele/app.js), as
     # every phone watching the match does, and they all get the one drawing of this version
-    # (cetele.live.board.board_for). Drawn here, with the saved row marked, it was the larger part
-    # of a save's time, and drawn again for everyone else.
+    # (cetele.matches.sheet.board_for). Drawn here, with the saved row marked, it was the larger
+    # part of a save's time, and drawn again for everyone else.
     played = saved.position if saved else match.hands.count()
     if saved is not None:
         change = saved.change
@@ -285,7 +284,7 @@ def saved_answer(request, match: Match, saved: Hand | None, entry, players: list
 def history_context(match: Match) -> dict:
     """The history page: every change with its sentence and its scores before and after, and
     the match's objections."""
-    players = players_of(match)
+    players = list(match.players.all())
     changes = match.changes.select_related("undoes")
     # Each change says its hand by the place the sheet and "Geri al" name it by.
     numbers = list(match.hands.values_list("number", flat=True))

@@ -24,7 +24,6 @@ from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 from cetele.deal.forms import IndicatorForm
 from cetele.deal.indicator import set_indicator
 from cetele.hand_form.entry import HandEntry
-from cetele.live.board import players_of
 from cetele.matches.changes import change_came_between, change_place, gone_hand, reversed_sentence
 from cetele.matches.forms import (
     DUPLICATE_NAME,
@@ -68,7 +67,6 @@ from cetele.sharing.links import (
     hand_over,
     house_keys_guarded,
     link_context,
-    match_by_token,
     secret_link,
 )
 
@@ -99,11 +97,6 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 
 
 # --- Helpers --------------------------------------------------------------------------------
-
-
-def editable_match(token: str) -> Match:
-    """The match whose edit link this is, or 404 (the same for unknown and malformed tokens)."""
-    return match_by_token(EDIT, token)
 
 
 def database_refused(request: HttpRequest, entry: HandEntry, error: DatabaseError) -> int:
@@ -149,37 +142,33 @@ def match_create(request: HttpRequest) -> TemplateResponse | HttpResponseRedirec
 
 @require_safe
 @secret_link(role=EDIT)
-def match_detail(request: HttpRequest, token: str) -> HttpResponse:
+def match_detail(request: HttpRequest, match: Match) -> HttpResponse:
     """The çetele with the form for the next hand (and, after a correction, its note)."""
-    match = editable_match(token)
     note = corrected_note(request, match)
     return sheet_page(request, match, "cetele/matches/match.html", role=EDIT, note=note)
 
 
 @require_POST
 @secret_link(role=EDIT)
-def hand_create(request: HttpRequest, token: str) -> HttpResponse:
+def hand_create(request: HttpRequest, match: Match) -> HttpResponse:
     """Preview, add a penalty row, or save the next hand."""
-    match = editable_match(token)
     return enter_hand(request, match, None)
 
 
 @require_safe
 @secret_link(role=EDIT)
-def hand_detail(request: HttpRequest, token: str, number: int) -> TemplateResponse:
+def hand_detail(request: HttpRequest, match: Match, number: int) -> TemplateResponse:
     """One hand: every score with how it was computed, and the form to correct it."""
-    match = editable_match(token)
     hand = get_hand(match, number)
-    players = players_of(match)
+    players = list(match.players.all())
     entry = HandEntry(match, players, position=hand_position(match, hand), hand=hand)
     return render_hand_form(request, match, entry)
 
 
 @require_POST
 @secret_link(role=EDIT)
-def hand_edit(request: HttpRequest, token: str, number: int) -> HttpResponse:
+def hand_edit(request: HttpRequest, match: Match, number: int) -> HttpResponse:
     """Preview, add a penalty row, or save a correction of a past hand."""
-    match = editable_match(token)
     hand = match.hands.filter(number=number).first() or gone_hand(match, number)
     return enter_hand(request, match, hand)
 
@@ -192,7 +181,7 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
     of a correction sends the phone back to the sheet. Anything else re-renders the form with
     its preview (or, while typing, the preview alone).
     """
-    players = players_of(match)
+    players = list(match.players.all())
     action = hand_action(request)
     if hand is None:
         position = request_position(request)
@@ -222,7 +211,7 @@ def enter_hand(request: HttpRequest, match: Match, hand: Hand | None) -> HttpRes
             shown = match.version
             saved = add_hand_seeing_rows(match, players, entry, position)
             if match.version != shown + 1:  # a change came between (a renaming?): read them anew
-                players = players_of(match)
+                players = list(match.players.all())
         else:
             saved = match.edit_hand(
                 hand.number,
@@ -350,9 +339,8 @@ def request_position(request: HttpRequest) -> int | None:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @secret_link(role=EDIT)
-def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
+def hand_delete(request: HttpRequest, match: Match, number: int) -> HttpResponse:
     """Delete a hand after a confirmation (the GET page is the confirmation)."""
-    match = editable_match(token)
     if request.method == "POST":
         try:
             match.delete_hand(number)
@@ -366,7 +354,7 @@ def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
             messages.success(request, _("El silindi. Yanlışlıkla sildiyseniz “Geri al”a dokunun."))
         return redirect(match_url(match))
     hand = get_hand(match, number)
-    players = players_of(match)
+    players = list(match.players.all())
     context = {
         "match": match,
         "hand": hand,
@@ -378,17 +366,17 @@ def hand_delete(request: HttpRequest, token: str, number: int) -> HttpResponse:
 
 @require_POST
 @secret_link(role=EDIT)
-def match_undo(request: HttpRequest, token: str) -> HttpResponse:
+def match_undo(request: HttpRequest, match: Match) -> HttpResponse:
     """Undo the change the button names (an addition, correction, deletion or renaming) in one
     tap; refused, with what happened instead, when another change came after it."""
-    return reverse_change(request, editable_match(token), redo=False)
+    return reverse_change(request, match, redo=False)
 
 
 @require_POST
 @secret_link(role=EDIT)
-def match_redo(request: HttpRequest, token: str) -> HttpResponse:
+def match_redo(request: HttpRequest, match: Match) -> HttpResponse:
     """Redo ("Yinele") the undo the button names, while it is the match's latest change."""
-    return reverse_change(request, editable_match(token), redo=True)
+    return reverse_change(request, match, redo=True)
 
 
 def reverse_change(request: HttpRequest, match: Match, *, redo: bool) -> HttpResponse:
@@ -424,18 +412,16 @@ def reverse_change(request: HttpRequest, match: Match, *, redo: bool) -> HttpRes
 
 @require_safe
 @secret_link(role=EDIT)
-def match_history(request: HttpRequest, token: str) -> TemplateResponse:
+def match_history(request: HttpRequest, match: Match) -> TemplateResponse:
     """Every change to the match: when, what, old and new scores."""
-    match = editable_match(token)
     return TemplateResponse(request, "cetele/matches/history.html", history_context(match))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @secret_link(role=EDIT)
-def match_players(request: HttpRequest, token: str) -> HttpResponse:
+def match_players(request: HttpRequest, match: Match) -> HttpResponse:
     """Rename the players."""
-    match = editable_match(token)
-    players = players_of(match)
+    players = list(match.players.all())
     form = PlayerNamesForm(request.POST or None, players=players)
     status = 200
     if request.method == "POST" and form.is_valid():
@@ -461,9 +447,8 @@ def match_players(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @secret_link(role=EDIT)
-def match_hidden_totals(request: HttpRequest, token: str) -> HttpResponse:
+def match_hidden_totals(request: HttpRequest, match: Match) -> HttpResponse:
     """ "Gizli toplam" on or off, from the players' page; the sheet is drawn again for everyone."""
-    match = editable_match(token)
     form = HiddenTotalsForm(request.POST)
     form.is_valid()  # an unticked box is "off": nothing in it can be invalid
     hidden = form.cleaned_data.get("hidden", False)
@@ -490,9 +475,8 @@ def match_hidden_totals(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_safe
 @secret_link()
-def match_rules(request: HttpRequest, token: str, role: str) -> TemplateResponse:
+def match_rules(request: HttpRequest, match: Match, role: str) -> TemplateResponse:
     """The rules this match plays by, in full: one page for the edit, view and join links
     (`role`, from the URL), whose links lead within that link's pages."""
-    match = match_by_token(role, token)
     context = {"match": match, **link_context(match, role)}
     return TemplateResponse(request, "cetele/matches/match_rules.html", context)

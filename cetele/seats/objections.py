@@ -2,7 +2,7 @@
 
 A joined phone raises one from the hand's page (/k/<token>/el/<n>/: the hand it tapped on the
 sheet), with a reason among a few and an optional sentence. The sheet marks the hand's row on
-every phone (cetele.live.board); the scorer's page lists the open ones, each with "Doğru, kapat"
+every phone (cetele.matches.sheet); the scorer's page lists the open ones, each with "Doğru, kapat"
 and the way to the hand's correction, which answers it (Match.edit_hand). A deleted hand's open
 objections end with it. The history lists them all with how each ended.
 """
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from cetele.live.board import OpenObjection, open_objections, players_of
+from cetele.matches.sheet import OpenObjection, open_objections
 from cetele.models import Match
 from cetele.seats.models import Objection
 from cetele.shell.names import TextField
@@ -56,7 +56,7 @@ class CloseObjectionForm(forms.Form):
 def scorer_objections(match: Match, number: int) -> list[OpenObjection]:
     """The open objections on hand `number`, for its page (the sheet's are kept with it)."""
     numbers = list(match.hands.values_list("number", flat=True))
-    return open_objections(match, players_of(match), numbers, number)
+    return open_objections(match, list(match.players.all()), numbers, number)
 
 
 @dataclass(frozen=True)

@@ -14,15 +14,14 @@ from django.utils.translation import gettext as _
 
 from cetele.deal.indicator import indicator_json, open_indicator
 from cetele.deal.pages import indicator_context
-from cetele.live.board import players_of
-from cetele.live.rows import Rows, RowsState
 from cetele.live.schedule import rows_every
 from cetele.matches.pages import sheet_context
 from cetele.models import Match
 from cetele.seats.claims import claim_of, taken_seats
 from cetele.seats.drafts import open_position, rows_seen, table_rows
 from cetele.seats.forms import PlayerRow, RotateJoinForm
-from cetele.sharing.links import JOIN, TOKEN_FIELDS
+from cetele.seats.rows import Rows
+from cetele.sharing.links import JOIN, TOKEN_FIELDS, PolledMatch
 from cetele.sharing.pages import qr_svg
 
 
@@ -57,7 +56,7 @@ def joined_page(
 ) -> TemplateResponse:
     """A joined phone's page: its own row of the open hand, large; what the others wrote; the
     sheet as the view link shows it."""
-    players = players_of(match)
+    players = list(match.players.all())
     position = open_position(match)
     table = table_rows(match, players, position)
     if row is None and position is not None:
@@ -84,7 +83,7 @@ def draw_rows(pk: int, role: str) -> Rows:
     position = open_position(match)
     if position is None:
         return Rows(None, mark_safe(""))
-    table = table_rows(match, players_of(match), position)
+    table = table_rows(match, list(match.players.all()), position)
     context = {
         "match": match,
         "position": position,
@@ -102,7 +101,7 @@ def draw_rows(pk: int, role: str) -> Rows:
     return Rows(position, mark_safe(render_to_string("cetele/seats/_rows.html", context)))
 
 
-def joined_extras(request, state: RowsState, position: int, sheet_changed: bool) -> dict:
+def joined_extras(request, state: PolledMatch, position: int, sheet_changed: bool) -> dict:
     """What a joined phone's rows' answer draws beside the kept section, for this phone: its
     gösterge section when the sheet changed, and its row again once the hand it was writing
     for was saved (each a form: never kept)."""
@@ -110,7 +109,7 @@ def joined_extras(request, state: RowsState, position: int, sheet_changed: bool)
     if not sheet_changed and not claim_moved:
         return {}
     match = Match.objects.get(pk=state.pk)
-    players = players_of(match)
+    players = list(match.players.all())
     extras: dict = {"position": position}
     if sheet_changed:
         extras["indicator_section"] = indicator_context(match, players, position)
@@ -136,6 +135,6 @@ def share_context(request: HttpRequest, match: Match) -> dict:
     return {
         "join_url": join_url,
         "join_qr": qr_svg(join_url),
-        "join_seats": [(player, player.seat in taken) for player in players_of(match)],
+        "join_seats": [(player, player.seat in taken) for player in match.players.all()],
         "join_rotate_form": RotateJoinForm(),
     }

@@ -25,8 +25,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HTMX_STOP_POLLING, reswap, retarget, trigger_client_event
 
-from cetele.live.board import players_of
-from cetele.live.rows import RowsState, rows_for
+from cetele.live.kept import kept
 from cetele.matches.pages import NOT_WRITTEN, match_url, read_only_hand_page, sheet_context
 from cetele.models import HandGone, Match, ObjectionGone
 from cetele.seats.claims import (
@@ -46,13 +45,13 @@ from cetele.seats.drafts import HandClosed, open_position, write_row
 from cetele.seats.forms import FreeSeatForm, PlayerRow, RotateJoinForm, SeatChoiceForm
 from cetele.seats.objections import CloseObjectionForm, ObjectionForm, objection_history
 from cetele.seats.pages import draw_rows, joined_extras, joined_page, no_seat, row_status
+from cetele.seats.rows import rows_key
 from cetele.sharing.links import (
     EDIT,
     JOIN,
-    TOKEN_FIELDS,
-    BadLink,
+    PolledMatch,
     link_context,
-    match_by_token,
+    polled_match,
     secret_link,
 )
 
@@ -62,10 +61,9 @@ logger = logging.getLogger(__name__)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@secret_link(role=EDIT)
-def join_match(request: HttpRequest, token: str) -> HttpResponse:
+@secret_link(role=JOIN)
+def join_match(request: HttpRequest, match: Match) -> HttpResponse:
     """Pick your name (a phone without a seat here), or your row and the sheet (with one)."""
-    match = match_by_token(JOIN, token)
     claim = claim_of(request, match)
     if request.method == "POST":
         return pick_seat(request, match, claim)
@@ -75,7 +73,7 @@ def join_match(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def pick_page(request, match: Match, form: SeatChoiceForm | None = None, status: int = 200):
-    players = players_of(match)
+    players = list(match.players.all())
     if form is None:
         form = SeatChoiceForm(players=players, taken=taken_seats(match))
     context = {**sheet_context(match, role=JOIN), "pick_form": form}
@@ -88,7 +86,7 @@ def pick_seat(request: HttpRequest, match: Match, claim) -> HttpResponse:
     """Take the seat asked for; a seat another phone has is refused in a sentence, and this
     phone may pick another or ask the scorer to free it. A phone holds one seat of a match: a
     second name, even tapped at the same moment as the first, is answered with the first."""
-    players = players_of(match)
+    players = list(match.players.all())
     if claim is not None:
         return already_seated(request, match, claim)
     form = SeatChoiceForm(request.POST, players=players, taken=taken_seats(match))
@@ -116,7 +114,7 @@ def pick_seat(request: HttpRequest, match: Match, claim) -> HttpResponse:
 def already_seated(request: HttpRequest, match: Match, claim) -> HttpResponse:
     """This phone has its seat here already: its page, and its cookie holds that seat's key
     (whichever of two answers at the same moment the phone keeps last)."""
-    name = players_of(match)[claim.seat].name
+    name = match.players.get(seat=claim.seat).name
     messages.info(request, _("Bu telefonda zaten %(name)s olarak yazıyorsunuz.") % {"name": name})
     response = redirect("seats:join_match", match.join_token)
     remember_claim(request, response, claim)
@@ -127,15 +125,14 @@ def already_seated(request: HttpRequest, match: Match, claim) -> HttpResponse:
 
 
 @require_POST
-@secret_link(role=EDIT)
-def join_row(request: HttpRequest, token: str) -> HttpResponse:
+@secret_link(role=JOIN)
+def join_row(request: HttpRequest, match: Match) -> HttpResponse:
     """Keep this phone's row for the open hand: its own player's, never anyone else's. Bad
     input is told and changes nothing; a row for a hand already saved is told and dropped."""
-    match = match_by_token(JOIN, token)
     claim = claim_of(request, match)
     if claim is None:
         return no_seat(request, match)
-    players = players_of(match)
+    players = list(match.players.all())
     row = PlayerRow(match, players[claim.seat], request.POST, position=None)
     if not row.is_valid():
         if request.htmx:
@@ -173,7 +170,7 @@ def hand_closed_notice(written_for: int, now_open: int | None) -> str:
 def fresh_row(request, match: Match, seat: int, notice: str) -> HttpResponse:
     """A row that came after its hand was saved, sent by htmx: the phone's row starts again for
     the hand open now, saying why (or, the match over, the sentence alone)."""
-    players = players_of(match)
+    players = list(match.players.all())
     position = open_position(match)
     if position is None:
         return row_status(request, match, [notice], error=True)
@@ -194,20 +191,16 @@ def fresh_row(request, match: Match, seat: int, notice: str) -> HttpResponse:
 
 
 @require_safe
-@secret_link()
-def rows_poll(request: HttpRequest, token: str, role: str) -> HttpResponse:
+@secret_link(finds=polled_match)  # a poll, not a visit
+def rows_poll(request: HttpRequest, match: PolledMatch, role: str) -> HttpResponse:
     """204 while neither the sheet nor the rows changed since the page's `?v=&d=` (one indexed
     query); else every player's state for the open hand, drawn once per state and role
-    (cetele.live.rows). When the match is over: 286, which stops htmx asking (no hand is being
+    (cetele.seats.rows). When the match is over: 286, which stops htmx asking (no hand is being
     entered)."""
-    found = Match.objects.filter(**{TOKEN_FIELDS[role]: token}).values_list(*RowsState.FIELDS)
-    if not found:
-        raise BadLink()
-    state = RowsState(*found[0])
-    sheet_changed = request.GET.get("v") != str(state.version)
-    if not sheet_changed and request.GET.get("d") == str(state.draft_version):
+    sheet_changed = request.GET.get("v") != str(match.version)
+    if not sheet_changed and request.GET.get("d") == str(match.draft_version):
         return HttpResponse(status=204)
-    rows = rows_for(state, role, token, lambda: draw_rows(state.pk, role))
+    rows = kept(rows_key(match, role), lambda: draw_rows(match.pk, role))
     if rows.position is None:
         # No hand to write: 286 stops htmx asking. A joined phone's own row and gösterge go,
         # the match's end in their place, as its page drawn now says.
@@ -222,7 +215,7 @@ def rows_poll(request: HttpRequest, token: str, role: str) -> HttpResponse:
         return response
     context = {"rows": rows.html}
     if role == JOIN:
-        context.update(joined_extras(request, state, rows.position, sheet_changed))
+        context.update(joined_extras(request, match, rows.position, sheet_changed))
     response = TemplateResponse(request, "cetele/seats/_rows_answer.html", context)
     if sheet_changed:
         trigger_client_event(response, "cetele:poll-now")  # the sheet changed: ask for it now
@@ -233,12 +226,11 @@ def rows_poll(request: HttpRequest, token: str, role: str) -> HttpResponse:
 
 
 @require_POST
-@secret_link(role=EDIT)
-def join_objection(request: HttpRequest, token: str, number: int) -> HttpResponse:
+@secret_link(role=JOIN)
+def join_objection(request: HttpRequest, match: Match, number: int) -> HttpResponse:
     """ "İtiraz et": this phone's player objects to hand `number`. One open objection per seat
     and hand: a second one replaces the first's reason (and says so). Bad input is told and
     writes nothing; a hand deleted meanwhile is told in a sentence."""
-    match = match_by_token(JOIN, token)
     claim = claim_of(request, match)
     hand = match.hands.filter(number=number).first()
     if hand is None and not match.changes.filter(hand_number=number).exists():
@@ -283,7 +275,7 @@ OBJECTION_HAND_GONE = gettext_lazy(
 def objection_answer(request, match, hand, form, claim, said: str = "") -> TemplateResponse:
     """The answer to an objection sent by htmx: the hand's objections as they are now, its form
     again (with its errors, or empty after it was kept), and what became of it."""
-    players = players_of(match)
+    players = list(match.players.all())
     context = {
         **link_context(match, JOIN),
         "hand": hand,
@@ -310,9 +302,8 @@ def objection_refused(request, match, sentence) -> HttpResponse:
 
 @require_POST
 @secret_link(role=EDIT)
-def join_rotate(request: HttpRequest, token: str) -> HttpResponse:
+def join_rotate(request: HttpRequest, match: Match) -> HttpResponse:
     """A new join link: the old one stops working and every joined phone is let go."""
-    match = match_by_token(EDIT, token)
     form = RotateJoinForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Yenilemek için önce kutuyu işaretleyin: hiçbir şey değişmedi."))
@@ -330,11 +321,10 @@ def join_rotate(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @secret_link(role=EDIT)
-def seat_free(request: HttpRequest, token: str) -> HttpResponse:
+def seat_free(request: HttpRequest, match: Match) -> HttpResponse:
     """ "Telefonu çıkar": the phone on this seat is let go; another phone may take it."""
-    match = match_by_token(EDIT, token)
     form = FreeSeatForm(request.POST)
-    players = players_of(match)
+    players = list(match.players.all())
     if not form.is_valid() or form.cleaned_data["seat"] >= len(players):
         unclear = _("Hangi telefonun çıkarılacağı anlaşılamadı: hiçbir şey değişmedi.")
         messages.error(request, unclear)
@@ -355,9 +345,8 @@ def seat_free(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @secret_link(role=EDIT)
-def objection_close(request: HttpRequest, token: str) -> HttpResponse:
+def objection_close(request: HttpRequest, match: Match) -> HttpResponse:
     """ "Doğru, kapat": the scorer finds the hand right; the objection ends, the hand stays."""
-    match = match_by_token(EDIT, token)
     form = CloseObjectionForm(request.POST)
     if not form.is_valid():
         unclear = _("Hangi itirazın kapatılacağı anlaşılamadı: hiçbir şey değişmedi.")

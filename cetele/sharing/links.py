@@ -1,5 +1,5 @@
 """Links are the keys: looking a match up by its edit or view token, the headers every match
-page carries, the admin's wrong-password counter, and the standings as a short message.
+page carries, and what a phone is told of a link that changed.
 
 There are no accounts. Whoever holds the edit link (`/m/<edit_token>/`) may change the match;
 whoever holds the view link (`/v/<view_token>/`) may only read it. An unknown or malformed token
@@ -10,18 +10,15 @@ honest phones sharing their address (a café's Wi-Fi, a carrier's NAT). A valid 
 deleted is answered "this link changed".
 """
 
-import ipaddress
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from functools import wraps
 
 from django.conf import settings
 from django.core import signing
-from django.core.cache import cache
-from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
-from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.crypto import salted_hmac
 from django.utils.http import http_date
@@ -30,7 +27,7 @@ from django_htmx.http import HttpResponseStopPolling, reswap, trigger_client_eve
 
 import scoring
 from cetele.live.push import stream_url
-from cetele.models import HOUSE_PREFIX, HousePreset, Match, MissCount, RetiredLink
+from cetele.models import HOUSE_PREFIX, HousePreset, Match, RetiredLink
 from cetele.shell.refusals import refusal
 
 EDIT, VIEW = "edit", "view"
@@ -61,27 +58,46 @@ URL_NAMES = {
 
 MAX_TOKEN_LENGTH = 64
 
-# Wrong admin passwords allowed per client address and window (a password, unlike a link, can
-# be guessed). Links are never counted: see the module's docstring.
-BAD_LINK_LIMIT = 20
-BAD_LINK_WINDOW = 600  # seconds
-ADMIN = "admin"  # the counter's name (its rows: "admin:<address>")
-
 
 class BadLink(Http404):
     """No match has this token (unknown, rotated or malformed): the same 404 as any other."""
 
 
 def match_by_token(role: str, token: str) -> Match:
-    """The match this edit or view link opens, or BadLink. Opening it counts as using it (at
-    most one write a day): `forget_unused` never deletes a match people still look at. The
-    preset the rules were made from (base_rules) is read only by the rules page, when asked."""
+    """The match this link opens, or BadLink. Opening it counts as using it (at most one write
+    a day): `forget_unused` never deletes a match people still look at. The preset the rules
+    were made from (base_rules) is read only by the rules page, when asked."""
     try:
         match = Match.objects.defer("base_rules").get(**{TOKEN_FIELDS[role]: token})
     except Match.DoesNotExist as error:
         raise BadLink() from error
     match.touch()
     return match
+
+
+@dataclass(frozen=True)
+class PolledMatch:
+    """A match as a poll reads it first (one indexed query): whether it changed, and what names
+    a kept drawing. The whole match is read only then: read at every poll, its row cost 0.4 ms
+    more a poll, mostly the ORM writing its query (bench/profile.py poll, 2026-12-05)."""
+
+    pk: int
+    version: int
+    draft_version: int
+    created_at: datetime
+    touched_at: datetime
+    token: str  # the link the poll came through
+
+    FIELDS = ("pk", "version", "draft_version", "created_at", "touched_at")
+
+
+def polled_match(role: str, token: str) -> PolledMatch:
+    """The match this link opens as a live page's poll reads it, or BadLink: not a visit
+    (nothing written; Forgettable.touch)."""
+    found = Match.objects.filter(**{TOKEN_FIELDS[role]: token}).values_list(*PolledMatch.FIELDS)
+    if not found:
+        raise BadLink()
+    return PolledMatch(*found[0], token=token)
 
 
 def link_context(match: Match, role: str) -> dict:
@@ -94,122 +110,6 @@ def link_context(match: Match, role: str) -> dict:
         "match_key": match.phone_key,  # how this phone's lists know it (Match.phone_key)
         "stream": stream_url(getattr(match, TOKEN_FIELDS[role])),  # cetele.live.push
     }
-
-
-# --- Slowing down password guessing (the admin's login, cetele.shell.admin_site) ------------
-
-
-def client_ip(request: HttpRequest) -> str:
-    """The client's address: the peer, or behind a trusted proxy the address that proxy saw
-    (cetele.shell.middleware.TrustedProxyMiddleware), never one the client could have written
-    itself."""
-    return getattr(request, "client_address", None) or request.META.get("REMOTE_ADDR") or "unknown"
-
-
-def counted_address(request: HttpRequest) -> str:
-    """Whom the limiter counts: an IPv4 address, or an IPv6 client's /64 (one phone or home is
-    given a whole /64 and may pick any address in it for each request)."""
-    address = client_ip(request)
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if ip.version == 6 and ip.ipv4_mapped:
-        return str(ip.ipv4_mapped)
-    if ip.version == 6:
-        return str(ipaddress.IPv6Network((int(ip), 64), strict=False))  # any zone (%eth0) dropped
-    return str(ip)
-
-
-def current_window() -> tuple[int, int]:
-    """The current fixed window's number, and the seconds left in it."""
-    now = time.time()
-    window = int(now // BAD_LINK_WINDOW)
-    return window, max(1, int((window + 1) * BAD_LINK_WINDOW - now))
-
-
-def counter_name(request: HttpRequest, counter: str) -> str:
-    return f"{counter}:{counted_address(request)}"
-
-
-def cache_key(name: str, window: int) -> str:
-    return f"cetele:misses:{name}:{window}"
-
-
-def in_database() -> bool:
-    return settings.CETELE_MISS_COUNTS == "database"
-
-
-def record_bad_link(request: HttpRequest, counter: str) -> int | None:
-    """Count one miss (a wrong password) from this address. Returns the seconds to wait when
-    this very miss is past the limit (answer it 429), else None: the count and the answer are
-    one step, so that however many guessers run at once, exactly BAD_LINK_LIMIT misses are
-    answered."""
-    window, left = current_window()
-    name = counter_name(request, counter)
-    if in_database():
-        count = count_in_database(name, window)
-    else:
-        # Redis (INCR), memcached and this process's memory (a lock) count atomically.
-        key = cache_key(name, window)
-        cache.add(key, 0, timeout=BAD_LINK_WINDOW)
-        try:
-            count = cache.incr(key)
-        except ValueError:  # expired between add() and incr()
-            cache.add(key, 1, timeout=BAD_LINK_WINDOW)
-            count = 1
-    return left if count > BAD_LINK_LIMIT else None
-
-
-def count_in_database(name: str, window: int) -> int:
-    """One more miss on this counter, in one transaction: an UPDATE adds one (or starts the new
-    window at one), then the row is read back. The UPDATE holds the row until the commit
-    (SQLite's IMMEDIATE transactions hold the whole database), so no two requests get the
-    same count. The first miss of an address makes its row; a request that lost the race to
-    make it adds one to the winner's."""
-    rows = MissCount.objects.filter(counter=name)
-    one_more = {
-        "count": Case(When(window=window, then=F("count") + 1), default=Value(1)),
-        "window": window,
-    }
-    with transaction.atomic():
-        if not rows.update(**one_more):
-            try:
-                with transaction.atomic():
-                    MissCount.objects.create(counter=name, window=window, count=1)
-                return 1
-            except IntegrityError:
-                rows.update(**one_more)
-        return rows.values_list("count", flat=True).get()
-
-
-def misses_counted(request: HttpRequest, counter: str) -> int:
-    """How many misses this request's address has on `counter` in the current window."""
-    window, _left = current_window()
-    name = counter_name(request, counter)
-    if in_database():
-        rows = MissCount.objects.filter(counter=name, window=window)
-        return rows.values_list("count", flat=True).first() or 0
-    return cache.get(cache_key(name, window), 0)
-
-
-def bad_link_retry_after(request: HttpRequest, counter: str) -> int | None:
-    """Seconds this address must wait before trying `counter` again, or None."""
-    if misses_counted(request, counter) >= BAD_LINK_LIMIT:
-        return current_window()[1]
-    return None
-
-
-def too_many_bad_links(retry_after: int) -> HttpResponse:
-    """Our refusal page with 429 and Retry-After, unlogged (the admin's login)."""
-    title = _("Çok fazla yanlış şifre")
-    message = _(
-        "Bu ağdan kısa sürede çok sayıda yanlış şifre girildi. Birkaç dakika sonra yeniden deneyin."
-    )
-    page = render_to_string("cetele/shell/refused.html", {"title": title, "message": message})
-    response = HttpResponse(page, status=429)
-    response["Retry-After"] = str(retry_after)
-    return response
 
 
 # --- Links that worked once ------------------------------------------------------------------
@@ -347,12 +247,19 @@ def link_changed(request: HttpRequest) -> HttpResponse:
 # --- The decorator every match page and fragment wears ----------------------------------------
 
 
-def secret_link(*, role: str | None = None) -> Callable:
-    """Guard a view reached through a match link and mark its response private.
+def secret_link(*, role: str | None = None, finds: Callable | None = match_by_token) -> Callable:
+    """Guard a view reached through a link, hand it the match the link opens, and mark its
+    response private.
 
     `role`: the link the view is reached through; None for a page served to several links, one
     view for them all, whose URL patterns name the role (their `role` keyword, passed on to the
     view): the role is read there, once, never guessed from the token.
+
+    `finds`: how the match is looked up by role and token, once, here: a visit (`match_by_token`)
+    or a poll (`polled_match`); the view gets it as `match` in place of `token`, and never looks
+    a match up by its link. It locks nothing: a write takes the match's writer lock itself, in
+    its transaction. None for a table's, a tournament's or a house preset's link: the view gets
+    `token` and finds what it opens.
 
     A valid link always opens, from any address and however many misses came from it. A BadLink
     becomes the same plain 404 as any other, unless the link worked once and was rotated or
@@ -368,6 +275,8 @@ def secret_link(*, role: str | None = None) -> Callable:
             token = kwargs.get("token", "")
             link_role = role or kwargs["role"]
             try:
+                if finds is not None:
+                    kwargs["match"] = finds(link_role, kwargs.pop("token"))
                 response = view(request, *args, **kwargs)
             except (BadLink, Match.DoesNotExist):
                 # Match.DoesNotExist: deleted by another phone while this request ran.
@@ -441,7 +350,7 @@ def house_keys_guarded(*, query: tuple = (), form: tuple = ()) -> Callable:
     return decorator
 
 
-@secret_link(role=VIEW)
+@secret_link(role=VIEW, finds=None)
 def bad_link(request: HttpRequest, path: str = "") -> HttpResponse:
     """Any other path under /m/ or /v/ (a malformed token): the 404 of an unknown token."""
     raise BadLink()

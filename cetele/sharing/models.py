@@ -71,8 +71,8 @@ def retire_deleted_links(sender, instance, **kwargs) -> None:
 
 class MissCount(models.Model):
     """How many wrong admin passwords one client address sent in the current window (links are
-    never counted): the admin login's count (cetele.sharing.links.record_bad_link) when it is
-    kept in the database (DJANGO_CACHE_URL=db). One row per counter and address,
+    never counted): the admin login's count (cetele.shell.wrong_passwords) when it is kept in
+    the database (DJANGO_CACHE_URL=db). One row per counter and address,
     counted up by one UPDATE, so that parallel guessers cannot count over each other, and never
     culled (forget_unused deletes rows whose window has passed)."""
 

@@ -9,11 +9,9 @@ from django.template.response import TemplateResponse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from cetele.live.board import players_of
 from cetele.matches.forms import RotateLinkForm
 from cetele.matches.stats import drawn
 from cetele.models import Match
-from cetele.sharing.links import match_by_token
 from scoring.sentences import signed
 from scoring.sheet import Sheet, tally
 
@@ -45,14 +43,13 @@ def rotation_refused(
     return TemplateResponse(request, "cetele/sharing/rotate_refused.html", context)
 
 
-def export_parts(token: str, role: str) -> tuple[Match, list, list, object, bool]:
+def export_parts(match: Match) -> tuple[list, list, object, bool]:
     """What an export of the view or the join link holds, and whether its totals are hidden
     ("gizli toplam", as that link's sheet: Match.totals_hidden)."""
-    match = match_by_token(role, token)
-    players = players_of(match)
+    players = list(match.players.all())
     hands = list(match.hands.all())
     sheet = tally([hand.scores for hand in hands], len(players), match.teams)
-    return match, players, hands, sheet, match.totals_hidden(len(hands))
+    return players, hands, sheet, match.totals_hidden(len(hands))
 
 
 def attachment(content: str, content_type: str, match: Match, extension: str) -> HttpResponse:

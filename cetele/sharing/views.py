@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from cetele.live.board import players_of
 from cetele.matches.exports import match_csv, match_json
 from cetele.matches.forms import RotateLinkForm
 from cetele.matches.pages import get_hand, read_only_hand_page, sheet_context, sheet_page
@@ -25,11 +24,10 @@ from cetele.seats.pages import share_context as join_share_context
 from cetele.sharing.links import (
     EDIT,
     JOIN,
-    TOKEN_FIELDS,
     VIEW,
-    BadLink,
+    PolledMatch,
     hand_over,
-    match_by_token,
+    polled_match,
     secret_link,
 )
 from cetele.sharing.pages import (
@@ -47,10 +45,9 @@ from scoring.sheet import tally
 
 @require_safe
 @secret_link(role=EDIT)
-def match_share(request: HttpRequest, token: str) -> TemplateResponse:
+def match_share(request: HttpRequest, match: Match) -> TemplateResponse:
     """Both links with copy and share buttons, the QR code, the standings as a message."""
-    match = match_by_token(EDIT, token)
-    players = players_of(match)
+    players = list(match.players.all())
     hands = list(match.hands.all())
     sheet = tally([hand.scores for hand in hands], len(players), match.teams)
     view_url = request.build_absolute_uri(reverse("sharing:view_match", args=[match.view_token]))
@@ -77,9 +74,8 @@ def match_share(request: HttpRequest, token: str) -> TemplateResponse:
 
 @require_POST
 @secret_link(role=EDIT)
-def match_rotate(request: HttpRequest, token: str) -> HttpResponse:
+def match_rotate(request: HttpRequest, match: Match) -> HttpResponse:
     """Give the edit or the view link a new token; the old link stops working at once."""
-    match = match_by_token(EDIT, token)
     form = RotateLinkForm(request.POST)
     if not form.is_valid():
         back = reverse("sharing:match_share", args=[match.edit_token])
@@ -113,11 +109,9 @@ def match_rotate(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_safe
 @secret_link(role=VIEW)
-def view_match(request: HttpRequest, token: str) -> HttpResponse:
+def view_match(request: HttpRequest, match: Match) -> HttpResponse:
     """The çetele, read-only, updating itself while the page is visible."""
-    return sheet_page(
-        request, match_by_token(VIEW, token), "cetele/sharing/match_view.html", role=VIEW
-    )
+    return sheet_page(request, match, "cetele/sharing/match_view.html", role=VIEW)
 
 
 # --- Pages of the view and the join link: one view each, the role from the URL -----------------
@@ -126,18 +120,14 @@ def view_match(request: HttpRequest, token: str) -> HttpResponse:
 # CSP is moot for a 204 or a fragment swapped into a page that already has it: skip its work.
 @require_safe
 @csp_exempt()
-@secret_link()
-def sheet_poll(request: HttpRequest, token: str, role: str) -> HttpResponse:
+@secret_link(finds=polled_match)  # a poll, not a visit
+def sheet_poll(request: HttpRequest, match: PolledMatch, role: str) -> HttpResponse:
     """A sheet's page learns of another phone's change: 204 with no body while the match is at
     the version the page shows (one indexed query), else the sheet at its new version. (htmx 2
     swaps nothing on 204; a 304 would blank it.)"""
-    found = Match.objects.filter(**{TOKEN_FIELDS[role]: token}).values_list("pk", "version")
-    if not found:
-        raise BadLink()
-    pk, version = found[0]
-    if request.GET.get("v") == str(version):
+    if request.GET.get("v") == str(match.version):
         return HttpResponse(status=204)
-    match = Match.objects.get(pk=pk)
+    match = Match.objects.get(pk=match.pk)  # it changed: now the whole match
     # The scorer's page, and a joined phone that has its seat, also ask for the open hand's
     # rows, which say when to ask for the sheet (sheet_context).
     with_rows = role == EDIT or (role == JOIN and claim_of(request, match) is not None)
@@ -151,10 +141,9 @@ def sheet_poll(request: HttpRequest, token: str, role: str) -> HttpResponse:
 
 @require_safe
 @secret_link()
-def view_hand(request: HttpRequest, token: str, number: int, role: str) -> TemplateResponse:
+def view_hand(request: HttpRequest, match: Match, number: int, role: str) -> TemplateResponse:
     """One hand's scores with how each was computed, read-only; under the join link, "İtiraz"
     for a phone that has joined."""
-    match = match_by_token(role, token)
     hand = get_hand(match, number)
     claim = claim_of(request, match) if role == JOIN else None
     return read_only_hand_page(request, match, hand, role, claim)
@@ -162,9 +151,9 @@ def view_hand(request: HttpRequest, token: str, number: int, role: str) -> Templ
 
 @require_safe
 @secret_link()
-def export_csv(request: HttpRequest, token: str, role: str) -> HttpResponse:
+def export_csv(request: HttpRequest, match: Match, role: str) -> HttpResponse:
     """Every hand, every score and the running totals, for a spreadsheet."""
-    match, players, hands, sheet, hidden = export_parts(token, role)
+    players, hands, sheet, hidden = export_parts(match)
     names = [player.name for player in players]
     content = match_csv(names, match.teams, hands, sheet, hide_totals=hidden)
     return attachment(content, "text/csv; charset=utf-8", match, "csv")
@@ -172,8 +161,8 @@ def export_csv(request: HttpRequest, token: str, role: str) -> HttpResponse:
 
 @require_safe
 @secret_link()
-def export_json(request: HttpRequest, token: str, role: str) -> HttpResponse:
+def export_json(request: HttpRequest, match: Match, role: str) -> HttpResponse:
     """The whole match with its ruleset and each hand's inputs, to keep or check elsewhere."""
-    match, players, hands, sheet, hidden = export_parts(token, role)
+    players, hands, sheet, hidden = export_parts(match)
     content = match_json(match, players, hands, sheet, hide_totals=hidden)
     return attachment(content, "application/json; charset=utf-8", match, "json")

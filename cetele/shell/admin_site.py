@@ -1,5 +1,5 @@
 """The operator's admin site (see cetele.admin): Django's, with the counts on its front page
-and wrong passwords slowed down per address (cetele.sharing.links.record_bad_link).
+and wrong passwords slowed down per address (cetele.shell.wrong_passwords).
 
 Kept apart from cetele.admin, which registers the models: Django builds the default site while
 it imports the admin modules, and a site class defined in one of them would be built twice.
@@ -14,7 +14,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from cetele.models import Hand, HousePreset, Match, Player, Table, TablePlayer
-from cetele.sharing.links import ADMIN, bad_link_retry_after, record_bad_link, too_many_bad_links
+from cetele.shell.wrong_passwords import (
+    ADMIN,
+    bad_link_retry_after,
+    record_bad_link,
+    too_many_bad_links,
+)
 
 UNUSED_FOR = timedelta(days=365)  # forget_unused's default
 

@@ -181,7 +181,7 @@ def table_from_match(match: Match, name: str) -> Table:
         Player.objects.bulk_update(placed, ["table_place"])
         Match.objects.filter(pk__in=steps_of).update(table=table)
         # Their sheets show the table's tea list and rule from now on: every kept drawing of
-        # them is of the version before (cetele.live.board).
+        # them is of the version before (cetele.matches.sheet).
         bump_table(table.pk)
     return table
 

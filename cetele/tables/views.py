@@ -14,14 +14,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from cetele.live.board import players_of
 from cetele.matches.forms import RotateLinkForm
+from cetele.models import Match
 from cetele.sharing.links import (
     EDIT,
     VIEW,
     hand_over,
     house_keys_guarded,
-    match_by_token,
     secret_link,
 )
 from cetele.sharing.pages import rotation_refused
@@ -67,12 +66,11 @@ def table_create(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @secret_link(role=EDIT)
-def match_table(request: HttpRequest, token: str) -> HttpResponse:
+def match_table(request: HttpRequest, match: Match) -> HttpResponse:
     """The match's table; a match at no table can set one up with its players."""
-    match = match_by_token(EDIT, token)
     if match.table_id is not None:  # the match's edit link opens its table's too
         return hand_over(request, redirect(table_url(match.table)), match.table.edit_token)
-    players = players_of(match)
+    players = list(match.players.all())
     default = ", ".join(player.name for player in players)[:60]
     form = TableNameForm(request.POST or None, initial={"name": default})
     if request.method == "POST" and form.is_valid():
@@ -108,7 +106,7 @@ def table_context(request: HttpRequest, table, role: str) -> dict:
 
 
 @require_safe
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def table_detail(request: HttpRequest, token: str) -> TemplateResponse:
     """The table: its matches, standings and statistics; new match, players, links."""
     table = table_by_token(EDIT, token)
@@ -119,7 +117,7 @@ def table_detail(request: HttpRequest, token: str) -> TemplateResponse:
 
 
 @require_safe
-@secret_link(role=VIEW)
+@secret_link(role=VIEW, finds=None)
 def view_table(request: HttpRequest, token: str) -> TemplateResponse:
     """The table read-only: matches (through their view links), standings, statistics."""
     table = table_by_token(VIEW, token)
@@ -132,7 +130,7 @@ def view_table(request: HttpRequest, token: str) -> TemplateResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 @house_keys_guarded(form=("preset",))  # preset=house:<key> is a key like /ev/<key>/
 def table_match(request: HttpRequest, token: str) -> HttpResponse:
     """Start a match at the table: its players by seat, the rules as for any match."""
@@ -156,7 +154,7 @@ def table_match(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def table_players(request: HttpRequest, token: str) -> HttpResponse:
     """Rename the table's players (every match shows them by place) and add newcomers."""
     table = table_by_token(EDIT, token)
@@ -175,7 +173,7 @@ def table_players(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def table_rotate(request: HttpRequest, token: str) -> HttpResponse:
     """Give the table's edit or view link a new token; the old one stops working at once."""
     table = table_by_token(EDIT, token)
@@ -193,9 +191,8 @@ def table_rotate(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @secret_link(role=EDIT)
-def match_rematch(request: HttpRequest, token: str) -> HttpResponseRedirect:
+def match_rematch(request: HttpRequest, match: Match) -> HttpResponseRedirect:
     """ "Rövanş": the same players and rules, the seats moved on by one, in one tap."""
-    match = match_by_token(EDIT, token)
     try:
         new = rematch(match)
     except NotFinished:

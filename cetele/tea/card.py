@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
-from cetele.live.board import players_of
 from cetele.models import Match, Table
 from cetele.sharing.links import EDIT
 from cetele.tea.forms import TeaRuleForm
@@ -46,7 +45,7 @@ def card_context(
 def match_card(match: Match, finished: bool) -> dict:
     """The card on the scorer's page of a match."""
     url = reverse("tea:match_drink", args=[match.edit_token])
-    return card_context(match, players_of(match), finished, url=url)
+    return card_context(match, list(match.players.all()), finished, url=url)
 
 
 def table_card(table: Table, record, role: str, years: list[int]) -> dict:
@@ -70,7 +69,7 @@ def table_card_now(table: Table) -> dict:
     page: a match may have started, or ended, since the page was drawn)."""
     latest = table.matches.order_by("-created_at", "-pk").first()
     if latest is not None and not latest.is_over():
-        return latest_card(table, latest, players_of(latest), False, EDIT)
+        return latest_card(table, latest, list(latest.players.all()), False, EDIT)
     players = [Seat(place, name) for place, name in table.players.values_list("place", "name")]
     return waiting_card(table, players, EDIT)
 

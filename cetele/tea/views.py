@@ -3,7 +3,7 @@ edit link, for the table's latest match), the rule, and a table's list of items.
 
 Only the edit links write: every view here wears `secret_link(role=EDIT)` and finds its match
 or table by the edit token, so a view or join link is the same 404 as any unknown link. The
-view and joined phones see the tally read-only, in the sheet (cetele/live/board.py). Every form
+view and joined phones see the tally read-only, in the sheet (cetele/matches/sheet.py). Every form
 works without JavaScript (a POST, then the page again); with htmx a tap answers with the card.
 """
 
@@ -20,10 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from cetele.live.board import players_of
 from cetele.matches.pages import sheet_context
 from cetele.models import Match, SheetError, Table
-from cetele.sharing.links import EDIT, match_by_token, secret_link
+from cetele.sharing.links import EDIT, secret_link
 from cetele.tables.season import table_by_token
 from cetele.tea.card import match_card, table_card_now
 from cetele.tea.forms import (
@@ -129,43 +128,45 @@ def answer(request, note: str, refused: bool, context: dict, page_url: str) -> H
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @secret_link(role=EDIT)
-def match_drink(request: HttpRequest, token: str) -> HttpResponse:
+def match_drink(request: HttpRequest, match: Match) -> HttpResponse:
     """The match's tally: its card (the scorer's page asks for it with htmx once drawn), or its
     own page without JavaScript; a POST is a tap, "+ çay" or "−"."""
-    match = match_by_token(EDIT, token)
     finished = match.is_over()
     if request.method != "POST":
         context = {**match_card(match, finished), "match": match}
         template = "cetele/tea/_card.html" if request.htmx else "cetele/tea/match.html"
         return TemplateResponse(request, template, context)
-    players = players_of(match)
+    players = list(match.players.all())
     note, refused = tap(request, match, DrinkForm(request.POST), players)
     context = match_card(match, finished)
     if finished and not refused:
-        with_new_bill(request, token, match, context)
-    return answer(request, note, refused, context, reverse("tea:match_drink", args=[token]))
+        with_new_bill(request, match, context)
+    return answer(
+        request, note, refused, context, reverse("tea:match_drink", args=[match.edit_token])
+    )
 
 
-def with_new_bill(request: HttpRequest, token: str, match: Match, context: dict) -> None:
+def with_new_bill(request: HttpRequest, match: Match, context: dict) -> None:
     """The bill in the sheet's summary changed (a drink, or the rule): an htmx answer to the
     sheet's page takes the sheet too, at its new version, so that the page never shows the old
     bill under the new card until its next poll."""
-    if not on_sheet_page(request, token):
+    if not on_sheet_page(request, match):
         return
     fresh = Match.objects.get(pk=match.pk)
     context.update(sheet_context(fresh, role=EDIT, rows_poll=True), oob=True, with_sheet=True)
     context["tea_match"] = fresh
 
 
-def on_sheet_page(request: HttpRequest, token: str) -> bool:
+def on_sheet_page(request: HttpRequest, match: Match) -> bool:
     """Whether an htmx tap came from the match's sheet (not the tally's own page), which then
     takes the sheet too."""
     current = request.htmx.current_url_abs_path if request.htmx else None
-    return bool(current) and urlsplit(current).path == reverse("matches:match_detail", args=[token])
+    sheet_url = reverse("matches:match_detail", args=[match.edit_token])
+    return bool(current) and urlsplit(current).path == sheet_url
 
 
 @require_POST
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def table_drink(request: HttpRequest, token: str) -> HttpResponse:
     """ "+ çay" or "−" on a table's page, for the match it showed (one of the table's)."""
     table = table_by_token(EDIT, token)
@@ -178,13 +179,13 @@ def table_drink(request: HttpRequest, token: str) -> HttpResponse:
         if not form.is_valid():
             note = BAD_TAP
     else:
-        note, refused = tap(request, match, form, players_of(match))
+        note, refused = tap(request, match, form, list(match.players.all()))
     context = table_card_now(table)
     return answer(request, note, refused, context, reverse("tables:table_detail", args=[token]))
 
 
 @require_POST
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def table_waiting_drink(request: HttpRequest, token: str) -> HttpResponse:
     """ "+ çay" or "−" on a table's page for a table player, before the table's next match: the
     drink waits at the table for it (cetele.tea.tally.change_waiting)."""
@@ -227,9 +228,8 @@ def waiting_tap(table: Table, form: WaitingDrinkForm) -> tuple[str, bool]:
 
 @require_POST
 @secret_link(role=EDIT)
-def match_tea_rule(request: HttpRequest, token: str) -> HttpResponse:
+def match_tea_rule(request: HttpRequest, match: Match) -> HttpResponse:
     """Who pays: "kaybeden öder" or "herkes kendi" (a table's for all its matches)."""
-    match = match_by_token(EDIT, token)
     form = TeaRuleForm(request.POST)
     if not form.is_valid():
         note, refused = " ".join(form.errors.get("rule", [])), True
@@ -250,12 +250,14 @@ def match_tea_rule(request: HttpRequest, token: str) -> HttpResponse:
     finished = match.is_over()
     context = match_card(match, finished)
     if finished and not refused:
-        with_new_bill(request, token, match, context)
-    return answer(request, note, refused, context, reverse("tea:match_drink", args=[token]))
+        with_new_bill(request, match, context)
+    return answer(
+        request, note, refused, context, reverse("tea:match_drink", args=[match.edit_token])
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def table_tea(request: HttpRequest, token: str) -> HttpResponse:
     """The table's list of items with their prices, and its rule."""
     table = table_by_token(EDIT, token)

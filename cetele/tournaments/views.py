@@ -22,9 +22,9 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cetele.live.kept import drawing_key, kept, state_stamp
 from cetele.live.push import stream_url
 from cetele.live.schedule import live_context
-from cetele.live.tournament import kept_live_part, live_key
 from cetele.matches.pages import NOT_WRITTEN
 from cetele.sharing.links import EDIT, VIEW, BadLink, hand_over, house_keys_guarded, secret_link
 from cetele.sharing.pages import qr_svg
@@ -112,9 +112,18 @@ def token_of(tournament: Tournament, role: str) -> str:
     return getattr(tournament, TOKEN_FIELDS[role])
 
 
+def live_key(version: state.LiveVersion) -> str:
+    """What names one drawing of the view link's live part (cetele.live.kept.drawing_key): the
+    tournament's state, stamped as a match's is (its id and creation time, its live version,
+    which counts its matches', and its last change), and the language. No link: it holds no
+    link of the tournament's, and a game's view link rotated bumps that match's version."""
+    tournament_state = state_stamp(version.pk, version.created_at, version.key, version.touched_at)
+    return drawing_key("tournament", tournament_state)
+
+
 def live_section(request, role: str, token: str, version: state.LiveVersion, read) -> dict:
     """What _live.html draws: the live part's inside — on the view link kept once drawn per
-    live version (cetele.live.tournament), the organiser's drawn each time (its forms) — and
+    live version (cetele.live.kept) — the organiser's drawn each time (its forms) — and
     the section's own attributes, per request. `read` gives (tournament, picture) when the
     inside must be drawn."""
 
@@ -123,11 +132,7 @@ def live_section(request, role: str, token: str, version: state.LiveVersion, rea
         context = {"t": tournament, "p": picture, "role": role}
         return render_to_string(LIVE_INSIDE, context, request=with_request)
 
-    if role == VIEW:
-        key = live_key(version.pk, version.created_at, version.key, version.touched_at)
-        inside = kept_live_part(key, draw)
-    else:
-        inside = draw(request)
+    inside = kept(live_key(version), draw) if role == VIEW else draw(request)
     return {
         "role": role,
         "token": token,
@@ -160,7 +165,7 @@ def organiser_context(request, tournament, entrants_form=None) -> dict:
 
 
 @require_safe
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def tournament_detail(request: HttpRequest, token: str) -> TemplateResponse:
     tournament = tournament_by_token(EDIT, token)
     context = organiser_context(request, tournament)
@@ -168,7 +173,7 @@ def tournament_detail(request: HttpRequest, token: str) -> TemplateResponse:
 
 
 @require_POST
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def tournament_entrants(request: HttpRequest, token: str) -> HttpResponse:
     """Teams or players typed or pasted, one per line."""
     tournament = tournament_by_token(EDIT, token)
@@ -187,7 +192,7 @@ def tournament_entrants(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def tournament_withdraw(request: HttpRequest, token: str) -> HttpResponse:
     """An entrant withdraws (before the draw; tek: between rounds)."""
     tournament = tournament_by_token(EDIT, token)
@@ -209,7 +214,7 @@ def tournament_withdraw(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def tournament_draw(request: HttpRequest, token: str) -> HttpResponse:
     """ "Kura çek": groups or the league, the next knock-out round, the next tek round."""
     tournament = tournament_by_token(EDIT, token)
@@ -254,7 +259,7 @@ def result_words(line: state.GameLine, totals) -> str:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def tournament_result(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """A game's result by hand, or a correction of it, with a reason kept and shown."""
     tournament = tournament_by_token(EDIT, token)
@@ -295,7 +300,7 @@ def tournament_result(request: HttpRequest, token: str, number: int) -> HttpResp
 
 
 @require_safe
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def tournament_print(request: HttpRequest, token: str) -> TemplateResponse:
     """One sheet of paper per table of the current round: who plays, and each game's QR code
     of its match's edit link (the table scores it)."""
@@ -329,7 +334,7 @@ def tables_of(picture: state.Picture) -> list[tuple[int, list[state.GameLine]]]:
 
 
 @require_safe
-@secret_link(role=VIEW)
+@secret_link(role=VIEW, finds=None)
 def view_tournament(request: HttpRequest, token: str) -> TemplateResponse:
     """Standings, the bracket and every table's live score, read-only."""
     tournament = tournament_by_token(VIEW, token)
@@ -357,12 +362,12 @@ def poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
 
 
 @require_safe
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def tournament_poll(request: HttpRequest, token: str) -> HttpResponse:
     return poll(request, EDIT, token)
 
 
 @require_safe
-@secret_link(role=VIEW)
+@secret_link(role=VIEW, finds=None)
 def view_tournament_poll(request: HttpRequest, token: str) -> HttpResponse:
     return poll(request, VIEW, token)

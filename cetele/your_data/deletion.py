@@ -16,7 +16,7 @@ from django.db.models import Count, Exists, OuterRef, QuerySet
 
 from cetele.live import push
 from cetele.models import Game, HousePreset, Match, MissCount, Table, Tournament
-from cetele.sharing.links import current_window
+from cetele.shell.wrong_passwords import current_window
 
 # `forget_unused` deletes this many at a time, each batch in its own short transaction: on
 # SQLite every transaction holds the one write lock, and live tables must not wait long.

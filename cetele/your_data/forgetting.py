@@ -1,6 +1,6 @@
 """A deleted match leaves nothing of it in any process's memory.
 
-What each process keeps in the "sheets" cache (cetele.live.board: the drawn sheets and the next
+What each process keeps in the "sheets" cache (cetele.live.kept: the drawn sheets and the next
 hand's empty fields) holds players' names. Keyed by the match's state, a deleted match's entries
 can never be reached again, but they would stay until pushed out or an hour old. So a deletion,
 once committed, is announced: the process that made it empties its "sheets" cache at once and
@@ -22,7 +22,7 @@ import threading
 from django.core.cache import cache, caches
 from django.db import close_old_connections, transaction
 
-from cetele.live.board import SHEETS
+from cetele.live.kept import SHEETS
 
 logger = logging.getLogger("cetele.your_data.forgetting")
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from cetele.house_rules.rulesets import house_by_token
 from cetele.models import Match
-from cetele.sharing.links import EDIT, FORGET_PARAM, forget_value, match_by_token, secret_link
+from cetele.sharing.links import EDIT, FORGET_PARAM, forget_value, secret_link
 from cetele.tables.season import table_by_token
 from cetele.tournaments.guard import is_a_game
 from cetele.your_data.deletion import (
@@ -75,9 +75,8 @@ def after_deletion(url_name: str, forget: list[str]) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @secret_link(role=EDIT)
-def match_delete(request: HttpRequest, token: str) -> HttpResponse:
+def match_delete(request: HttpRequest, match: Match) -> HttpResponse:
     """Delete the match with its hands, history and both links (the GET page confirms)."""
-    match = match_by_token(EDIT, token)
     form = ConfirmDeletionForm(posted(request))
     # A tournament game's result is the tournament's (its standings, its bracket): its match is
     # never deleted alone through the table's edit link (it is forgotten after its tournament).
@@ -110,7 +109,7 @@ def match_delete(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def house_delete(request: HttpRequest, token: str) -> HttpResponse:
     """Delete a house preset (its edit link); matches started with it keep their own copy."""
     house = house_by_token("edit_token", token)
@@ -135,7 +134,7 @@ def started_with(preset_value: str) -> int:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@secret_link(role=EDIT)
+@secret_link(role=EDIT, finds=None)
 def table_delete(request: HttpRequest, token: str) -> HttpResponse:
     """Delete a table (its edit link), keeping or deleting its matches as the user chooses."""
     table = table_by_token(EDIT, token)

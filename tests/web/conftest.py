@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bench.harness import RedisServer, prepare, server_env
-from cetele.sharing.links import current_window
+from cetele.shell.wrong_passwords import current_window
 from tests.conftest import require_or_skip
 
 

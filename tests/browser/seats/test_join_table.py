@@ -104,7 +104,7 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
     expect(players["Can"].locator("#table-rows")).to_contain_text(
         re.compile(r"Ayşe( \(siz\))?:\s+Seri · 35"), timeout=LIVE
     )
-    # Each phone's list is the same drawing (cetele.live.rows); "(siz)" shows on its own row.
+    # Each phone's list is the same drawing (cetele.seats.rows); "(siz)" shows on its own row.
     can_rows = players["Can"].locator("#table-rows li")
     shown = {"use_inner_text": True}  # what the player sees, not what is in the page
     expect(can_rows.filter(has_text="Can")).to_contain_text("(siz)", **shown)

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from cetele.models import Match
-from cetele.sharing import links as sharing
+from cetele.shell import wrong_passwords
 from tests.browser.sheet import start_match
 from tests.browser.shell.test_offline import kept_for_offline
 
@@ -22,7 +22,7 @@ def guess_from_the_same_address(guesser) -> None:
     """Another phone on the café's Wi-Fi (one address for all) opens 25 links that do not exist."""
     statuses = [
         guesser.request.get(f"/m/{secrets.token_urlsafe(32)}/").status
-        for _ in range(sharing.BAD_LINK_LIMIT + 5)
+        for _ in range(wrong_passwords.BAD_LINK_LIMIT + 5)
     ]
     assert set(statuses) == {404}
 

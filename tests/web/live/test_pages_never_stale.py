@@ -1,6 +1,6 @@
-"""The live sheet drawn once per version and kept (cetele/live/board.py): every phone at a version
-gets the same sheet for one query, and no change, link or language ever gets a stale one; the
-pages around it are each request's own (no phone's token is in another's page)."""
+"""The live sheet drawn once per version and kept (cetele/matches/sheet.py): every phone at a
+version gets the same sheet for one query, and no change, link or language ever gets a stale one;
+the pages around it are each request's own (no phone's token is in another's page)."""
 
 import json
 import re
@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import scoring
-from cetele.live.board import SHEETS
+from cetele.live.kept import SHEETS
 from cetele.models import Hand, Match, NothingToUndo
 from tests.factories import add_hand, form_data, make_match, sample_inputs, undo, undo_form
 
@@ -66,11 +66,11 @@ def test_the_scorer_s_page_at_a_kept_version_has_the_next_hand_s_form(client):
 
 
 def test_the_sheet_is_drawn_once_per_version(client, monkeypatch):
-    import cetele.live.board
+    import cetele.matches.sheet
 
     drawn = []
-    real_draw = cetele.live.board.draw
-    monkeypatch.setattr(cetele.live.board, "draw", lambda *a: drawn.append(1) or real_draw(*a))
+    real_draw = cetele.matches.sheet.draw
+    monkeypatch.setattr(cetele.matches.sheet, "draw", lambda *a: drawn.append(1) or real_draw(*a))
     match = make_match(hands=3)
 
     for _ in range(3):

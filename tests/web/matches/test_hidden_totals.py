@@ -12,7 +12,8 @@ from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 
-from cetele.live.board import SHEETS, board_key
+from cetele.live.kept import SHEETS
+from cetele.matches.sheet import board_key
 from cetele.models import Match
 from cetele.sharing.links import link_context
 from cetele.tables.season import rematch

@@ -415,7 +415,7 @@ def test_every_joined_phone_gets_the_same_rows_and_its_page_says_whose_phone_it_
 
 
 def test_the_rows_drawn_for_the_scorer_are_never_a_joined_phones(client, match):
-    """The rows are kept once drawn (cetele.live.rows): the scorer's, which name the edit link,
+    """The rows are kept once drawn (cetele.seats.rows): the scorer's, which name the edit link,
     are never given to a joined phone asking for the same state."""
     ayse = joined_phone(match, 1)
     ayse.post(join("seats:join_row", match), row_data(3, remaining=35))

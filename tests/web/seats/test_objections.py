@@ -8,7 +8,8 @@ from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 
-from cetele.live.board import SHEETS, board_key
+from cetele.live.kept import SHEETS
+from cetele.matches.sheet import board_key
 from cetele.models import Change, HandGone, Match
 from cetele.seats.models import Objection
 from cetele.sharing.links import VIEW, link_context

@@ -13,7 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from bench.harness import Client, Gunicorn, prepare, server_env
 from cetele.settings import cache_settings, miss_counts
-from cetele.sharing.links import BAD_LINK_LIMIT
+from cetele.shell.wrong_passwords import BAD_LINK_LIMIT
 from tests.web.sharing.test_guess_limits import ADMIN_ON, a_wrong_password
 from tests.web.shell.test_admin import ADMIN
 

@@ -21,7 +21,7 @@ import pytest
 
 from bench.harness import Client, Gunicorn, prepare, server_env
 from cetele.models import MissCount
-from cetele.sharing import links as sharing
+from cetele.shell import wrong_passwords
 from tests.web.shell.test_admin import ADMIN, ADMIN_PATH, admin_on, admin_tables  # noqa: F401
 
 # The servers' counts keep the real clock: each server test waits for time to spare in one
@@ -132,7 +132,7 @@ def test_sixteen_parallel_password_guessers_get_exactly_the_limit_in_answers(
         statuses = in_parallel(server.port, an_address(), a_wrong_password)
 
     assert sorted(set(statuses)) == [200, 429]  # the login form again, then refused
-    assert statuses.count(200) == sharing.BAD_LINK_LIMIT
+    assert statuses.count(200) == wrong_passwords.BAD_LINK_LIMIT
 
 
 @servers_in_one_window
@@ -143,8 +143,8 @@ def test_sixteen_parallel_password_guessers_on_redis_get_exactly_the_limit_in_an
     with a_server(tmp_path, admin_static_root, redis_url) as server:
         statuses = in_parallel(server.port, an_address(), a_wrong_password)
 
-    assert statuses.count(200) == sharing.BAD_LINK_LIMIT
-    assert statuses.count(429) == GUESSERS * GUESSES_EACH - sharing.BAD_LINK_LIMIT
+    assert statuses.count(200) == wrong_passwords.BAD_LINK_LIMIT
+    assert statuses.count(429) == GUESSERS * GUESSES_EACH - wrong_passwords.BAD_LINK_LIMIT
 
 
 # --- Who is counted ------------------------------------------------------------------------
@@ -173,7 +173,7 @@ def test_a_live_count_outlives_hundreds_of_other_addresses(client, settings):
     count, in its own table (DJANGO_CACHE_URL=db), must not go with them, nor could a guesser
     with many addresses wipe it. (A process's memory, locmem, culls so too: one process only.)"""
     settings.CETELE_MISS_COUNTS = "database"
-    for _ in range(sharing.BAD_LINK_LIMIT):
+    for _ in range(wrong_passwords.BAD_LINK_LIMIT):
         assert wrong_password(client, "203.0.113.1") == 200
     for n in range(400):
         wrong_password(client, f"198.51.{1 + n // 200}.{1 + n % 200}")
@@ -185,7 +185,7 @@ def test_a_live_count_outlives_hundreds_of_other_addresses(client, settings):
 @pytest.mark.usefixtures("admin_on")
 def test_an_ipv6_client_is_counted_by_its_64(client, counting):
     """A phone on IPv6 may use a new address of its /64 for each request."""
-    for n in range(sharing.BAD_LINK_LIMIT):
+    for n in range(wrong_passwords.BAD_LINK_LIMIT):
         assert wrong_password(client, f"2001:db8:1:2::{n + 1:x}") == 200
 
     assert login_page(client, "2001:db8:1:2:ffff:ffff:ffff:ffff") == 429
@@ -196,7 +196,7 @@ def test_an_ipv6_client_is_counted_by_its_64(client, counting):
 @pytest.mark.django_db
 @pytest.mark.usefixtures("admin_on")
 def test_an_ipv4_client_written_as_ipv6_is_counted_as_itself(client, counting):
-    for _ in range(sharing.BAD_LINK_LIMIT):
+    for _ in range(wrong_passwords.BAD_LINK_LIMIT):
         wrong_password(client, "::ffff:203.0.113.9")
 
     assert login_page(client, "203.0.113.9") == 429
@@ -209,7 +209,7 @@ def test_a_new_window_starts_an_address_s_count_anew(client, settings):
     """One row per address in the database: the misses of a window that has passed do not
     carry over into the next."""
     settings.CETELE_MISS_COUNTS = "database"
-    window, _left = sharing.current_window()
+    window, _left = wrong_passwords.current_window()
     MissCount.objects.create(counter="admin:203.0.113.20", window=window - 1, count=50)
 
     assert wrong_password(client, "203.0.113.20") == 200
@@ -218,7 +218,7 @@ def test_a_new_window_starts_an_address_s_count_anew(client, settings):
 
 @pytest.mark.django_db
 def test_link_misses_are_not_counted_anywhere(client, counting):
-    for _ in range(sharing.BAD_LINK_LIMIT * 2):
+    for _ in range(wrong_passwords.BAD_LINK_LIMIT * 2):
         assert client.get(a_guess(), REMOTE_ADDR="203.0.113.30").status_code == 404
 
     assert not MissCount.objects.exists()

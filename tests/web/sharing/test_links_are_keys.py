@@ -30,6 +30,7 @@ from cetele.models import (
     TeaItem,
 )
 from cetele.sharing import links as sharing
+from cetele.shell import wrong_passwords
 from cetele.your_data.deletion import delete_match
 from tests.factories import add_hand, form_data, make_match, new_match_data, sample_inputs
 from tests.web.endpoints import KEYS, make_keys, routes
@@ -326,7 +327,7 @@ def test_unknown_and_malformed_tokens_get_the_very_same_404(client, match):
 
 
 def test_a_missing_hand_under_a_good_link_is_a_plain_404_not_a_bad_link(client, match):
-    for _ in range(sharing.BAD_LINK_LIMIT + 5):
+    for _ in range(wrong_passwords.BAD_LINK_LIMIT + 5):
         assert client.get(f"/v/{match.view_token}/el/999/").status_code == 404
 
     assert client.get(f"/v/{match.view_token}/").status_code == 200
@@ -336,7 +337,7 @@ def test_a_missing_hand_under_a_good_link_is_a_plain_404_not_a_bad_link(client, 
 KEY_PREFIXES = ["m", "v", "k", "ev", "masa", "masa/izle", "t", "tv"]
 
 
-def misses_from_the_cafe(client, count: int = sharing.BAD_LINK_LIMIT * 5) -> None:
+def misses_from_the_cafe(client, count: int = wrong_passwords.BAD_LINK_LIMIT * 5) -> None:
     """`count` misses of every kind of link, malformed ones among them, from the client's
     address (a café's one address: every phone on its Wi-Fi shares it)."""
     for index in range(count):
@@ -398,7 +399,7 @@ def test_a_rotated_view_link_is_answered_link_changed(client, match):
 
     polls = [
         client.get(f"/v/{old}/poll/?v={match.version}", headers=HTMX)
-        for _ in range(sharing.BAD_LINK_LIMIT * 2)
+        for _ in range(wrong_passwords.BAD_LINK_LIMIT * 2)
     ]
     page = client.get(f"/v/{old}/")
     editor = client.get(f"/m/{match.edit_token}/")
@@ -492,7 +493,7 @@ def test_every_way_of_naming_an_unknown_house_key_is_the_same_404(client):
 
 def test_after_many_misses_every_way_of_naming_a_real_house_key_still_works(client):
     keys = make_keys()
-    for index in range(sharing.BAD_LINK_LIMIT * 2):
+    for index in range(wrong_passwords.BAD_LINK_LIMIT * 2):
         client.get(f"/kurallar/yeni/?from={'J' * 42}{index % 10}")
 
     for method, url, data in house_key_lookups(keys.house.view_token, keys.table.edit_token):

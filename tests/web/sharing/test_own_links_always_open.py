@@ -8,7 +8,7 @@ from django.urls import reverse
 
 import scoring
 from cetele.models import HousePreset, Match, Table
-from cetele.sharing import links as sharing
+from cetele.shell import wrong_passwords
 from tests.factories import make_match, new_match_data
 from tests.web.house_rules.test_preset_editor import editor_data
 from tests.web.tables.test_tables_and_rematches import play, start_at, table_with
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def guessing_at_the_same_address(client) -> None:
     """Another phone at the same address guesses: each miss is the plain 404, never a refusal."""
     guesser = type(client)()
-    for index in range(sharing.BAD_LINK_LIMIT * 2):
+    for index in range(wrong_passwords.BAD_LINK_LIMIT * 2):
         assert guesser.get(f"/m/{'Q' * 42}{index % 10}/").status_code == 404
 
 

@@ -174,7 +174,7 @@ def test_repeated_wrong_passwords_are_slowed_down_like_bad_links(client, admin_o
 
 def test_wrong_admin_passwords_do_not_lock_the_address_out_of_its_matches(client, admin_on):
     """The operator mistyping at the café counts on the admin's own counter."""
-    from cetele.sharing.links import BAD_LINK_LIMIT
+    from cetele.shell.wrong_passwords import BAD_LINK_LIMIT
     from tests.factories import make_match
 
     match = make_match()
@@ -187,7 +187,7 @@ def test_wrong_admin_passwords_do_not_lock_the_address_out_of_its_matches(client
 
 
 def test_bad_links_from_the_cafe_do_not_lock_the_operator_out(client, admin_on):
-    from cetele.sharing.links import BAD_LINK_LIMIT
+    from cetele.shell.wrong_passwords import BAD_LINK_LIMIT
 
     for index in range(BAD_LINK_LIMIT * 2):
         assert client.get(f"/m/{'Z' * 42}{index % 10}/").status_code == 404
@@ -204,7 +204,7 @@ BEHIND_PROXY = override_settings(
 
 
 def wrong_passwords(client, **headers) -> None:
-    from cetele.sharing.links import BAD_LINK_LIMIT
+    from cetele.shell.wrong_passwords import BAD_LINK_LIMIT
 
     for index in range(BAD_LINK_LIMIT):
         extra = {key: value.format(index=index) for key, value in headers.items()}

@@ -8,7 +8,7 @@ import pytest
 
 from bench.harness import Client, Gunicorn, free_port, prepare, server_env
 from cetele.models import Change, Match, RetiredLink
-from cetele.sharing.links import BAD_LINK_LIMIT
+from cetele.shell.wrong_passwords import BAD_LINK_LIMIT
 from tests.factories import make_match
 
 

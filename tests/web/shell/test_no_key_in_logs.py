@@ -60,7 +60,7 @@ def test_django_s_own_lines_carry_no_key(monkeypatch):
         strict.post(f"/m/{edit}/el/", {"finisher": "0"})  # Forbidden (CSRF cookie not set.)
         strict.get(f"/m/{edit}/")  # a CSRF cookie, then a POST without the token
         strict.post(f"/m/{edit}/geri-al/", {})  # Forbidden (CSRF token missing.)
-        monkeypatch.setattr("cetele.live.board.draw", broken)
+        monkeypatch.setattr("cetele.matches.sheet.draw", broken)
         careless.get(f"/v/{view}/")  # Internal Server Error: /v/<token>/, with its traceback
         logging.getLogger("django.server").warning(
             '"%s" %s %s', f"GET /m/{edit}/?from={view} HTTP/1.1", 404, 179

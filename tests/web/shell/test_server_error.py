@@ -23,7 +23,7 @@ def test_a_failure_on_a_match_page_is_our_500_page_without_the_key(monkeypatch, 
     match = make_match(hands=1)
     token = match.edit_token if role == "edit" else match.view_token
     url = f"/m/{token}/" if role == "edit" else f"/v/{token}/"
-    monkeypatch.setattr("cetele.live.board.draw", broken)
+    monkeypatch.setattr("cetele.matches.sheet.draw", broken)
 
     response = failing_client().get(url)
 

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from cetele.models import Drink, Hand, Match, Player, Table, TablePlayer, TeaItem
-from cetele.sharing import links as sharing
+from cetele.shell import wrong_passwords
 from tests.factories import add_hand, form_data, sample_inputs
 from tests.web.endpoints import routes
 from tests.web.tables.test_tables_and_rematches import start_at, table_with
@@ -241,7 +241,7 @@ def test_bad_table_links_get_the_very_same_404_as_bad_match_links(client, table)
 
 
 def test_guessing_table_links_locks_no_table_out_like_guessing_match_links(client, table):
-    for index in range(sharing.BAD_LINK_LIMIT * 2):
+    for index in range(wrong_passwords.BAD_LINK_LIMIT * 2):
         assert client.get(f"/masa/{'B' * 42}{index % 10}/").status_code == 404
 
     after = [

@@ -16,12 +16,12 @@ from django.urls import reverse
 from django.utils.translation import override
 
 import scoring
-from cetele.live.board import SHEETS
-from cetele.live.tournament import live_key
+from cetele.live.kept import SHEETS
 from cetele.models import Match, new_token
 from cetele.sharing.pages import qr_svg
 from cetele.tournaments.models import Entrant, Game, ManualResult, Pairing, Tournament
 from cetele.tournaments.state import live_version
+from cetele.tournaments.views import live_key
 from tests.factories import add_hand, make_tournament, sample_inputs
 from tests.web.endpoints import routes
 
@@ -651,8 +651,8 @@ def test_the_poll_answers_204_until_a_hand_or_a_result_changes_it(client):
 
 
 def test_every_phone_on_the_view_link_gets_the_same_live_part_and_a_save_changes_it(client):
-    """The view link's live part is kept once drawn per live version (cetele.live.tournament):
-    the next phone's news is the same drawing, and the next save is drawn anew."""
+    """The view link's live part is kept once drawn per live version (cetele.tournaments.views.
+    live_key): the next phone's news is the same drawing, and the next save is drawn anew."""
     tournament = make_tournament(entrants=4, hands_per_game=3, drawn=True)
     url = reverse("tournaments:view_tournament_poll", args=[tournament.view_token])
     first, second = Client(), Client()
@@ -693,7 +693,7 @@ def test_a_deleted_tournaments_live_part_is_forgotten(client):
     assert "T1" in client.get(view, {"v": "old"}).content.decode()
     version = live_version(Tournament.objects.filter(pk=tournament.pk))
     with override("tr"):
-        key = live_key(version.pk, version.created_at, version.key, version.touched_at)
+        key = live_key(version)
     assert "T1" in caches[SHEETS].get(key)
 
     tournament.delete()

@@ -15,7 +15,8 @@ from django.utils.translation import override
 
 from bench.harness import Client as PhoneClient
 from bench.harness import Gunicorn, prepare, server_env
-from cetele.live.board import SHEETS, board_key
+from cetele.live.kept import SHEETS
+from cetele.matches.sheet import board_key
 from cetele.sharing.links import VIEW, link_context
 from cetele.your_data.deletion import forget_unused
 from cetele.your_data.forgetting import MARK, DeletionWatch

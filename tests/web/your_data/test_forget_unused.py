@@ -20,7 +20,7 @@ from cetele.models import (
     Table,
     TablePlayer,
 )
-from cetele.sharing.links import current_window
+from cetele.shell.wrong_passwords import current_window
 from cetele.your_data import deletion
 from cetele.your_data.deletion import database_bytes
 from tests.factories import make_match

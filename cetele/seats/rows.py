@@ -1,4 +1,5 @@
-"""The open hand's rows (cetele.seats), drawn once per state and kept, as the sheet is (board.py).
+"""The open hand's rows, drawn once per state and kept (cetele.live.kept), as the sheet is
+(cetele.matches.sheet).
 
 Every row a joined phone writes is news to each page of its table: the scorer's and every joined
 phone's rows' poll then asks for the rows, and all of them, of one role, would draw the same
@@ -8,9 +9,9 @@ role, link, language) and kept in the "sheets" cache beside the sheet. A rows' a
 took 7 queries and a template walk (about 4 ms in-process, bench/profile.py rows); a kept one is
 the version lookup and one cache read.
 
-Why this is correct, by the same argument as the sheet's (board.py): every change to what the
-section shows bumps `Match.version` (a hand saved, corrected or undone, the gösterge's number) or
-`Match.draft_version` (a row written, a seat taken or freed, the gösterge's colour) in the
+Why this is correct, by the same argument as the sheet's (cetele.live.kept): every change to what
+the section shows bumps `Match.version` (a hand saved, corrected or undone, the gösterge's number)
+or `Match.draft_version` (a row written, a seat taken or freed, the gösterge's colour) in the
 transaction that makes it, and both are in the key, read before the drawing; a drawing made
 while another phone writes may show the newer state (its URL then names that state), never an
 older one. Nothing in it varies with the request: a joined phone's own seat is marked by its page
@@ -19,28 +20,12 @@ the phone's fresh row after a save, its gösterge section — are drawn per requ
 A deletion empties the cache with the sheets (cetele.your_data.forgetting).
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 
-from django.core.cache import caches
 from django.utils.safestring import SafeString
 
-from cetele.live.board import SHEETS, drawing_key, state_stamp
-
-
-@dataclass(frozen=True)
-class RowsState:
-    """What names one state of a match's rows: read in one query by the rows' poll."""
-
-    pk: int
-    version: int
-    draft_version: int
-    created_at: datetime
-    touched_at: datetime
-
-    # The columns to read, in this order (Match.objects…values_list(*RowsState.FIELDS)).
-    FIELDS = ("pk", "version", "draft_version", "created_at", "touched_at")
+from cetele.live.kept import drawing_key, state_stamp
+from cetele.sharing.links import PolledMatch
 
 
 @dataclass(frozen=True)
@@ -51,21 +36,10 @@ class Rows:
     html: SafeString  # <section id="table-rows">…</section>; empty when position is None
 
 
-def rows_key(state: RowsState, role: str, token: str) -> str:
-    """What names one drawing (cetele.live.board.drawing_key): the match's state (both versions
+def rows_key(state: PolledMatch, role: str) -> str:
+    """What names one drawing (cetele.live.kept.drawing_key): the match's state (both versions
     and the last change's moment), the role, the link (the section's URL holds the token), the
     language."""
     versions = f"{state.version}.{state.draft_version}"
     match_state = state_stamp(state.pk, state.created_at, versions, state.touched_at)
-    return drawing_key("rows", match_state, role, token=token)
-
-
-def rows_for(state: RowsState, role: str, token: str, draw: Callable[[], Rows]) -> Rows:
-    """The rows at `state`, as `role`'s pages show them: drawn now by `draw`, or kept."""
-    key = rows_key(state, role, token)
-    cache = caches[SHEETS]
-    rows = cache.get(key)
-    if rows is None:
-        rows = draw()
-        cache.set(key, rows)
-    return rows
+    return drawing_key("rows", match_state, role, token=state.token)

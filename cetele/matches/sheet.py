@@ -1,4 +1,4 @@
-"""The live sheet, drawn once per version and kept through Django's cache framework.
+"""The sheet as every link shows it: drawn once per version and kept (cetele.live.kept).
 
 Nearly every page a table asks for is the çetele: the scorer's page after each save, and each
 watching phone when its poll hears of the change. Until the match changes again all of them show
@@ -12,10 +12,8 @@ next hand's empty fields and its gösterge's chips are kept (`empty_hand_fields`
 `empty_indicator_chips`, with the figures that justify them); the page around them, the form's
 head and every answer are drawn per request by their views.
 
-Why memory is enough, and correct behind a load balancer: a key is never written twice with
-different contents (its version is read from the database by the request that uses it), so
-there is nothing to invalidate and nothing to share; each app server draws a version at most
-once. What the sheet shows beside its version is in the key: the link (its token, as a digest:
+What the sheet shows beside its version is in its key (`board_key`, by cetele.live.kept's
+`drawing_key`, whose docstring says why memory is enough): the link (its token, as a digest:
 rotating a link changes every URL in the sheet), whom it is drawn for (`audience`: the scorer
 sees every total, the table's phones none while "gizli toplam" hides them) and the language. An
 objection raised or ended, and "gizli toplam" turned on or off, bump the version like a hand.
@@ -24,23 +22,19 @@ Nothing inside varies with the request: no CSRF token (the sheet has no form; th
 attribute of the <section> around it, written per request). A request that reads the version just
 before another phone's save may draw the newer hands under the older version: its phones then ask
 again at once (their poll names the older version), and never see older hands than the version
-says. A database restored from a backup while the app runs may reach a version number again with
-other contents: keys name the moment of the change too (`stamp`). A deletion empties it in every
-process: no sheet of a deleted match, names and all, stays in memory
-(cetele.your_data.forgetting).
+says.
 """
 
 import hashlib
 from dataclasses import dataclass
 
-from django.core.cache import caches
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 
 from cetele.deal.dealer import dealer_of
 from cetele.deal.indicator import Indicator, open_indicator
+from cetele.live.kept import drawing_key, kept, state_stamp
 from cetele.matches.stats import drawn
 from cetele.models import Change, Match, Player, place_among
 from cetele.sharing.links import EDIT
@@ -49,8 +43,6 @@ from cetele.tea.tally import bill_text, tally_of
 from cetele.tournaments.naming import MatchHeading, match_heading
 from scoring.sentences import signed
 from scoring.sheet import tally
-
-SHEETS = "sheets"  # the cache alias (cetele.settings.CACHES): this process's memory
 
 
 @dataclass(frozen=True)
@@ -156,30 +148,9 @@ def sheet_lines(
     return lines
 
 
-def drawing_key(kind: str, state: str, *shown: str, token: str = "") -> str:
-    """The one way every kept drawing (cetele.live: the sheet, the open hand's rows, the next
-    hand's empty fields and chips) is named: its kind; the state it is drawn from (`stamp`:
-    whatever changes in the database moves it); what else it shows that no version moves
-    (`shown`: a role, whom the totals are drawn for, the players' names...); the link it holds,
-    as a digest (a rotated link names other drawings; the key never holds a link); and the
-    language. Whatever a drawing shows beside its state must be in `shown`: anything else would
-    be kept from before it changed (tests/web/live/test_every_input_change_is_drawn.py)."""
-    digest = hashlib.sha256(token.encode()).hexdigest()[:32] if token else ""
-    return ":".join((kind, state, *shown, digest, get_language()))
-
-
 def stamp(match: Match) -> str:
-    """What names one state of one match in a key: see `state_stamp`."""
+    """What names one state of one match in a key (cetele.live.kept.state_stamp)."""
     return state_stamp(match.pk, match.created_at, str(match.version), match.touched_at)
-
-
-def state_stamp(pk: int, created_at, versions: str, touched_at) -> str:
-    """One state of one match (or tournament): its id and creation time (an id alone may name
-    another match in a database restored from a backup, and in every test, whose transaction is
-    rolled back), its versions, and the moment of the change that made it (a restored database
-    reaches a version number again with other contents, never at the same moment; `touched_at`
-    is also moved by a day's first visit, which costs one drawing)."""
-    return f"{pk}:{created_at.timestamp()}:{versions}:{touched_at.timestamp()}"
 
 
 def audience(match: Match, role: str) -> str:
@@ -201,23 +172,12 @@ def board_key(match: Match, links: dict) -> str:
 def board_for(match: Match, links: dict) -> Board:
     """The sheet of `match` at the version it was read at, as the link in `links` shows it
     (cetele.sharing.links.link_context), drawn now or taken from memory."""
-    key = board_key(match, links)
-    cache = caches[SHEETS]
-    board = cache.get(key)
-    if board is None:
-        board = draw(match, links)
-        cache.set(key, board)
-    return board
-
-
-def players_of(match: Match) -> list[Player]:
-    """The match's players in seat order."""
-    return list(match.players.all())
+    return kept(board_key(match, links), lambda: draw(match, links))
 
 
 def draw(match: Match, links: dict) -> Board:
     """Read the players and the hands and render the sheet: what a miss costs."""
-    players = players_of(match)
+    players = list(match.players.all())
     hands = match.sheet_hands()
     sheet = tally([scores for _, scores, _, _ in hands], len(players), match.teams)
     hand_url = reverse(links["urls"]["hand"], args=[links["token"], 1])
@@ -324,15 +284,13 @@ def empty_hand_fields(match: Match, entry) -> SafeString:
     form_url = reverse("matches:hand_create", args=[match.edit_token])
     names = "\x1f".join(player.name for player in entry.players)
     names_digest = hashlib.sha256(names.encode()).hexdigest()
-    key = drawing_key("fields", stamp_of_start(match), names_digest, token=match.edit_token)
-    cache = caches[SHEETS]
-    html = cache.get(key)
-    if html is None:
-        html = render_to_string(
-            "cetele/hand_form/_hand_fields.html", {"entry": entry, "form_url": form_url}
-        )
-        cache.set(key, html)
-    return mark_safe(html)
+    # The match whatever its version: no hand saved changes the empty fields.
+    state = state_stamp(match.pk, match.created_at)
+    key = drawing_key("fields", state, names_digest, token=match.edit_token)
+    context = {"entry": entry, "form_url": form_url}
+    return mark_safe(
+        kept(key, lambda: render_to_string("cetele/hand_form/_hand_fields.html", context))
+    )
 
 
 def empty_indicator_chips(entry) -> SafeString:
@@ -348,16 +306,5 @@ def empty_indicator_chips(entry) -> SafeString:
     three times, 2026-12-04; docs/performance.md).
     Nothing in it varies with the match, the request or the hand: no name, no link, no token."""
     key = drawing_key("chips", "", str(entry.has_riziko))
-    cache = caches[SHEETS]
-    html = cache.get(key)
-    if html is None:
-        html = render_to_string(
-            "cetele/hand_form/_hand_form.html#indicator_fields", {"entry": entry}
-        )
-        cache.set(key, html)
-    return mark_safe(html)
-
-
-def stamp_of_start(match: Match) -> str:
-    """What names one match whatever its version: its id and creation time (see `stamp`)."""
-    return f"{match.pk}:{match.created_at.timestamp()}"
+    template = "cetele/hand_form/_hand_form.html#indicator_fields"
+    return mark_safe(kept(key, lambda: render_to_string(template, {"entry": entry})))
