@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The container leg of make test: build the image from Containerfile and start compose.yaml's
-# stack (app, PostgreSQL, Redis) with podman, then drive it over HTTP (tests/container).
+# The container leg of make test: build the images (Containerfile, deploy/nginx.Containerfile)
+# and start compose.yaml's stack (nginx with push in front of the app, PostgreSQL, Redis) with
+# podman, then drive it over HTTP (tests/container).
 # No registry is reachable on the test machines, so the base image is a Debian bookworm root file
-# system made here with mmdebstrap (python3 for the app; postgresql and redis-server for the two
-# other services), kept for the week outside the checkout, passed in as BASE. Everything else
+# system made here with mmdebstrap (python3 for the app; nginx with nchan, postgresql and
+# redis-server for the other services), kept for the week outside the checkout, passed in as BASE. Everything else
 # (podman's storage, podman-compose's venv) lives in one temporary folder, removed afterwards.
 # Needs root and apt (exit 77 otherwise).
 set -euo pipefail
@@ -72,14 +73,16 @@ sources() { grep -rh -v '^[[:space:]]*#' /etc/apt/sources.list /etc/apt/sources.
 mirror=$(sources | grep -oE 'https?://[^ ]+/debian/?( |$)' | head -n 1 | tr -d ' ')
 security=$(sources | grep -oE 'https?://[^ ]+/debian-security/?( |$)' | head -n 1 | tr -d ' ')
 export BASE=localhost/cetele-test-base:bookworm
-# Essential packages and these only (no apt: nothing is installed in it later); gettext too, so
-# the build finds msgfmt and skips its apt-get. No manual pages or docs, no
+# Essential packages and these only (no apt: nothing is installed in it later); gettext and
+# nginx with nchan too, so the builds find msgfmt and the module and skip their apt-get. No manual pages or docs, no
 # PostgreSQL cluster made at install (the stand-in makes its own), dpkg without fsync.
+base_packages=python3,python3-venv,ca-certificates,gettext,postgresql,redis-server
+base_packages+=,nginx,libnginx-mod-nchan
 base_args=(--quiet --variant=essential --dpkgopt=force-unsafe-io
   --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*'
   --dpkgopt='path-exclude=/usr/share/locale/*'
   --essential-hook='mkdir -p "$1/etc/postgresql-common/createcluster.d" && echo "create_main_cluster = false" >"$1/etc/postgresql-common/createcluster.d/none.conf"'
-  --include=python3,python3-venv,ca-certificates,gettext,postgresql,redis-server bookworm -
+  --include="$base_packages" bookworm -
   "deb ${mirror:-http://deb.debian.org/debian} bookworm bookworm-updates main"
   "deb ${security:-http://deb.debian.org/debian-security} bookworm-security main")
 # The base stands in for the registry's python image, which a machine pulls once and keeps: it
@@ -100,13 +103,14 @@ podman import --quiet --change 'CMD ["/bin/bash"]' "$base_tar" "$BASE" >/dev/nul
 wait "$pip_install"
 echo "   ready after $(($(date +%s) - started)) s"
 
-echo "== build the image (compose.yaml's build, BASE=$BASE)"
-export CETELE_IMAGE=localhost/cetele:test
+echo "== build the images (compose.yaml's builds, BASE=$BASE)"
+export CETELE_IMAGE=localhost/cetele:test CETELE_NGINX_IMAGE=localhost/cetele-nginx:test
+export NGINX_BASE=$BASE
 # What a self-hoster writes into .env beside compose.yaml (docs/self-hosting.md).
 DJANGO_SECRET_KEY="container-leg-$(head -c 32 /dev/urandom | base64 | tr -d '/+=')"
 POSTGRES_PASSWORD="container-leg-$(head -c 12 /dev/urandom | base64 | tr -d '/+=')"
 export DJANGO_SECRET_KEY POSTGRES_PASSWORD DJANGO_ALLOWED_HOSTS=cetele.example WORKERS=2
-compose build app >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
+compose build app nginx >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
 echo "   built after $(($(date +%s) - started)) s"
 
 echo "== drive the stack over HTTP (tests/container)"
@@ -117,8 +121,8 @@ export CETELE_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("12
 status=0
 .venv/bin/python -m pytest tests/container -q -p no:cacheprovider || status=$?
 if [ "$status" != 0 ]; then
-  echo "!! the container leg failed; the app's log:" >&2
-  compose logs app 2>&1 | tail -n 60 >&2 || true
+  echo "!! the container leg failed; the app's and nginx's logs:" >&2
+  compose logs app nginx 2>&1 | tail -n 80 >&2 || true
 fi
 echo "   container leg took $(($(date +%s) - started)) s"
 exit "$status"

@@ -1,13 +1,19 @@
 """What the container leg's tests share: compose as the leg set it up (scripts/container-test.sh),
-and a phone that talks to the published 127.0.0.1 port as the TLS proxy in front would."""
+a phone that talks to the published 127.0.0.1 port as the TLS proxy in front would, and the live
+stream its page holds (nginx's nchan, in the service `nginx`), opened as EventSource opens it."""
 
+import http.client
 import os
+import queue
+import random
+import re
 import subprocess
+import threading
 import time
 
 import pytest
 
-from bench.harness import Client
+from bench.harness import Client, hand_form_data, sample_hand
 
 PORT = int(os.environ.get("CETELE_PORT", "0"))
 HOST = os.environ.get("DJANGO_ALLOWED_HOSTS", "")  # compose's .env: set by the leg
@@ -18,6 +24,11 @@ PROXY_HEADERS = {
     "X-Forwarded-For": "203.0.113.7",
     "Origin": f"https://{HOST}",
 }
+
+
+STREAM = re.compile(r'data-stream="(/canli/[0-9a-f]{32})"')
+LINKS = re.compile(r"/[vk]/([A-Za-z0-9_-]{22,64})/")
+A_SECOND = 1.0  # issue 53's goal: a change reaches every phone within a second
 
 
 def run_compose(command: list[str], *args: str, timeout: float = 120) -> str:
@@ -49,3 +60,87 @@ def wait_until_healthy(timeout: float = 120) -> float:
             return time.monotonic() - started
         time.sleep(0.25)
     pytest.fail(f"/healthz did not answer 200 within {timeout} s")
+
+
+def podman_logs(project: str, service: str) -> str:
+    """Everything a service's container wrote (podman keeps both streams, across restarts)."""
+    labels = [
+        f"label=com.docker.compose.project={project}",
+        f"label=com.docker.compose.service={service}",
+    ]
+    (container,) = subprocess.run(
+        ["podman", "ps", "-aq", *[f"--filter={label}" for label in labels]],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    logs = subprocess.run(["podman", "logs", container], capture_output=True, text=True, check=True)
+    return logs.stdout + logs.stderr
+
+
+class Stream:
+    """A phone's live stream through the published port, opened as EventSource opens it; what
+    arrives (a new version, `data: 12.3`), with when, in `events`; `closed` once nginx ends it."""
+
+    def __init__(self, path: str) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+        headers = {**PROXY_HEADERS, "Accept": "text/event-stream"}
+        self.connection.request("GET", path, headers=headers)
+        self.response = self.connection.getresponse()
+        self.status = self.response.status
+        self.events: queue.Queue = queue.Queue()
+        self.closed = threading.Event()
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self) -> None:
+        try:
+            for line in self.response:
+                text = line.decode().rstrip("\n")
+                if text.startswith("data: "):
+                    self.events.put((time.monotonic(), text[len("data: ") :]))
+        except (OSError, ValueError, http.client.HTTPException):
+            pass
+        self.closed.set()
+
+    def next(self, timeout: float = 5) -> tuple[float, str]:
+        return self.events.get(timeout=timeout)
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def stream_of(phone: Client, path: str) -> str:
+    """The stream the page at `path` holds (its data-stream)."""
+    status, _, body = phone.get(path)
+    assert status == 200, status
+    found = STREAM.search(body.decode())
+    assert found, "the page carries no stream: it polls"
+    return found[1]
+
+
+def keys_of(phone: Client, match: str) -> list[str]:
+    """The match's three links' keys: its edit link's, and the view and join links it shares."""
+    share = phone.get(match + "paylas/")[2].decode()
+    return list(dict.fromkeys([match.split("/")[2], *LINKS.findall(share)]))
+
+
+def save_a_hand(phone: Client, match: str, seed: int) -> float:
+    """Save a hand through the match's form, as the scorer's phone does; when it was answered."""
+    status, _, _ = phone.post(match + "el/", hand_form_data(sample_hand(random.Random(seed))))
+    assert status in (302, 303), status
+    return time.monotonic()
+
+
+def a_save_reaches_the_stream(phone: Client, match: str, seed: int) -> float:
+    """Open the page's stream, save a hand through the form: seconds from the save's answer to
+    the event that tells the page of it (negative: it came first)."""
+    stream = Stream(stream_of(phone, match))
+    try:
+        assert stream.status == 200, stream.status
+        time.sleep(0.2)  # the stream is held
+        answered = save_a_hand(phone, match, seed)
+        arrived, data = stream.next()
+        assert re.fullmatch(r"\d+\.\d+", data), data  # versions, nothing else
+        return arrived - answered
+    finally:
+        stream.close()
