@@ -22,6 +22,7 @@ from bench.loadtest.page import (
     ROWS_SEEN,
     SCHEDULE,
     SHEET_TRIGGER,
+    STREAM,
     Form,
     header,
     parse_schedule,
@@ -79,6 +80,8 @@ class PhoneActions(Browser):
             phone.csrf = found[1].decode()
         if found := SCHEDULE.search(body):
             phone.schedule = parse_schedule(found[1])
+        if found := STREAM.search(body):
+            phone.stream = found[1].decode()
         drawn = int(found[1]) if (found := NEW_VERSION.search(body)) else phone.known
         if drawn < phone.known:
             # Drawn before a save this phone has since heard of: a reload that was in flight
@@ -124,6 +127,8 @@ class PhoneActions(Browser):
         status, _, body, elapsed = answer
         if status == 204:
             step.record("poll", "nothing changed (204)", elapsed)
+            if saved_at is not None:  # its stream brought the save first: the page shows it
+                table.saves.append((phone.known, saved_at))
         elif status == 200:
             step.record("poll", "new version (200)", elapsed)
             if found := NEW_VERSION.search(body):
@@ -131,9 +136,7 @@ class PhoneActions(Browser):
                 if saved_at is not None:
                     table.saves.append((version, saved_at))
                 if phone.role in ("v", "k"):  # the phones that only watch the sheet
-                    step.delays.extend(
-                        now - at for saved, at in table.saves if phone.known < saved <= version
-                    )
+                    table.shown.append((phone.known, version, now))
                 else:
                     phone.hands = sorted({int(n) for n in HAND_LINK.findall(body)})
                 phone.known = max(phone.known, version)
