@@ -136,7 +136,7 @@ class PhoneActions(Browser):
                 if saved_at is not None:
                     table.saves.append((version, saved_at))
                 if phone.role in ("v", "k"):  # the phones that only watch the sheet
-                    table.shown.append((phone.known, version, now))
+                    table.shown.append((phone.known, version, now, phone.arrived_at))
                 else:
                     phone.hands = sorted({int(n) for n in HAND_LINK.findall(body)})
                 phone.known = max(phone.known, version)

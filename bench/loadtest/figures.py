@@ -79,13 +79,15 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def delays(tables) -> list[float]:
     """Each save's delay to each watching phone (s): from the save's answer to the moment the
-    phone was shown its version (0 when it was shown before the answer reached the scorer)."""
+    phone was shown its version (0 when it was shown before the answer reached the scorer).
+    Only saves answered once that phone had arrived (its first ask, or its stream held), in
+    both modes alike: before, it was still opening the page, not following the match."""
     return [
         max(0.0, shown_at - saved_at)
         for table in tables
         for version, saved_at in table.saves
-        for before, after, shown_at in table.shown
-        if before < version <= after
+        for before, after, shown_at, arrived_at in table.shown
+        if before < version <= after and saved_at >= arrived_at
     ]
 
 

@@ -89,6 +89,7 @@ class PushPhones(PhoneActions):
             # servers were asked, whose peak after a restart the restart step reports).
             step.record("stream opened", "", (now - started) * 1000)
             opened = True
+            phone.arrived_at = min(phone.arrived_at, now)
             self.open_streams.add(id(phone))
             restart = self.restart
             if restart and restart.stopped_at and id(phone) in restart.were_open:

@@ -123,6 +123,7 @@ class Load(PushPhones):
 
     def watch(self, step: Step, table: Table, phone: Phone, end: float, rng):
         """The phone's clock: on its stream when the app pushes, else polling."""
+        phone.arrived_at = math.inf  # until its first ask, or its stream held
         clock = self.pushed if self.push else self.phone
         return clock(step, table, phone, end, rng)
 
@@ -143,6 +144,7 @@ class Load(PushPhones):
         while min(due, reload_at) < end:
             at = min(due, reload_at)
             await asyncio.sleep(max(0.0, at - time.monotonic()))
+            phone.arrived_at = min(phone.arrived_at, at)
             if phone.away:
                 pass
             elif at == reload_at:
