@@ -71,12 +71,13 @@ The tables are stepped up (`--steps`), each step for `--step-seconds`; a table c
 is not carried is run once more (the machine may be busy with something else), and if it fails
 again it is that mode's last: beyond capacity, more load only piles up timeouts.
 
-The restart step (`--restart-seconds`, 40 s): the push stack's tables at the largest count it
-carried; halfway, nginx is stopped (SIGTERM, `nginx -s stop`: every stream cut) and started
-again. It reports how many of the phones that held a stream held it again, when every one of
-them showed the latest version (its ask on opening answered; goal ≤ 10 s), and the app servers'
-request rate before the stop and at its highest after the start (no storm). Requests refused or
-cut while nginx was down are that step's expected errors, not counted in the run's.
+The restart step (`--restart-seconds`, 40 s): the push stack's tables of its last step (their
+phones have opened their pages); halfway, nginx is stopped (SIGTERM, `nginx -s stop`: every
+stream cut) and started again. It reports how many of the phones that held a stream held it
+again, when every one of them showed the latest version (its ask on opening answered; goal ≤ 10
+s), and the app servers' request rate before the stop and at its highest after the start (no
+storm). Requests refused or cut while nginx was down are that step's expected errors, not
+counted in the run's.
 
 At the end, for each stack: push and polling side by side at the largest step each carried
 (tables, their ratio, requests a second, p95, the server's CPU and nginx's, the CPU a table, the

@@ -130,9 +130,10 @@ def play_step(run: Run, count: int, args) -> None:
 
 
 def restart_step(run: Run, args) -> dict:
-    """Tables playing on push for --restart-seconds; halfway, nginx is stopped and started
-    again. Returns what the phones did (figures.restart_lines)."""
-    count = run.carried or args.step_list[0]
+    """The tables playing on push for --restart-seconds (those of its last step: their phones
+    have opened their pages); halfway, nginx is stopped and started again. Returns what the
+    phones did (figures.restart_lines)."""
+    count = len(run.load.live) or args.step_list[0]
     step = Step(count, args.restart_seconds)  # not in load.steps: its refusals are expected
     load, at = run.load, args.restart_seconds / 2
     restart = Restart()
@@ -159,7 +160,7 @@ def restart_step(run: Run, args) -> dict:
         if restart.stopped_at - 10 <= second < int(restart.stopped_at)
     ]
     result = {
-        "tables": count,
+        "tables": step.started_with,
         "at": at,
         "down": restart.started_at - restart.stopped_at,
         "were_open": len(restart.were_open),
