@@ -48,10 +48,12 @@ bench:
 	@scripts/setup.sh dev
 	$(BIN)/python -m bench.bench_server
 
-## make loadtest: live tables against gunicorn on 127.0.0.1, each phone doing what a phone does
-## (polls, previews per tap, saves, corrections, page loads, tables arriving): one server on
-## SQLite, then the scaled-out stack (nginx, one then two app servers, PostgreSQL, Redis); each
-## ends saying whether the goal was met (~15 min)
+## make loadtest: live tables on 127.0.0.1 (nginx with nchan in front of gunicorn), each phone
+## doing what a phone does (previews per tap, saves, corrections, rows, gösterge, page loads,
+## tables arriving), once with push and once with polling, their steps alternating, then nginx
+## restarted under load: one server on SQLite, then the scaled-out stack (one then two app
+## servers, PostgreSQL, Redis); each ends with push and polling side by side and whether the
+## goals were met (~30 min)
 loadtest:
 	@scripts/setup.sh dev
 	@scripts/system-deps.sh

@@ -204,37 +204,6 @@ class Gunicorn:
         self.stop()
 
 
-class EventServer(Gunicorn):
-    """bench/events.py (server-sent events) under uvicorn on 127.0.0.1: `workers` processes,
-    each an asyncio loop holding its share of the phones' connections."""
-
-    ready = ("/events/m/not-a-link/", 400)
-
-    def __init__(self, env: dict[str, str], workers: int = 2, log: Path | None = None) -> None:
-        super().__init__(env, log=log)
-        self.args = [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "bench.events:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
-            "--workers",
-            str(workers),
-            "--loop",
-            "uvloop",
-            "--http",
-            "httptools",
-            "--backlog",
-            "4096",
-            "--no-access-log",
-            "--log-level",
-            "warning",
-        ]
-
-
 class RedisServer:
     """Debian's redis-server on a 127.0.0.1 port, nothing written to disk, stopped by its PID."""
 
@@ -417,7 +386,10 @@ class PushNginx(Nginx):
             config = config.replace(name, value)
         # Its own log file, read by the tests (serve.sh's nginx logs to its terminal).
         log = f"error_log {self.directory}/nginx-error.log warn;"
-        return config.replace("error_log stderr warn;", log)
+        # Bench only: which app server answered, so that the load test can show both did.
+        forwarded = "proxy_set_header X-Forwarded-Proto $forwarded_proto;"
+        upstream = forwarded + "\n            add_header X-Upstream $upstream_addr always;"
+        return config.replace("error_log stderr warn;", log).replace(forwarded, upstream)
 
     def push_env(self) -> dict[str, str]:
         """What an app server behind it needs: where to publish, and that nginx is its proxy."""

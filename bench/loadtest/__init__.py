@@ -1,6 +1,7 @@
-"""`make loadtest`: many live tables at once against gunicorn on 127.0.0.1, each phone doing what
-a phone at a café table does, then a check that every acknowledged hand is in the database
-exactly once.
+"""`make loadtest`: many live tables at once on 127.0.0.1, behind nginx as `make serve` runs it
+(deploy/nginx.conf.in: nchan holds the phones' streams), each phone doing what a phone at a
+café table does, once with push and once with polling side by side; then nginx restarted under
+load; then a check that every acknowledged hand is in the database exactly once.
 
 The app is a black box here: every request is built as the browser builds it from the page it
 was given (static/cetele/app.js, htmx, templates/cetele/matches/match.html and
@@ -42,24 +43,49 @@ A table is one match and `--viewers` + 1 phones:
   any table's), and `--spectators` (40) phones follow the tournament's view page: its live part
   asks on the same schedule as a sheet and is drawn again at every save of any of its tables.
 
+Push and polling (issue 53, `--live push,poll`, the default). For each number of app servers
+two stacks are up for the whole run, the same nginx in front of the same gunicorn servers
+(stack.py), with their own tables: one whose app servers publish each change to nchan (their
+pages carry data-stream), one whose do not (their pages poll). Their steps alternate, push then
+polling at each table count, so that both meet the same load from the rest of the shared
+machine. On push each phone does what app.js does under push (push.py): it holds its page's
+stream (a raw socket read line by line), asks once through the poll it already has (the sheet's
+and, with the open hand's rows, theirs) when the stream opens, after U(0, 1.5) s, and once on
+each message; its polls' ticks do not ask while the stream is open; when the stream fails it
+polls on its schedule and opens the stream again after min(30, 2^n) × U(0.5, 1) s. A reload is a
+new page: a new stream. The server's CPU is the app servers' and nginx's, in both modes.
+
 Tables present at a step's start are seeded through the ORM before the run (a few hands played
 each, as in a room where tables started at different times); their phones open their pages (real
 page loads, not counted in the step) before the step in which the table first plays. Each step
-places each table at a random point of its hand. A viewer's delay is the time from a save's
-answer to the moment each viewer's poll brings the new sheet.
+places each table at a random point of its hand. Phones arrive spread over the step's first
+seconds, as at a café: each first asks (polling) or opens its stream (push) at a random moment
+of its first poll interval (up to 16 s). The delivery delay of a change is the time from a save's
+answer to the moment a watching phone (a viewer's, a joined player's) is shown its version: 0
+when the push brought it before the answer reached the scorer.
 
 The load is open-loop: each phone fires on its own clock whether or not the server has answered
 the last request, as real phones do, so a slow server shows up as latency, not as less load
 (what a person does after a page arrives, a correction or a new match, waits for that page).
 The tables are stepped up (`--steps`), each step for `--step-seconds`; a table count is
-"carried" when its step has no error and a p95 under `--p95-ms`. The first step that is not
-carried is run once more (the machine may be busy with something else), and if it fails again
-it is the last one: beyond capacity, more load only piles up timeouts.
+"carried" when its step has no error and a p95 under `--p95-ms`. The first step of a mode that
+is not carried is run once more (the machine may be busy with something else), and if it fails
+again it is that mode's last: beyond capacity, more load only piles up timeouts.
 
-The machine's speed varies from day to day, so each run first measures the median of the minimal
-view (one request at a time) and prints tables carried × that median beside the tables, and
-whether the issue's goal holds: tables × median ≥ 2,850, p95 < 100 ms, no error, no lost or
-doubled hand, a viewer's delay median ≤ 5 s.
+The restart step (`--restart-seconds`, 40 s): the push stack's tables of its last step (their
+phones have opened their pages); halfway, nginx is stopped (SIGTERM, `nginx -s stop`: every
+stream cut) and started again. It reports how many of the phones that held a stream held it
+again, when every one of them showed the latest version (its ask on opening answered; goal ≤ 10
+s), and the app servers' request rate before the stop and at its highest after the start (no
+storm). Requests refused or cut while nginx was down are that step's expected errors, not
+counted in the run's.
+
+At the end, for each stack: push and polling side by side at the largest step each carried
+(tables, their ratio, requests a second, p95, the server's CPU and nginx's, the CPU a table, the
+delivery delay's median, p95 and max), the restart, and whether the goals hold: a change reaches
+every phone in ≤ 1 s median, ≤ 2.5 s at most, with push; push carries ≥ 2 × polling's tables;
+every phone back within 10 s of a restart. Each run also measures the minimal view's median
+(one request at a time: the machine's speed that day).
 
 `--servers 1,2 --balancer` is the scaled-out stack: that many app servers (each `--workers` ×
 `--threads`) behind nginx (round robin), the cache on Redis (`--cache redis`), the database from
@@ -69,9 +95,6 @@ two corrections of one hand version on two servers: the second gets the conflict
 one address, answered by both servers, all the plain 404, after which a link a phone was sent
 still opens from that address.
 
-`--live sse` measures server-sent events beside polling (issue 17): bench/events.py under uvicorn
-beside the same app server, each phone holding a stream from it, arriving when it would first
-have polled and fetching the sheet at each new version; the CPU of both servers is counted.
 Each step also prints its p95 and the server's CPU from ARRIVED s in, once every phone is there.
 
 `--commit-probe` only measures what a SQLite commit costs on this disk and what concurrent
@@ -83,9 +106,10 @@ busy handler, idle): what the server waits on, beside its CPU (docs/performance.
 waits").
 
 The client is a few lines of asyncio over raw sockets (one connection per request: a phone that
-asks every few seconds has let its keep-alive lapse), with uvloop when installed: it runs on the
-same 2 cores as the server, so it must cost little. Only 127.0.0.1 (and 127.0.0.2, a second
-client address) is ever contacted; every run is bounded in time.
+asks every few seconds has let its keep-alive lapse; one held connection per stream), with
+uvloop when installed: it runs on the same 2 cores as the server, so it must cost little. Only
+127.0.0.1 (and 127.0.0.2, a second client address) is ever contacted; every run is bounded in
+time.
 
 Its parts, each calling only those above it:
 - page.py: what a page or an answer gives a phone (versions, links, schedules, forms, headers);
@@ -93,8 +117,10 @@ Its parts, each calling only those above it:
 - figures.py: a step's figures, its report and the summary against the goal;
 - machine.py: CPU and thread waits from /proc; commit_probe.py: --commit-probe;
 - browser.py: the HTTP client; actions.py: each kind of request a phone makes;
+- push.py: a phone on push (its stream, its asks, its fallback, the restart's record);
 - traffic.py: each phone's clock, the hands, tables arriving, a step (class Load);
 - seed.py: the tables seeded through the ORM; checks.py: the exactly-once and cross-server
-  checks; stack.py: one stack of servers (bench/harness.py); stacks.py: one stack's steps;
+  checks; stack.py: one stack of servers (bench/harness.py); stacks.py: push and polling's
+  steps, alternating, and the restart step;
 - __main__.py: the command line (`python -m bench.loadtest --help`).
 """

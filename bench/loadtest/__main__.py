@@ -1,11 +1,13 @@
-"""`python -m bench.loadtest` (make loadtest): the command line. Parses the options, seeds the
-tables, runs each stack (bench/loadtest/stacks.py), then the exactly-once check over all of them
-and each stack's summary against the issue's goal; exits 1 when a check failed.
+"""`python -m bench.loadtest` (make loadtest): the command line. Parses the options, runs each
+stack (bench/loadtest/stacks.py: push and polling side by side, then nginx restarted), then the
+exactly-once check over all of them and each stack's summary against the issue's goals; exits 1
+when a check failed.
 
     python -m bench.loadtest [--database sqlite|postgres] [--workers 2] [--worker-class gthread]
                              [--threads 4] [--steps 1000,2000,3000,4000,5000,6000]
                              [--step-seconds 30] [--servers 1,2 --balancer --cache redis]
-                             [--live poll|sse] [--wait-sample] [--commit-probe]
+                             [--live push,poll] [--restart-seconds 40] [--wait-sample]
+                             [--commit-probe]
 """
 
 from __future__ import annotations
@@ -20,8 +22,7 @@ from pathlib import Path
 from bench.harness import RedisServer, prepare, server_env
 from bench.loadtest.checks import check_hands
 from bench.loadtest.commit_probe import commit_probe
-from bench.loadtest.figures import summary
-from bench.loadtest.seed import seeded
+from bench.loadtest.figures import MODES, summary
 from bench.loadtest.stacks import run_stack
 
 MAX_STREAMS = 18_000  # one process may hold 20,000 files here (ulimit -Hn): the client's streams
@@ -89,13 +90,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--spectators", type=int, default=40)
     parser.add_argument("--p95-ms", type=float, default=100)
     parser.add_argument("--servers", default="1", help="app servers, e.g. 1,2 (one stack each)")
-    parser.add_argument("--balancer", action="store_true", help="nginx in front of the servers")
+    parser.add_argument(
+        "--balancer",
+        action="store_true",
+        help="the scaled-out stack: several app servers (nginx is always in front), checked "
+        "across servers after the load",
+    )
     parser.add_argument("--cache", choices=["db", "redis", "locmem"], default="db")
     parser.add_argument(
         "--live",
-        choices=["poll", "sse"],
-        default="poll",
-        help="how phones learn of a save: polling (the app's way) or server-sent events",
+        choices=["push,poll", "push", "poll"],
+        default="push,poll",
+        help="how phones learn of a change: push (a stream from nginx's nchan), polling (the "
+        "app without a publisher), or both side by side, their steps alternating",
+    )
+    parser.add_argument(
+        "--restart-seconds",
+        type=float,
+        default=40,
+        help="after the steps, tables play on push this long and nginx is stopped and started "
+        "halfway (0: no restart step)",
     )
     return parser
 
@@ -108,11 +122,13 @@ def stacks_asked(parser: argparse.ArgumentParser, args: argparse.Namespace) -> l
         parser.error("steps must be 1..20000 tables and at most 120 s each")
     if not all(1 <= n <= 4 for n in stacks) or (max(stacks) > 1 and not args.balancer):
         parser.error("--servers: 1 to 4, and more than one needs --balancer")
-    phones = max(args.step_list) * (args.viewers + 1)
-    if args.live == "sse" and (args.balancer or phones > MAX_STREAMS):
+    if not 0 <= args.restart_seconds <= 120:
+        parser.error("--restart-seconds: at most 120")
+    args.modes = args.live.split(",")
+    phones = max(args.step_list) * (args.viewers + 1) + args.spectators * bool(args.tournament)
+    if "push" in args.modes and phones > MAX_STREAMS:
         parser.error(
-            f"--live sse: one app server, and at most {MAX_STREAMS:,} phones "
-            "(the client holds a connection for each)"
+            f"push: at most {MAX_STREAMS:,} phones (the client holds a connection for each)"
         )
     return stacks
 
@@ -138,26 +154,23 @@ def main(argv: list[str] | None = None) -> int:
         args.side_pids = [redis.process.pid] if redis else []
         try:
             cache_url = redis.url if redis else args.cache
-            extra = {"DJANGO_CACHE_URL": cache_url}
-            if args.balancer:  # believe X-Forwarded-For from nginx (127.0.0.1) only
-                extra["DJANGO_TRUSTED_PROXIES"] = "127.0.0.1"
-            env = server_env(database_url, Path(tmp) / "static", **extra)
+            env = server_env(database_url, Path(tmp) / "static", DJANGO_CACHE_URL=cache_url)
             prepare(env)
             os.environ.update(env)
-            # Each stack plays tables of its own: a joined phone's seat stays taken after its
-            # stack ends, so the next stack's phones, asking for the same seats, would be told
-            # "this name is taken" (409) at every joined table.
-            results = [run_stack(args, env, seeded(args), n, Path(tmp)) for n in stacks]
+            # Each stack and mode plays tables of its own (stacks.py seeds them): a joined
+            # phone's seat stays taken after its stack ends, so another stack's phones, asking
+            # for the same seats, would be told "this name is taken" (409) at every joined table.
+            results = [run_stack(args, env, n, Path(tmp)) for n in stacks]
         finally:
             if redis:
                 redis.stop()
         return check_all(results, args)
 
 
-def check_all(results: list[dict], args: argparse.Namespace) -> int:
-    """The exactly-once check over every stack's phones, then each stack's summary; 1 when any
-    check failed."""
-    loads = [r["load"] for r in results]
+def check_all(results: list[dict[str, dict]], args: argparse.Namespace) -> int:
+    """The exactly-once check over every stack's phones (both modes: their hands are in one
+    database), then each stack's summary; 1 when any check failed."""
+    loads = [r["load"] for stack in results for r in stack.values()]
     found = check_hands(
         set().union(*(load.sent for load in loads)),
         [token for load in loads for token in load.acknowledged],
@@ -175,12 +188,17 @@ def check_all(results: list[dict], args: argparse.Namespace) -> int:
         f"{found['corrections not sent']} not sent by anyone; "
         f"{errors} request errors in all (steps past capacity included)"
     )
-    failures = [f for r in results for f in r["failures"]]
+    failures = [f for stack in results for r in stack.values() for f in r["failures"]]
     failures += [f"{n} {what}" for what, n in found.items() if n]
-    for r in results:
-        where = f"{r['servers']} app server(s) behind nginx" if args.balancer else "one server"
-        print(f"\n{args.database}, {where}:")
-        print("\n".join(summary(r, args)))
+    for stack in results:
+        first = next(iter(stack.values()))
+        where = f"{first['servers']} app server(s)" if first["servers"] > 1 else "one app server"
+        print(
+            f"\n{args.database}, {where} behind nginx, "
+            + " and ".join(MODES[mode] for mode in stack)
+            + f" (minimal view median at the start {first['minimal']:.2f} ms):"
+        )
+        print("\n".join(summary(stack, args)))
     for failure in failures:
         print(f"FAILED: {failure}")
     return 0 if not failures else 1

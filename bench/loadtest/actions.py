@@ -22,6 +22,7 @@ from bench.loadtest.page import (
     ROWS_SEEN,
     SCHEDULE,
     SHEET_TRIGGER,
+    STREAM,
     Form,
     header,
     parse_schedule,
@@ -74,6 +75,8 @@ class PhoneActions(Browser):
             phone.csrf = found[1].decode()
         if found := SCHEDULE.search(body):
             phone.schedule = parse_schedule(found[1])
+        if found := STREAM.search(body):
+            phone.stream = found[1].decode()
         drawn = int(found[1]) if (found := NEW_VERSION.search(body)) else phone.known
         if drawn < phone.known:
             # Drawn before a save this phone has since heard of: a reload that was in flight
@@ -129,15 +132,20 @@ class PhoneActions(Browser):
         keep_cookies(phone, head)
         return body
 
-    async def news(self, step: Step, kind: str, phone: Phone, path: str, element: str, due: float):
+    async def news(
+        self, step: Step, kind: str, phone: Phone, path: str, element: str, due: float, told=None
+    ):
         """An htmx poll: the hx-get of the page's `element` (it sends the request and is its
         target), timed as `kind`. The answer (status, head, body, ms) when it is not "nothing
-        changed"; a 204 is recorded as such and gives None, as does no answer."""
+        changed"; a 204 is recorded as such (and `told()` called) and gives None, as does no
+        answer."""
         htmx = {"HX-Trigger": element, "HX-Target": element}
         request = self.request("GET", path, phone, htmx=htmx, referer=phone.url)
         answer = await self.timed(step, kind, request, due)
         if answer is not None and answer[0] == 204:
             step.record(kind, "nothing changed (204)", answer[3])
+            if told is not None:
+                told()
             return None
         return answer
 
@@ -145,7 +153,12 @@ class PhoneActions(Browser):
         """One poll, as htmx sends the sheet's hx-get; `saved_at`: asked at once after a save
         answered then (as app.js asks), which tells the load client the version that save made."""
         path = f"/{phone.role}/{phone.token}/poll/?v={phone.known}"
-        answer = await self.news(step, "poll", phone, path, "sheet", due)
+
+        def shown_already() -> None:  # its stream brought the save first: the page shows it
+            if saved_at is not None:
+                table.saves.append((phone.known, saved_at))
+
+        answer = await self.news(step, "poll", phone, path, "sheet", due, told=shown_already)
         if answer is None:
             return
         status, _, body, elapsed = answer
@@ -156,9 +169,7 @@ class PhoneActions(Browser):
                 if saved_at is not None:
                     table.saves.append((version, saved_at))
                 if phone.role in ("v", "k"):  # the phones that only watch the sheet
-                    step.delays.extend(
-                        now - at for saved, at in table.saves if phone.known < saved <= version
-                    )
+                    table.shown.append((phone.known, version, now, phone.arrived_at))
                 else:
                     phone.hands = sorted({int(n) for n in HAND_LINK.findall(body)})
                 phone.known = max(phone.known, version)

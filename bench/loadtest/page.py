@@ -28,6 +28,8 @@ LIVE_SECTION = re.compile(
     rb'[^>]*?data-quiet="(\d+)"',
     re.S,
 )
+# A live page's stream (cetele.live.push), held by nginx's nchan when the app publishes.
+STREAM = re.compile(rb'data-stream="(/canli/[0-9a-f]{32})"')
 EDIT_PAGE = re.compile(r"^(?:https?://[^/]+)?/m/([A-Za-z0-9_-]{22,64})/")
 
 

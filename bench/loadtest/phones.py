@@ -7,7 +7,7 @@ import html
 import re
 from dataclasses import dataclass, field
 
-from bench.loadtest.page import LIVE_SECTION, Form, parse_schedule
+from bench.loadtest.page import LIVE_SECTION, STREAM, Form, parse_schedule
 
 
 @dataclass
@@ -36,6 +36,10 @@ class Phone:
     row_form: Form | None = None  # a joined phone's own row
     indicator_form: Form | None = None  # a joined phone's gösterge
     seat: str = ""  # the seat a joined phone takes
+    stream: str = ""  # its page's stream (data-stream), when the app pushes
+    # When, in this step, it first asked (polling) or held its stream (push): a change saved
+    # before that reached a phone still arriving, not one following the match (figures.delays).
+    arrived_at: float = 0.0
 
     @property
     def cookie(self) -> str:
@@ -61,6 +65,10 @@ class Table:
     phones: list[Phone] = field(default_factory=list)  # the scorer's first
     changed_at: float = 0.0  # monotonic time of its last change
     saves: list[tuple[int, float]] = field(default_factory=list)  # (version, acknowledged at)
+    # What its watching phones were shown: (version before, version after, when, when that
+    # phone arrived), from which each save's delay to each phone is found once the step ends
+    # (figures.delays).
+    shown: list[tuple[int, int, float, float]] = field(default_factory=list)
     teams: bool = False  # eşli (a tournament's game): the finisher's partner writes 0
 
 
@@ -89,6 +97,8 @@ class Spectator:
         self.poll = html.unescape(found[1].decode())
         self.phone.schedule = parse_schedule(found[2])
         self.quiet_at_start = float(found[3])
+        if stream := STREAM.search(body):
+            self.phone.stream = stream[1].decode()
         return True
 
 

@@ -1,57 +1,69 @@
-"""One stack the load runs against: `servers` gunicorn app servers, behind nginx when scaled
-out (bench/harness.py starts each). Its own module so that the checks (checks.py), which the
-stack's run (stacks.py) calls, can name it without importing that run back."""
+"""One stack the load runs against: `servers` gunicorn app servers behind nginx as `make serve`
+runs it (deploy/nginx.conf.in, with nchan holding the phones' streams; bench/harness.py
+PushNginx). With `push` the app servers publish each change to nchan and their pages carry a
+stream; without it they do not, and the pages poll: the same front, the same servers, only push
+differs. Its own module so that the checks (checks.py), which the stack's run (stacks.py) calls,
+can name it without importing that run back."""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
-from bench.harness import Gunicorn, Nginx
+from bench.harness import Gunicorn, PushNginx, free_port
 
 
 class Stack:
-    """`servers` gunicorn app servers, behind nginx when `balancer` (else the one server)."""
+    """`servers` gunicorn app servers behind nginx (round robin), publishing when `push`."""
 
-    def __init__(self, env, args, servers: int, balancer: bool, directory: Path) -> None:
+    def __init__(self, env, args, servers: int, directory: Path, push: bool) -> None:
+        name = f"{'push' if push else 'poll'}-{servers}"
+        ports = [free_port() for _ in range(servers)]
+        self.nginx = PushNginx(directory / f"nginx-{name}", ports)
+        # Behind nginx: the phone's address is the one nginx saw (both modes).
+        server_env = {**env, "DJANGO_TRUSTED_PROXIES": "127.0.0.1"}
+        if push:
+            server_env.update(self.nginx.push_env())
+        self.logs_at = [directory / f"gunicorn-{name}-{n}.log" for n in range(servers)]
         self.servers = [
             Gunicorn(
-                env,
+                server_env,
                 workers=args.workers,
                 worker_class=args.worker_class,
                 threads=args.threads,
-                log=directory / f"gunicorn-{n}.log",
+                port=port,
+                log=log,
             )
-            for n in range(servers)
+            for port, log in zip(ports, self.logs_at, strict=True)
         ]
-        self.nginx = (
-            Nginx(directory / f"nginx-{servers}", [s.port for s in self.servers])
-            if balancer
-            else None
-        )
-        self.directory = directory
+        self.push = push
 
     @property
     def port(self) -> int:
-        return self.nginx.port if self.nginx else self.servers[0].port
+        return self.nginx.port
 
     def start(self) -> Stack:
         for server in self.servers:
             server.start()
-        if self.nginx:
-            self.nginx.start()
+        self.nginx.start()
         return self
 
     def stop(self) -> None:
-        if self.nginx:
-            self.nginx.stop()
+        self.nginx.stop()
         for server in self.servers:
             server.stop()
+
+    def restart_nginx(self) -> None:
+        """nginx stopped (SIGTERM: `nginx -s stop`, not a graceful quit or a reload: every
+        stream is cut) and started again on the same ports, once it has exited."""
+        process = self.nginx.process
+        assert process is not None
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)
+        self.nginx.start()
 
     def app_pids(self) -> list[int]:
         return [pid for server in self.servers for pid in server.pids()]
 
     def logs(self) -> str:
-        return "".join(
-            (self.directory / f"gunicorn-{n}.log").read_text(errors="replace")
-            for n in range(len(self.servers))
-        )
+        return "".join(log.read_text(errors="replace") for log in self.logs_at if log.exists())

@@ -1,20 +1,34 @@
-"""The stacks the load runs against (gunicorn app servers, behind nginx when scaled out, via
-bench/harness.py) and one stack's run: the minimal view's median first, then the steps, each
-reported, until one is not carried twice."""
+"""The stacks the load runs against (stack.py), push and polling side by side: for each number of
+app servers, a stack that pushes and one that does not, both up for the whole run, each with its
+own tables (a joined phone's seat stays taken). Their steps alternate, push then polling at each
+table count, so that both meet the same load from the rest of the machine (it is shared: a
+burst of someone else's work lands on both modes alike, not on a whole run of one of them). A
+mode that did not carry a step twice stops there; the other goes on. Then the restart step, on
+the push stack."""
 
 from __future__ import annotations
 
 import asyncio
 import statistics
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.harness import Client, EventServer
+from bench.harness import Client
 from bench.loadtest.checks import check_across_servers
-from bench.loadtest.figures import Step, percentile, report
+from bench.loadtest.figures import MODES, Step, percentile, report, restart_lines
 from bench.loadtest.machine import WaitSampler, cpu_seconds, cpu_used, postgres_pids
+from bench.loadtest.push import Restart
+from bench.loadtest.seed import seeded
 from bench.loadtest.stack import Stack
 from bench.loadtest.traffic import Load
+
+try:
+    import uvloop
+
+    runner = uvloop.run
+except ImportError:
+    runner = asyncio.run
 
 
 def minimal_median(port: int, requests: int = 400) -> float:
@@ -30,115 +44,205 @@ def minimal_median(port: int, requests: int = 400) -> float:
     return statistics.median(samples[requests // 10 :])  # the first ones warm the workers up
 
 
-def run_stack(args, env, tables, servers: int, directory: Path) -> dict:
-    """One stack's steps; returns what it carried and measured."""
-    stack = Stack(env, args, servers, args.balancer, directory).start()
-    events = None
-    if args.live == "sse":
-        events = EventServer(env, workers=args.workers, log=directory / "events.log").start()
+@dataclass
+class Run:
+    """One mode's stack, tables and phones, and what its steps carried."""
+
+    mode: str
+    stack: Stack
+    tables: list
+    load: Load
+    tournament_view: str = ""
+    carried: int = 0
+    carried_step: Step | None = None
+    retried: set[int] = field(default_factory=set)
+    stopped: bool = False  # past its capacity: no more steps
+    failures: list[str] = field(default_factory=list)
+    restart: dict | None = None
+
+
+def start_run(args, env, servers: int, directory: Path, mode: str) -> Run:
+    stack = Stack(env, args, servers, directory, push=mode == "push").start()
     try:
+        tables = seeded(args)
         client = Client(stack.port)
-        client.get(f"/m/{tables[0].edit_token}/")
+        page = client.get(f"/m/{tables[0].edit_token}/")[2]
+        if (b'data-stream="/canli/' in page) != (mode == "push"):
+            raise RuntimeError(f"{MODES[mode]}: the sheet's page does not carry what it should")
         status = client.get(f"/v/{tables[0].view_token}/poll/?v={tables[0].version}")[0]
         if status != 204:
             raise RuntimeError(f"the poll endpoint answered {status}, not 204")
-        minimal = minimal_median(stack.servers[0].port)
-        try:
-            import uvloop
+    except BaseException:
+        stack.stop()
+        raise
+    load = Load(stack.port, client.csrf, args, push=mode == "push")
+    return Run(mode, stack, tables, load, tournament_view=args.tournament_view)
 
-            runner = uvloop.run
-        except ImportError:
-            runner = asyncio.run
-        load = Load(stack.port, client.csrf, args, events.port if events else 0)
+
+def measured(run: Run, step: Step, args, play) -> None:
+    """Run `play` (a coroutine function) as a step of this run, with the CPU it cost."""
+    stack, load = run.stack, run.load
+    runner(load.join_for(step, run.tables))
+    if run.tournament_view and not load.spectators:
+        runner(load.open_tournament(run.tournament_view, args.spectators))
+        print(f"{'':>14}{args.spectators} phones follow the tournament's view page")
+    nginx_pids = stack.nginx.pids()
+    app_pids = stack.app_pids() + nginx_pids
+    side = ([] if args.database == "sqlite" else postgres_pids()) + args.side_pids
+    server_before, side_before = cpu_seconds(app_pids), cpu_seconds(side)
+    nginx_before = cpu_seconds(nginx_pids)
+    client_before = time.process_time()
+    load.server_pids = app_pids
+    if args.wait_sample:
+        workers = [pid for server in stack.servers for pid in server.pids()[1:]]
+        with WaitSampler(workers) as sampler:
+            runner(play())
+        step.waits = sampler.summary()
+    else:
+        runner(play())
+    nginx_pids = stack.nginx.pids()  # new ones after a restart
+    server_after = cpu_seconds(stack.app_pids() + nginx_pids)
+    step.server_cpu = cpu_used(server_before, server_after)
+    step.nginx_cpu = cpu_used(nginx_before, cpu_seconds(nginx_pids))
+    step.arrived_cpu_used = cpu_used(step.arrived_cpu, server_after)
+    step.client_cpu = time.process_time() - client_before
+    step.database_cpu = cpu_used(side_before, cpu_seconds(side))
+
+
+def play_step(run: Run, count: int, args) -> None:
+    """One step of `count` tables; once more if not carried (the machine may have been busy
+    elsewhere), and the last of this mode if it fails again."""
+    while True:
+        step = Step(count, args.step_seconds)
+        run.load.steps.append(step)
+        print(f"{MODES[run.mode]}:", flush=True)
+        measured(run, step, args, lambda step=step: run.load.run(step))
+        passed = report(step, args.p95_ms)
+        time.sleep(2)  # let the server settle between steps
+        if passed:
+            run.carried, run.carried_step = count, step
+            return
+        if count in run.retried:
+            run.stopped = True  # past capacity: more load would only pile up timeouts
+            return
+        run.retried.add(count)
+        print(f"{'':>14}(once more, in case the machine was busy elsewhere)")
+
+
+def restart_step(run: Run, args) -> dict:
+    """The tables playing on push for --restart-seconds (those of its last step: their phones
+    have opened their pages); halfway, nginx is stopped and started again. Returns what the
+    phones did (figures.restart_lines)."""
+    count = len(run.load.live) or args.step_list[0]
+    step = Step(count, args.restart_seconds)  # not in load.steps: its refusals are expected
+    load, at = run.load, args.restart_seconds / 2
+    restart = Restart()
+
+    async def play() -> None:
+        async def stop_and_start() -> None:
+            await asyncio.sleep(at)
+            restart.were_open = set(load.open_streams)
+            restart.stopped_at = time.monotonic()
+            load.restart = restart
+            await asyncio.to_thread(run.stack.restart_nginx)
+            restart.started_at = time.monotonic()
+
+        await asyncio.gather(load.run(step), stop_and_start())
+
+    print(f"{MODES[run.mode]}, restarting nginx {at:g} s in:", flush=True)
+    measured(run, step, args, play)
+    load.restart = None
+    report(step, args.p95_ms)
+    back = [restart.caught_up.get(phone, float("inf")) for phone in restart.were_open]
+    before = [
+        len(values)
+        for second, values in step.by_second.items()
+        if restart.stopped_at - 10 <= second < int(restart.stopped_at)
+    ]
+    result = {
+        "tables": step.started_with,
+        "at": at,
+        "down": restart.started_at - restart.stopped_at,
+        "were_open": len(restart.were_open),
+        "reopened": len(restart.reopened),
+        "last_open": max(restart.reopened.values(), default=restart.started_at)
+        - restart.started_at,
+        "every": (max(back) if back else restart.started_at) - restart.started_at,
+        "median": (percentile(back, 0.5) if back else restart.started_at) - restart.started_at,
+        "rate_before": sum(before) / len(before) if before else 0.0,
+        "peak_after": max(
+            (len(v) for s, v in step.by_second.items() if s >= int(restart.started_at)), default=0
+        ),
+        "refused": sum(step.errors.values()),
+    }
+    print("\n".join(restart_lines(result)))
+    return result
+
+
+def run_stack(args, env, servers: int, directory: Path) -> dict[str, dict]:
+    """One number of app servers: each mode's steps, alternating, then the restart; returns
+    what each mode carried and measured."""
+    runs: list[Run] = []
+    try:
+        for mode in args.modes:
+            runs.append(start_run(args, env, servers, directory, mode))
+        minimal = minimal_median(runs[0].stack.servers[0].port)
         polling = (
             f"polling every {args.poll_every:g} s"
             if args.poll_every
             else "polling on app.js's schedule"
         )
-        if events:
-            polling = (
-                f"on server-sent events (bench/events.py, uvicorn -w {args.workers}), "
-                "fetching the sheet at each new version"
-            )
-        front = f"{servers} app server(s) behind nginx" if args.balancer else "one app server"
+        front = f"{servers} app server(s)" if servers > 1 else "one app server"
         print(
-            f"\n{args.database}, {front}, each gunicorn -w {args.workers} {args.worker_class}"
-            f"{f' --threads {args.threads}' if args.threads > 1 else ''}, cache {args.cache}; "
-            f"per table: a save every {args.save_every:g} s with {args.previews} previews in "
-            f"the {args.entry_seconds:g} s before it, a correction in {args.corrections:.0%} "
-            f"of hands, {args.viewers + 1} phones {polling}, each reloading "
+            f"\n{args.database}, {front} behind nginx (nchan), each gunicorn -w {args.workers} "
+            f"{args.worker_class}{f' --threads {args.threads}' if args.threads > 1 else ''}, "
+            f"cache {args.cache}; per table: a save every {args.save_every:g} s with "
+            f"{args.previews} previews in the {args.entry_seconds:g} s before it, a correction "
+            f"in {args.corrections:.0%} of hands, {args.viewers + 1} phones on push (a stream "
+            f"each, asking once on each message) or {polling}, each reloading "
             f"{args.reloads_per_minute:g} times a minute; tables arriving "
             + (
                 f"{args.arrivals_per_minute:g} a minute"
                 if args.arrivals_per_minute >= 0
                 else f"as {args.match_hands}-hand matches end"
             )
-            + f"; {args.step_seconds:g} s per step; client "
-            f"{'uvloop' if runner is not asyncio.run else 'asyncio'} on the same machine\n"
-            f"minimal view median (one request at a time): {minimal:.2f} ms",
+            + f"; {args.step_seconds:g} s per step, "
+            + " and ".join(MODES[run.mode] for run in runs)
+            + f" alternating; client {'uvloop' if runner is not asyncio.run else 'asyncio'} on "
+            f"the same machine\nminimal view median (one request at a time): {minimal:.2f} ms",
             flush=True,
         )
-        carried = 0
-        carried_step = None
-        queue = list(args.step_list)
-        retried: set[int] = set()
-        others = [] if args.database == "sqlite" else postgres_pids()
-        while queue:
-            count = queue.pop(0)
-            step = Step(count, args.step_seconds)
-            load.steps.append(step)
-            side = others + (stack.nginx.pids() if stack.nginx else []) + args.side_pids
-            app_pids = stack.app_pids() + (events.pids() if events else [])
-            runner(load.join_for(step, tables))
-            if args.tournament_view and not load.spectators:
-                runner(load.open_tournament(args.tournament_view, args.spectators))
-                print(f"{'':>14}{args.spectators} phones follow the tournament's view page")
-            server_before = cpu_seconds(app_pids)
-            side_before = cpu_seconds(side)
-            client_before = time.process_time()
-            load.server_pids = app_pids
-            if args.wait_sample:
-                workers = [pid for server in stack.servers for pid in server.pids()[1:]]
-                with WaitSampler(workers) as sampler:
-                    runner(load.run(step))
-                step.waits = sampler.summary()
-            else:
-                runner(load.run(step))
-            server_after = cpu_seconds(app_pids)
-            step.server_cpu = cpu_used(server_before, server_after)
-            step.arrived_cpu_used = cpu_used(step.arrived_cpu, server_after)
-            step.client_cpu = time.process_time() - client_before
-            step.database_cpu = cpu_used(side_before, cpu_seconds(side))
-            passed = report(step, args.p95_ms)
-            time.sleep(2)  # let the server settle between steps
-            if passed:
-                carried, carried_step = count, step
-            elif count not in retried:
-                # The machine is shared: a burst of someone else's work can sink one step.
-                retried.add(count)
-                queue.insert(0, count)
-                print(f"{'':>14}(once more, in case the machine was busy elsewhere)")
-            else:
-                break  # past capacity: more load would only pile up timeouts
-        # A table whose phones opened their pages (the seeded tables past the last step played
-        # never did): the limiter's check needs one of their cookies.
-        opened = [table for table in tables if table.phones]
-        failures = check_across_servers(stack, opened[-1], load) if args.balancer and opened else []
+        for count in args.step_list:
+            for run in runs:
+                if not run.stopped:
+                    play_step(run, count, args)
+        for run in runs:
+            if run.mode == "push" and args.restart_seconds:
+                run.restart = restart_step(run, args)
+            # A table whose phones opened their pages (the seeded tables past the last step
+            # played never did): the limiter's check needs one of their cookies.
+            opened = [table for table in run.tables if table.phones]
+            if args.balancer and opened:
+                run.failures += check_across_servers(run.stack, opened[-1], run.load)
     finally:
-        stack.stop()
-        if events:
-            events.stop()
-    log = stack.logs() + ((directory / "events.log").read_text(errors="replace") if events else "")
-    if "Traceback" in log:
-        print("the server logged errors:\n" + log[-3000:])
-        failures.append("the server logged a traceback")
-    delays = carried_step.delays if carried_step else []
-    return {
-        "servers": servers,
-        "carried": carried,
-        "step": carried_step,
-        "minimal": minimal,
-        "load": load,
-        "failures": failures,
-        "delay": percentile(delays, 0.5) if delays else float("nan"),
-    }
+        for run in runs:
+            run.stack.stop()
+    results = {}
+    for run in runs:
+        log = run.stack.logs()
+        if "Traceback" in log:
+            print(f"{MODES[run.mode]}: the server logged errors:\n" + log[-3000:])
+            run.failures.append(f"{MODES[run.mode]}: the server logged a traceback")
+        nginx_log = run.stack.nginx.directory / "nginx-error.log"
+        if nginx_log.exists() and "exited on signal" in nginx_log.read_text(errors="replace"):
+            run.failures.append(f"{MODES[run.mode]}: an nginx worker died")
+        results[run.mode] = {
+            "servers": servers,
+            "carried": run.carried,
+            "step": run.carried_step,
+            "minimal": minimal,
+            "load": run.load,
+            "failures": run.failures,
+            "restart": run.restart,
+        }
+    return results

@@ -1,7 +1,7 @@
 """The traffic mix: each phone on its own clock (open-loop: it fires whether or not the server
 has answered), the scorer's hands (previews, the save, a correction now and then, the deal),
-tables arriving through /yeni/, phones on server-sent events (--live sse), the tournament's
-spectators, and a step that runs them all."""
+tables arriving through /yeni/, the tournament's spectators, and a step that runs them all;
+each phone polls, or holds its page's stream when the app pushes (push.py)."""
 
 from __future__ import annotations
 
@@ -12,26 +12,25 @@ import random
 import re
 import time
 
-from bench.loadtest.actions import THINK, PhoneActions
-from bench.loadtest.browser import HOST, REQUEST_TIMEOUT
-from bench.loadtest.figures import ARRIVED, Step, percentile
+from bench.loadtest.actions import THINK
+from bench.loadtest.figures import ARRIVED, Step, delays, percentile
 from bench.loadtest.machine import cpu_seconds
 from bench.loadtest.page import EDIT_PAGE, JOIN_LINK, VIEW_LINK, header, read_form
 from bench.loadtest.phones import Phone, Spectator, Table, keep_cookies, watchers
+from bench.loadtest.push import PushPhones
 from bench.loadtest.taps import hand_taps, spread, table_hand
 
 ROW_WRITES = 2  # a joined player's row is sent twice a hand: its opening, then its sum
 DEAL_SECONDS = (15, 45)  # after a save, the tiles are dealt and the gösterge turned up
 
 
-class Load(PhoneActions):
-    """The phones of every live table, firing on their own clocks."""
+class Load(PushPhones):
+    """The phones of every live table, firing on their own clocks; `push`: the app publishes
+    (its pages carry a stream), and the phones follow it as app.js does."""
 
-    def __init__(
-        self, port: int, csrf: str, args: argparse.Namespace, events_port: int = 0
-    ) -> None:
+    def __init__(self, port: int, csrf: str, args: argparse.Namespace, push: bool) -> None:
         super().__init__(port)
-        self.events_port = events_port  # --live sse: bench/events.py
+        self.push = push
         self.csrf = csrf  # the cross-server checks' (bench.harness.Client)
         self.args = args
         self.loops: set[asyncio.Task] = set()  # phones of tables that arrived during the step
@@ -97,7 +96,7 @@ class Load(PhoneActions):
         if not await self.page(step, table, scorer, "back to the sheet", sheet):
             return
         self.live.append(table)
-        self.loop(self.phone(step, table, scorer, end, random.Random(rng.random())))
+        self.loop(self.watch(step, table, scorer, end, random.Random(rng.random())))
         self.loop(self.hands(step, table, end, random.Random(rng.random())))
         for phone in watchers(table, self.args.viewers):
             self.loop(self.viewer_joins(step, table, phone, end, random.Random(rng.random())))
@@ -113,7 +112,7 @@ class Load(PhoneActions):
             opened = await self.page(step, table, phone, "a viewer's, new match", path) is not None
         if opened:
             table.phones.append(phone)  # from the next step on, one of the table's phones
-            await self.phone(step, table, phone, end, rng)
+            await self.watch(step, table, phone, end, rng)
 
     def loop(self, coroutine) -> None:
         task = asyncio.create_task(coroutine)
@@ -121,6 +120,12 @@ class Load(PhoneActions):
         task.add_done_callback(self.loops.discard)
 
     # --- Each phone's clock --------------------------------------------------------------------
+
+    def watch(self, step: Step, table: Table, phone: Phone, end: float, rng):
+        """The phone's clock: on its stream when the app pushes, else polling."""
+        phone.arrived_at = math.inf  # until its first ask, or its stream held
+        clock = self.pushed if self.push else self.phone
+        return clock(step, table, phone, end, rng)
 
     async def phone(self, step: Step, table: Table, phone: Phone, end: float, rng) -> None:
         """One phone polling on the schedule (--live poll, the app's way), reloading its page
@@ -139,6 +144,7 @@ class Load(PhoneActions):
         while min(due, reload_at) < end:
             at = min(due, reload_at)
             await asyncio.sleep(max(0.0, at - time.monotonic()))
+            phone.arrived_at = min(phone.arrived_at, at)
             if phone.away:
                 pass
             elif at == reload_at:
@@ -209,42 +215,6 @@ class Load(PhoneActions):
         while (at := at + rng.expovariate(per_minute / 60)) < end:
             await asyncio.sleep(max(0.0, at - time.monotonic()))
             self.fire(step, self.new_match(step, end, random.Random(rng.random())))
-
-    async def listener(self, step: Step, table: Table, phone: Phone, end: float, rng) -> None:
-        """One phone on server-sent events (--live sse): it holds a stream from bench/events.py
-        and, at each new version, fetches the sheet as a poll that found news does. It never
-        polls otherwise."""
-        # Each phone opens its stream when it would first have polled: the same arrivals as
-        # --live poll, each catching up with the sheet if it changed since the phone drew it.
-        await asyncio.sleep(rng.uniform(0, phone.interval(time.monotonic() - phone.changed_at)))
-        request = self.request("GET", f"/events/{phone.role}/{phone.token}/?v={phone.known}", phone)
-        started = time.monotonic()
-        writer = None
-        try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(HOST, self.events_port), REQUEST_TIMEOUT
-            )
-            writer.write(request.replace(b"Connection: close\r\n", b""))
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), REQUEST_TIMEOUT)
-            if head[9:12] != b"200":
-                step.error(f"events: HTTP {head[9:12].decode()}")
-                return
-            step.record("events stream opened", "", (time.monotonic() - started) * 1000)
-            while (left := end - time.monotonic()) > 0:
-                try:
-                    line = await asyncio.wait_for(reader.readline(), left)
-                except TimeoutError:
-                    break
-                if not line:
-                    step.error("events: stream closed by the server")
-                    break
-                if line.startswith(b"data: ") and int(line[6:]) > phone.known:
-                    self.fire(step, self.poll(step, table, phone, time.monotonic()))
-        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as error:
-            step.error(f"events: {type(error).__name__}")
-        finally:
-            if writer is not None:
-                writer.close()
 
     # --- The tournament's view page (--tournament) ---------------------------------------------
 
@@ -331,21 +301,20 @@ class Load(PhoneActions):
         tables = list(self.live)
         step.started_with = len(tables)
         rng = random.Random(step.tables * 31 + len(self.steps))
-        watch = self.listener if self.args.live == "sse" else self.phone
         clocks = []
         for index, table in enumerate(tables):
             # Tables started at different times: each is somewhere in its current hand.
             table.changed_at = start - rng.uniform(0, self.args.save_every)
-            table.saves = []
+            table.saves, table.shown = [], []
             for n, phone in enumerate(table.phones):
                 phone.changed_at = table.changed_at
-                clocks.append(watch(step, table, phone, end, random.Random(index * 10 + n)))
+                clocks.append(self.watch(step, table, phone, end, random.Random(index * 10 + n)))
             clocks.append(self.hands(step, table, end, random.Random(-index - 1)))
-        if self.args.live == "poll":
-            clocks.append(self.arrivals(step, end, random.Random(step.tables)))
+        clocks.append(self.arrivals(step, end, random.Random(step.tables)))
+        spectate = self.pushed_spectator if self.push else self.spectate
         for index, spectator in enumerate(self.spectators):
             spectator.changed_at = start - spectator.quiet_at_start
-            clocks.append(self.spectate(step, spectator, end, random.Random(-index - 10**6)))
+            clocks.append(spectate(step, spectator, end, random.Random(-index - 10**6)))
         arrived = asyncio.create_task(self.arrived(step, start + ARRIVED))
         await asyncio.gather(*clocks)
         await arrived
@@ -353,6 +322,7 @@ class Load(PhoneActions):
             await asyncio.gather(*list(self.loops), return_exceptions=True)
         while self.tasks:  # let the last requests finish (each is bounded by its timeout)
             await asyncio.gather(*list(self.tasks), return_exceptions=True)
+        step.delays = delays(self.live)
 
     async def arrived(self, step: Step, at: float) -> None:
         await asyncio.sleep(max(0.0, at - time.monotonic()))

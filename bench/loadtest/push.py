@@ -1,0 +1,187 @@
+"""Phones on push (cetele.live.push, static/cetele/app.js "Live by push"): each live page holds
+its stream from nginx's nchan and asks, through the poll it already has, once when the stream
+opens (after a moment drawn from 0–1.5 s) and once on each message; its polls' ticks do not ask
+while the stream is open. When the stream fails or is closed, the page polls on its schedule
+and opens it again after min(30, 2^n) × U(0.5, 1) s (n: the tries since it last opened).
+
+A stream is read with a few lines of asyncio over a raw socket (one idle connection a phone:
+cheap for the client on the 2 shared cores). The restart step (stacks.py) records here which
+phones held a stream when nginx stopped, when each opened it again and when each then showed
+the latest version (its ask on opening answered)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+
+from bench.loadtest.actions import PhoneActions
+from bench.loadtest.browser import HOST, REQUEST_TIMEOUT
+from bench.loadtest.figures import Step
+from bench.loadtest.phones import Phone, Spectator, Table
+
+ASK_ON_OPEN = 1.5  # app.js: the ask on opening waits U(0, this) s (no storm after a restart)
+RETRY_CAP = 30.0  # ... and a failed stream is tried again after min(this, 2^n) × U(0.5, 1) s
+
+
+@dataclass
+class Restart:
+    """What the restart step sees of the phones' streams around nginx's stop and start."""
+
+    stopped_at: float = 0.0
+    started_at: float = 0.0
+    were_open: set[int] = field(default_factory=set)  # phones (id) holding a stream at the stop
+    reopened: dict[int, float] = field(default_factory=dict)  # ... when each opened it again
+    caught_up: dict[int, float] = field(default_factory=dict)  # ... and its ask then answered
+
+
+class PushPhones(PhoneActions):
+    """The phones' streams, and what a page does with them."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(port)
+        self.open_streams: set[int] = set()  # phones (id) holding their stream now
+        self.restart: Restart | None = None
+
+    async def ask(self, step: Step, table: Table | None, phone: Phone, spectator=None) -> None:
+        """What app.js's askAll sends: the sheet's poll and, on a page with the open hand's
+        rows, the rows' (a tournament's page: its live part)."""
+        now = time.monotonic()
+        if spectator is not None:
+            await self.tournament_poll(step, spectator, now)
+        elif not phone.away:
+            asks = [self.poll(step, table, phone, now)]
+            if phone.rows_url:
+                asks.append(self.rows(step, table, phone, now))
+            await asyncio.gather(*asks)
+
+    async def ask_on_open(self, step: Step, table, phone: Phone, spectator, rng) -> None:
+        await asyncio.sleep(rng.uniform(0, ASK_ON_OPEN))
+        if id(phone) not in self.open_streams:
+            return  # closed meanwhile: app.js drops the timer with the stream
+        await self.ask(step, table, phone, spectator)
+        restart = self.restart
+        if restart and id(phone) in restart.reopened and id(phone) not in restart.caught_up:
+            restart.caught_up[id(phone)] = time.monotonic()
+
+    async def hold(self, step: Step, table, phone: Phone, until: float, rng, spectator=None):
+        """Open the page's stream and hold it until `until`; returns (opened, still open at
+        `until`). Each message: one ask, as app.js's onmessage."""
+        started = time.monotonic()
+        writer = None
+        opened = False
+        request = (
+            f"GET {phone.stream} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
+            f"Accept: text/event-stream\r\nCache-Control: no-cache\r\n"
+            f"Referer: {self.origin}{phone.url}\r\n\r\n"
+        ).encode()
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(HOST, self.port), REQUEST_TIMEOUT
+            )
+            writer.write(request)
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), REQUEST_TIMEOUT)
+            if head[9:12] != b"200":
+                step.error(f"stream: HTTP {head[9:12].decode()}")
+                return False, False
+            now = time.monotonic()
+            # Counted among the step's requests, not in its seconds (by_second: what the app
+            # servers were asked, whose peak after a restart the restart step reports).
+            step.record("stream opened", "", (now - started) * 1000)
+            opened = True
+            phone.arrived_at = min(phone.arrived_at, now)
+            self.open_streams.add(id(phone))
+            restart = self.restart
+            if restart and restart.stopped_at and id(phone) in restart.were_open:
+                restart.reopened.setdefault(id(phone), now)
+            self.fire(step, self.ask_on_open(step, table, phone, spectator, rng))
+            while (left := until - time.monotonic()) > 0:
+                try:
+                    line = await asyncio.wait_for(reader.readline(), left)
+                except TimeoutError:
+                    return True, True
+                if not line:
+                    step.error("stream: closed by the server")
+                    return True, False
+                if line.startswith(b"data:"):
+                    self.fire(step, self.ask(step, table, phone, spectator))
+            return True, True
+        except (TimeoutError, OSError, asyncio.IncompleteReadError) as error:
+            step.error(f"stream: {type(error).__name__}")
+            return opened, False
+        finally:
+            self.open_streams.discard(id(phone))
+            if writer is not None:
+                writer.close()
+
+    async def pushed(self, step: Step, table: Table, phone: Phone, end: float, rng) -> None:
+        """One phone of a table on push: it arrives when it would first have polled, holds its
+        stream, reloads its page now and then (a new page: a new stream), and polls on the
+        schedule only while its stream is down."""
+        rate = self.args.reloads_per_minute / 60
+        now = time.monotonic()
+        await asyncio.sleep(rng.uniform(0, phone.interval(now - phone.changed_at)))
+        reload_at = time.monotonic() + rng.expovariate(rate) if rate else float("inf")
+        await self.follow(step, table, phone, end, rng, reload_at=reload_at, rate=rate)
+
+    async def pushed_spectator(self, step: Step, spectator: Spectator, end: float, rng) -> None:
+        """A phone on the tournament's view page, on push: its live part asks on each message."""
+        phone = spectator.phone
+        await asyncio.sleep(rng.uniform(0, phone.interval(time.monotonic() - spectator.changed_at)))
+        await self.follow(step, None, phone, end, rng, spectator=spectator)
+
+    async def follow(
+        self,
+        step,
+        table,
+        phone: Phone,
+        end: float,
+        rng,
+        reload_at=float("inf"),
+        rate=0.0,
+        spectator=None,
+    ) -> None:
+        tries = 0
+        while time.monotonic() < end:
+            if not phone.stream:
+                step.error("push: the page carries no stream")
+                return
+            opened, held = await self.hold(step, table, phone, min(end, reload_at), rng, spectator)
+            if opened:
+                tries = 0
+            if held:
+                if time.monotonic() >= end:
+                    return
+                # The page is loaded again (its new page opens a new stream).
+                await self.page(step, table, phone, "a reload", due=reload_at)
+                reload_at = time.monotonic() + rng.expovariate(rate)
+                continue
+            wait = min(RETRY_CAP, 2.0**tries) * rng.uniform(0.5, 1)
+            tries += 1
+            retry_at = min(end, time.monotonic() + wait)
+            await self.fallback(step, table, phone, retry_at, rng, spectator)
+
+    async def fallback(self, step, table, phone: Phone, until: float, rng, spectator=None) -> None:
+        """Until the stream is tried again, the page's polls ask on their schedule (their ticks
+        go on all along: the first comes at a random point of one interval)."""
+
+        def every(at: float) -> float:
+            if spectator is not None:
+                return phone.interval(at - spectator.changed_at)
+            if phone.rows_url and not phone.sheet_polls:
+                return phone.rows_every or 4.0
+            return phone.interval(at - phone.changed_at, self.args.poll_every)
+
+        due = time.monotonic() + rng.uniform(0, every(time.monotonic()))
+        while due < until:
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            if spectator is not None:
+                self.fire(step, self.tournament_poll(step, spectator, due))
+            elif phone.away:
+                pass
+            elif phone.rows_url and not phone.sheet_polls:
+                self.fire(step, self.rows(step, table, phone, due))
+            else:
+                self.fire(step, self.poll(step, table, phone, due))
+            due += every(due)
+        await asyncio.sleep(max(0.0, until - time.monotonic()))
