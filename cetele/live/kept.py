@@ -47,6 +47,7 @@ def drawing_key(kind: str, state: str, *shown: str, token: str = "") -> str:
     version moves (`shown`: a role, whom the totals are drawn for, the players' names...); the
     link it holds, as a digest (a rotated link names other drawings; the key never holds a
     link); and the language. Whatever a drawing shows beside its state must be in `shown`:
-    anything else would be kept from before it changed (tests/web/test_kept_inputs.py)."""
+    anything else would be kept from before it changed
+    (tests/web/live/test_every_input_change_is_drawn.py)."""
     digest = hashlib.sha256(token.encode()).hexdigest()[:32] if token else ""
     return ":".join((kind, state, *shown, digest, get_language()))
