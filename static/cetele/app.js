@@ -244,14 +244,25 @@
     linkGone(el);
   });
 
-  // Live by push ([data-stream], cetele/live/push.py): told of each change, the page asks at
-  // once, and its polls' ticks (no triggering event) do not ask while the stream is open. Each
-  // (re)opening asks once, after a random moment (a restarted server is not met by every phone
-  // at once). A failed stream: the ticks ask, and it is tried again after 1, 2, 4 … 30 s.
+  // Live by push ([data-stream], cetele/live/push.py): told "<sheet's version>.<rows' version>"
+  // at each change, the page asks only for what it does not show yet: its rows where it has them
+  // (their answer asks for the sheet when that changed too), else its sheet; each phone a moment
+  // after the others (a table's phones are told at once). Its polls' ticks (no triggering
+  // event) do not ask while the stream is open. Each (re)opening asks once, after a random
+  // moment (up to 1 s; 5 s after a failure: a restarted server is not met by every phone at
+  // once). A failed stream: the ticks ask, and it is tried again after 1, 2, 4 … 30 s.
   const live = { url: "", tries: 0 };
-  function askAll() {
-    document.querySelectorAll("[data-poll]").forEach(pollNow);
-    document.body.dispatchEvent(new Event("cetele:rows-now"));
+  function shown(el, name) {
+    return new URLSearchParams((el.getAttribute("hx-get") || "").split("?")[1]).get(name);
+  }
+  function ask(data) {
+    const [v, d] = (data || "").split(".");
+    const rows = document.querySelector("[data-table-rows]");
+    if (rows && (!d || shown(rows, "v") !== v || shown(rows, "d") !== d)) {
+      document.body.dispatchEvent(new Event("cetele:rows-now"));
+    } else if (!rows) {
+      document.querySelectorAll("[data-poll]").forEach(function (el) { if (!d || shown(el, "v") !== v) pollNow(el); });
+    }
   }
   function closeStream() {
     if (live.source) live.source.close();
@@ -263,11 +274,11 @@
     if (live.stopped || !window.EventSource || !window.htmx) return;
     const source = live.source = new EventSource(live.url);
     source.onopen = function () {
+      live.timer = setTimeout(ask, Math.random() * (live.tries ? 5000 : 1000));
       live.open = true;
       live.tries = 0;
-      live.timer = setTimeout(askAll, Math.random() * 1500);
     };
-    source.onmessage = askAll;
+    source.onmessage = function (e) { setTimeout(ask, Math.random() * 300, e.data); };
     source.onerror = function () {
       closeStream();
       live.timer = setTimeout(openStream, Math.min(30, 2 ** live.tries++) * (500 + Math.random() * 500));
