@@ -62,8 +62,7 @@ def wait_until_healthy(timeout: float = 120) -> float:
     pytest.fail(f"/healthz did not answer 200 within {timeout} s")
 
 
-def podman_logs(project: str, service: str) -> str:
-    """Everything a service's container wrote (podman keeps both streams, across restarts)."""
+def container_of(project: str, service: str) -> str:
     labels = [
         f"label=com.docker.compose.project={project}",
         f"label=com.docker.compose.service={service}",
@@ -74,6 +73,30 @@ def podman_logs(project: str, service: str) -> str:
         text=True,
         check=True,
     ).stdout.split()
+    return container
+
+
+def wait_until_names_resolve(project: str, name: str = "postgres", timeout: float = 60) -> None:
+    """Until the app's container finds `name` three times in a row. podman's container DNS
+    (bookworm's aardvark-dns 1.4) drops queries for a moment while it takes in a container that
+    stopped or started (containers/aardvark-dns#389): a new database connection then fails to
+    find the database. Not the app's doing: waited out before a test goes on."""
+    container = container_of(project, "app")
+    lookup = f"import socket; socket.getaddrinfo({name!r}, 5432)"
+    started, found = time.monotonic(), 0
+    while found < 3:
+        if time.monotonic() - started > timeout:
+            pytest.fail(f"the app's container did not find {name} within {timeout} s")
+        done = subprocess.run(
+            ["podman", "exec", container, "python", "-c", lookup], capture_output=True, timeout=30
+        )
+        found = found + 1 if done.returncode == 0 else 0
+        time.sleep(0.3)
+
+
+def podman_logs(project: str, service: str) -> str:
+    """Everything a service's container wrote (podman keeps both streams, across restarts)."""
+    container = container_of(project, service)
     logs = subprocess.run(["podman", "logs", container], capture_output=True, text=True, check=True)
     return logs.stdout + logs.stderr
 

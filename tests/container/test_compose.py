@@ -34,6 +34,7 @@ from tests.container.stack import (
     run_compose,
     stream_of,
     wait_until_healthy,
+    wait_until_names_resolve,
 )
 
 COMMAND = shlex.split(os.environ.get("CETELE_COMPOSE", ""))
@@ -111,6 +112,7 @@ def test_the_hand_is_still_there_after_the_app_container_restarts(stack):
 
     compose("restart", "app")
     wait_until_healthy()
+    wait_until_names_resolve(PROJECT)
 
     assert app_container("{{.State.StartedAt}}") != before
     assert phone.get(match + "el/1/")[0] == 200
@@ -157,6 +159,7 @@ def test_a_stop_of_nginx_lets_the_save_in_flight_finish(stack):
 
     compose("start", "nginx")
     wait_until_healthy()
+    wait_until_names_resolve(PROJECT)
     assert phone.get(match + "el/2/")[0] == 200  # the hand saved while stopping is there
 
 
@@ -179,6 +182,7 @@ def test_after_nginx_restarts_a_new_stream_gets_the_next_save(stack):
     # The stream nginx held is ended (the phone's EventSource then opens a new one by itself).
     assert held.closed.wait(timeout=10)
     wait_until_healthy()
+    wait_until_names_resolve(PROJECT)
     delay = a_save_reaches_the_stream(phone, match, seed=4)
     print(f"\n   after the restart, a save reached a new stream in {delay * 1000:.0f} ms")
     assert delay < A_SECOND
@@ -212,6 +216,7 @@ def test_no_key_in_the_nginx_containers_log(stack):
     finally:
         compose("start", "app")
     wait_until_healthy()
+    wait_until_names_resolve(PROJECT)
 
     log = podman_logs(PROJECT, "nginx")
 
