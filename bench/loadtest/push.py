@@ -1,7 +1,10 @@
 """Phones on push (cetele.live.push, static/cetele/app.js "Live by push"): each live page holds
 its stream from nginx's nchan and asks, through the poll it already has, once when the stream
-opens (after a moment drawn from 0–1.5 s) and once on each message; its polls' ticks do not ask
-while the stream is open. When the stream fails or is closed, the page polls on its schedule
+opens (after a moment drawn from 0–1 s, 0–5 s when it opens again after a failure) and on each
+message, up to 0.3 s after it, for what the message says it does not show yet: its rows where the
+page has them (their answer asks for the sheet when that changed too), else its sheet (a
+tournament's page: its live part, at every message); its polls' ticks do not ask while the
+stream is open. When the stream fails or is closed, the page polls on its schedule
 and opens it again after min(30, 2^n) × U(0.5, 1) s (n: the tries since it last opened).
 
 A stream is read with a few lines of asyncio over a raw socket (one idle connection a phone:
@@ -14,13 +17,16 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
+from urllib.parse import parse_qs, urlsplit
 
 from bench.loadtest.actions import PhoneActions
 from bench.loadtest.browser import HOST, REQUEST_TIMEOUT
 from bench.loadtest.figures import Step
 from bench.loadtest.phones import Phone, Spectator, Table
 
-ASK_ON_OPEN = 1.5  # app.js: the ask on opening waits U(0, this) s (no storm after a restart)
+ASK_ON_OPEN = 1.0  # app.js: the ask on opening waits U(0, this) s, and U(0, the next) s when
+ASK_ON_REOPEN = 5.0  # the stream opens again after a failure (no storm after a restart)
+ASK_AFTER_MESSAGE = 0.3  # ... and on a message U(0, this) s: a table's phones not all at once
 RETRY_CAP = 30.0  # ... and a failed stream is tried again after min(this, 2^n) × U(0.5, 1) s
 
 
@@ -43,20 +49,29 @@ class PushPhones(PhoneActions):
         self.open_streams: set[int] = set()  # phones (id) holding their stream now
         self.restart: Restart | None = None
 
-    async def ask(self, step: Step, table: Table | None, phone: Phone, spectator=None) -> None:
-        """What app.js's askAll sends: the sheet's poll and, on a page with the open hand's
-        rows, the rows' (a tournament's page: its live part)."""
+    async def ask(
+        self, step: Step, table: Table | None, phone: Phone, spectator=None, data: bytes = b""
+    ) -> None:
+        """What app.js's ask sends for a message's `data` ("<sheet's version>.<rows' version>";
+        empty: on opening, whatever changed): the rows' poll where the page has them and they
+        are not at those versions, else the sheet's poll where it is not at that version; a
+        tournament's page: its live part."""
         now = time.monotonic()
+        versions = data.decode().strip().split(".") if data else []
+        told = len(versions) == 2 and all(part.isdigit() for part in versions)
         if spectator is not None:
             await self.tournament_poll(step, spectator, now)
-        elif not phone.away:
-            asks = [self.poll(step, table, phone, now)]
-            if phone.rows_url:
-                asks.append(self.rows(step, table, phone, now))
-            await asyncio.gather(*asks)
+        elif phone.away:
+            return
+        elif phone.rows_url:
+            shown = parse_qs(urlsplit(phone.rows_url).query)
+            if not told or versions != [shown.get("v", [""])[0], shown.get("d", [""])[0]]:
+                await self.rows(step, table, phone, now)
+        elif not told or int(versions[0]) != phone.known:
+            await self.poll(step, table, phone, now)
 
-    async def ask_on_open(self, step: Step, table, phone: Phone, spectator, rng) -> None:
-        await asyncio.sleep(rng.uniform(0, ASK_ON_OPEN))
+    async def ask_on_open(self, step: Step, table, phone: Phone, spectator, rng, again) -> None:
+        await asyncio.sleep(rng.uniform(0, ASK_ON_REOPEN if again else ASK_ON_OPEN))
         if id(phone) not in self.open_streams:
             return  # closed meanwhile: app.js drops the timer with the stream
         await self.ask(step, table, phone, spectator)
@@ -64,7 +79,13 @@ class PushPhones(PhoneActions):
         if restart and id(phone) in restart.reopened and id(phone) not in restart.caught_up:
             restart.caught_up[id(phone)] = time.monotonic()
 
-    async def hold(self, step: Step, table, phone: Phone, until: float, rng, spectator=None):
+    async def told(self, step: Step, table, phone: Phone, spectator, rng, data: bytes) -> None:
+        await asyncio.sleep(rng.uniform(0, ASK_AFTER_MESSAGE))
+        await self.ask(step, table, phone, spectator, data)
+
+    async def hold(
+        self, step: Step, table, phone: Phone, until: float, rng, spectator=None, again=False
+    ):
         """Open the page's stream and hold it until `until`; returns (opened, still open at
         `until`). Each message: one ask, as app.js's onmessage."""
         started = time.monotonic()
@@ -94,7 +115,7 @@ class PushPhones(PhoneActions):
             restart = self.restart
             if restart and restart.stopped_at and id(phone) in restart.were_open:
                 restart.reopened.setdefault(id(phone), now)
-            self.fire(step, self.ask_on_open(step, table, phone, spectator, rng))
+            self.fire(step, self.ask_on_open(step, table, phone, spectator, rng, again))
             while (left := until - time.monotonic()) > 0:
                 try:
                     line = await asyncio.wait_for(reader.readline(), left)
@@ -104,7 +125,8 @@ class PushPhones(PhoneActions):
                     step.error("stream: closed by the server")
                     return True, False
                 if line.startswith(b"data:"):
-                    self.fire(step, self.ask(step, table, phone, spectator))
+                    data = line[len(b"data:") :]
+                    self.fire(step, self.told(step, table, phone, spectator, rng, data))
             return True, True
         except (TimeoutError, OSError, asyncio.IncompleteReadError) as error:
             step.error(f"stream: {type(error).__name__}")
@@ -146,7 +168,9 @@ class PushPhones(PhoneActions):
             if not phone.stream:
                 step.error("push: the page carries no stream")
                 return
-            opened, held = await self.hold(step, table, phone, min(end, reload_at), rng, spectator)
+            opened, held = await self.hold(
+                step, table, phone, min(end, reload_at), rng, spectator, again=tries > 0
+            )
             if opened:
                 tries = 0
             if held:
