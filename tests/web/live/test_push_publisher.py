@@ -4,16 +4,21 @@ publisher (`make run`) holds no stream: it polls, as before push."""
 
 import logging
 import random
+import re
 import socket
 
 import pytest
 from django.test import Client
 
 from bench.harness import hand_form_data, sample_hand
+from cetele.live.push import stream_id
 from cetele.models import Match
 from tests.factories import make_match
+from tests.web.sharing.test_links_are_keys import fill, match_routes
 
 pytestmark = pytest.mark.django_db
+
+LINKS = {"m": "edit_token", "v": "view_token", "k": "join_token"}
 
 
 def closed_port() -> int:
@@ -56,3 +61,29 @@ def test_with_a_publisher_each_page_names_its_own_stream(settings, client):
     edit = client.get(f"/m/{match.edit_token}/").content.decode()
     assert 'data-stream="/canli/' in view and 'data-stream="/canli/' in edit
     assert view.split('data-stream="')[1][:40] != edit.split('data-stream="')[1][:40]
+
+
+def test_no_page_of_a_link_names_another_links_stream_over_the_whole_urlconf(settings, client):
+    """As the view link never shows the edit link: every page and fragment under each link
+    (every route of the URLconf under /m/, /v/ and /k/, a page and its htmx answer, at the
+    version shown and an older one) names no other link's stream, and none names a key in a
+    stream's place."""
+    settings.CETELE_PUSH_PUBLISH = "http://127.0.0.1:9/pub/"
+    match = make_match(hands=2)
+    match.refresh_from_db()
+    number = match.hands.first().number
+    streams = {prefix: stream_id(getattr(match, field)) for prefix, field in LINKS.items()}
+    stale = f"?v={match.version - 1}"
+    for prefix, field in LINKS.items():
+        token = getattr(match, field)
+        others = [stream for name, stream in streams.items() if name != prefix]
+        for route in match_routes(prefix):
+            if route.endswith(("sil/", "yenile/")):
+                continue  # a deletion or a rotation: its GET confirms, nothing live there
+            url = fill(route, token, number)
+            for variant in (url, url + stale):
+                for headers in ({}, {"HX-Request": "true"}):
+                    body = client.get(variant, headers=headers).content.decode()
+                    assert not any(stream in body for stream in others), variant
+                    for found in re.findall(r'data-stream="([^"]*)"', body):
+                        assert found == f"/canli/{streams[prefix]}", variant
