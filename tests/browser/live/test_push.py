@@ -126,3 +126,38 @@ def test_a_phone_shows_what_was_saved_while_nginx_restarted(browser, stack, requ
         assert shows(page, "1/13 el", timeout=10) < 10
         scorer.save()
         shows(page, "2/13 el", timeout=5)
+
+
+def test_a_page_whose_stream_cannot_be_held_polls_as_before(browser, stack, request):
+    """A network that will not hold the stream (here: refused): the page says nothing
+    alarming, and its polls bring what changed on their schedule."""
+    scorer = Scorer(stack.nginx.port)
+    cem = Client(stack.nginx.port)
+    cem.get(scorer.join)
+    assert cem.post(scorer.join, {"seat": "2"})[0] == 302
+    for page, _console in open_phone(browser, stack, request):
+        page.route("**/canli/**", lambda route: route.abort("connectionrefused"))
+        rows = asks(page, "/satirlar/")
+        page.goto(scorer.join)
+        page.locator(".seat-choices label", has_text="Bora").click()
+        page.get_by_role("button", name="Bu benim").click()
+        page.wait_for_selector("form[data-own-row]")
+        assert cem.post(scorer.join + "satir/", ROW | {"position": "1"}, htmx=True)[0] == 200
+        page.wait_for_selector('#table-rows li[data-seat="2"].written', timeout=10_000)
+        assert len(rows) >= 1  # brought by the rows' poll, every 4 s
+        assert page.locator(".message.error:visible").all_inner_texts() == []
+
+
+def test_a_phone_back_online_shows_what_was_saved_while_it_was_off(browser, stack, request):
+    scorer = Scorer(stack.nginx.port)
+    for page, _console in open_phone(browser, stack, request):
+        page.goto(scorer.view)
+        page.wait_for_timeout(1500)  # its stream is held
+        page.context.set_offline(True)
+        page.wait_for_timeout(1000)
+        scorer.save()
+        page.wait_for_timeout(1000)
+        page.context.set_offline(False)
+        assert shows(page, "1/13 el", timeout=10) < 10
+        scorer.save()  # and its stream is held again: the next save comes by push
+        shows(page, "2/13 el", timeout=5)
