@@ -4,6 +4,7 @@ nginx restarts. The scorer is a phone talking HTTP (bench.harness.Client); the p
 Chromium at a phone's size.
 """
 
+import html
 import os
 import re
 import time
@@ -59,7 +60,12 @@ class Scorer:
         form = hand_form_data(hand) | {"position": str(self.saved), "rows_seen": ""}
         client = client or self.client
         client.cookies = dict(self.client.cookies)
-        status, headers, _ = client.post(self.edit + "el/", form, htmx=True)
+        status, headers, body = client.post(self.edit + "el/", form, htmx=True)
+        if "cetele:rows-now" in headers.get("hx-trigger", ""):
+            # A phone's row came that this form had not shown: shown now, the scorer saves again.
+            seen = re.search(r'name="rows_seen" value="([^"]*)"', body.decode())
+            form |= {"rows_seen": html.unescape(seen[1])}
+            status, headers, body = client.post(self.edit + "el/", form, htmx=True)
         assert "cetele:hand-saved" in headers.get("hx-trigger", ""), status
 
 
@@ -161,3 +167,49 @@ def test_a_phone_back_online_shows_what_was_saved_while_it_was_off(browser, stac
         assert shows(page, "1/13 el", timeout=10) < 10
         scorer.save()  # and its stream is held again: the next save comes by push
         shows(page, "2/13 el", timeout=5)
+
+
+def join_as(page, scorer: Scorer, name: str) -> None:
+    page.goto(scorer.join)
+    page.locator(".seat-choices label", has_text=name).click()
+    page.get_by_role("button", name="Bu benim").click()
+    page.wait_for_selector("form[data-own-row]")
+
+
+def test_four_phones_and_a_viewer_are_told_every_change_and_never_poll(browser, stack, request):
+    """The scorer's phone, three players' own and a viewer's: a row written and a hand saved
+    reach every page that shows them, and between changes no page asks anything."""
+    scorer = Scorer(stack.nginx.port)
+    phones = [open_phone(browser, stack, request) for _ in range(5)]
+    pages = [next(phone) for phone in phones]
+    try:
+        asked = [asks(page, "/poll/") for page, _ in pages] + [
+            asks(page, "/satirlar/") for page, _ in pages
+        ]
+        (scorers_page, _), (viewer, _) = pages[0], pages[4]
+        scorers_page.context.add_cookies(
+            [{"name": n, "value": v, "url": stack.url} for n, v in scorer.client.cookies.items()]
+        )
+        scorers_page.goto(scorer.edit)
+        for (page, _), name in zip(pages[1:4], ("Bora", "Cem", "Deniz"), strict=True):
+            join_as(page, scorer, name)
+        viewer.goto(scorer.view)
+        scorers_page.wait_for_timeout(2500)  # every stream open, its one ask gone
+        before = sum(len(times) for times in asked)
+        scorers_page.wait_for_timeout(6000)  # the rows' ticks (4 s) and the sheets' would ask
+        assert sum(len(times) for times in asked) == before
+
+        # Bora writes his row on his phone: the scorer's page and the other players' have it.
+        bora = pages[1][0]
+        bora.locator("#my-row .opened-pairs").click()
+        for page, _ in (pages[0], pages[2], pages[3]):
+            page.wait_for_selector('#table-rows li[data-seat="1"].written', timeout=5000)
+        # The scorer saves the hand: every page shows it.
+        scorer.save()
+        for page, _ in pages:
+            shows(page, "1/13 el", timeout=5)
+        for _page, console in pages:
+            assert console.errors == []
+    finally:
+        for phone in phones:
+            phone.close()
