@@ -259,7 +259,7 @@ def restart_lines(restart: dict) -> list[str]:
         f"the latest version {restart['every']:.1f} s after it was back (median "
         f"{restart['median']:.1f} s; goal ≤ {GOAL_RESTART:g} s)",
         f"  requests a second before the stop {restart['rate_before']:.0f}, at most "
-        f"{restart['peak_after']:.0f} in one second after the start (each phone asks 0–1.5 s "
+        f"{restart['peak_after']:.0f} in one second after the start (each phone asks 0–5 s "
         f"after its stream opens, and tries it again after 0.5–1, 1–2, 2–4 s …); refused or cut "
         f"while down: {restart['refused']} requests",
     ]

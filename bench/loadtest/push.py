@@ -75,6 +75,11 @@ class PushPhones(PhoneActions):
         if id(phone) not in self.open_streams:
             return  # closed meanwhile: app.js drops the timer with the stream
         await self.ask(step, table, phone, spectator)
+        self.shows_the_latest(phone)
+
+    def shows_the_latest(self, phone: Phone) -> None:
+        """After a restart: this phone, back on its stream, has asked (on opening, or told of a
+        change) or loaded its page again, so it shows the latest version."""
         restart = self.restart
         if restart and id(phone) in restart.reopened and id(phone) not in restart.caught_up:
             restart.caught_up[id(phone)] = time.monotonic()
@@ -82,6 +87,7 @@ class PushPhones(PhoneActions):
     async def told(self, step: Step, table, phone: Phone, spectator, rng, data: bytes) -> None:
         await asyncio.sleep(rng.uniform(0, ASK_AFTER_MESSAGE))
         await self.ask(step, table, phone, spectator, data)
+        self.shows_the_latest(phone)
 
     async def hold(
         self, step: Step, table, phone: Phone, until: float, rng, spectator=None, again=False
@@ -178,6 +184,7 @@ class PushPhones(PhoneActions):
                     return
                 # The page is loaded again (its new page opens a new stream).
                 await self.page(step, table, phone, "a reload", due=reload_at)
+                self.shows_the_latest(phone)
                 reload_at = time.monotonic() + rng.expovariate(rate)
                 continue
             wait = min(RETRY_CAP, 2.0**tries) * rng.uniform(0.5, 1)
