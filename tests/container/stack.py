@@ -2,18 +2,16 @@
 a phone that talks to the published 127.0.0.1 port as the TLS proxy in front would, and the live
 stream its page holds (nginx's nchan, in the service `nginx`), opened as EventSource opens it."""
 
-import http.client
 import os
-import queue
 import random
 import re
 import subprocess
-import threading
 import time
 
 import pytest
 
 from bench.harness import Client, hand_form_data, sample_hand
+from tests import streams
 
 PORT = int(os.environ.get("CETELE_PORT", "0"))
 HOST = os.environ.get("DJANGO_ALLOWED_HOSTS", "")  # compose's .env: set by the leg
@@ -101,35 +99,11 @@ def podman_logs(project: str, service: str) -> str:
     return logs.stdout + logs.stderr
 
 
-class Stream:
-    """A phone's live stream through the published port, opened as EventSource opens it; what
-    arrives (a new version, `data: 12.3`), with when, in `events`; `closed` once nginx ends it."""
+class Stream(streams.Stream):
+    """A phone's stream through the published port, as the TLS proxy in front passes it."""
 
     def __init__(self, path: str) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
-        headers = {**PROXY_HEADERS, "Accept": "text/event-stream"}
-        self.connection.request("GET", path, headers=headers)
-        self.response = self.connection.getresponse()
-        self.status = self.response.status
-        self.events: queue.Queue = queue.Queue()
-        self.closed = threading.Event()
-        threading.Thread(target=self.read, daemon=True).start()
-
-    def read(self) -> None:
-        try:
-            for line in self.response:
-                text = line.decode().rstrip("\n")
-                if text.startswith("data: "):
-                    self.events.put((time.monotonic(), text[len("data: ") :]))
-        except (OSError, ValueError, http.client.HTTPException):
-            pass
-        self.closed.set()
-
-    def next(self, timeout: float = 5) -> tuple[float, str]:
-        return self.events.get(timeout=timeout)
-
-    def close(self) -> None:
-        self.connection.close()
+        super().__init__(PORT, path, PROXY_HEADERS)
 
 
 def stream_of(phone: Client, path: str) -> str:

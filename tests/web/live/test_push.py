@@ -8,12 +8,10 @@ and a rotated link or a deleted match closes its streams.
 import contextlib
 import http.client
 import os
-import queue
 import re
 import signal
 import socket
 import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -30,6 +28,7 @@ from bench.harness import (
     prepare,
     server_env,
 )
+from tests.streams import Stream
 from tests.web.races import database_url  # the PostgreSQL leg's, else a SQLite file
 
 NCHAN_HERE = Path("/usr/sbin/nginx").exists() and NCHAN_MODULE.exists()
@@ -58,37 +57,6 @@ def stack(tmp_path, static_root):
     prepare(env, static=False)
     with Gunicorn(env, workers=2, port=app_port, log=tmp_path / "gunicorn.log"), nginx:
         yield nginx
-
-
-class Stream:
-    """A phone's stream, opened as EventSource opens it; what arrives, with when, in `events`."""
-
-    def __init__(self, port: int, path: str) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.connection.request("GET", path, headers={"Accept": "text/event-stream"})
-        self.response = self.connection.getresponse()
-        self.status = self.response.status
-        self.events: queue.Queue = queue.Queue()
-        self.closed = threading.Event()
-        threading.Thread(target=self.read, daemon=True).start()
-
-    def read(self) -> None:
-        try:
-            for line in self.response:
-                text = line.decode().rstrip("\n")
-                if text.startswith("data: "):
-                    self.events.put((time.monotonic(), text[len("data: ") :]))
-                elif text.startswith(":410"):
-                    self.events.put((time.monotonic(), "gone"))
-        except (OSError, ValueError, http.client.HTTPException):
-            pass
-        self.closed.set()
-
-    def next(self, timeout: float = 5) -> tuple[float, str]:
-        return self.events.get(timeout=timeout)
-
-    def close(self) -> None:
-        self.connection.close()
 
 
 class Table:
