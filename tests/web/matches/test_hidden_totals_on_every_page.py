@@ -63,10 +63,11 @@ def worked_out(match: Match) -> list[str]:
 
 def shown(body: str, numbers: list[str]) -> list[str]:
     """The markers of totals, and the numbers, that this body shows (a number as a whole, not a
-    part of a longer one, of a negative score or of a poll schedule's "120:16")."""
+    part of a longer one, of a negative score, of a poll schedule's "120:16" or of a link's
+    random key: "…Xq138Yz…" is no total)."""
     found = [marker for marker in MARKERS if marker in body]
     for number in numbers:
-        if re.search(rf"(?<![\d,.:\u2212-]){re.escape(number)}(?![\d,:])", body):
+        if re.search(rf"(?<![\w,.:\u2212-]){re.escape(number)}(?![\w,:])", body):
             found.append(number)
     return found
 
