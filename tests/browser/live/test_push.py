@@ -69,6 +69,13 @@ class Scorer:
         assert "cetele:hand-saved" in headers.get("hx-trigger", ""), status
 
 
+def join_as(page, scorer: Scorer, name: str) -> None:
+    page.goto(scorer.join)
+    page.locator(".seat-choices label", has_text=name).click()
+    page.get_by_role("button", name="Bu benim").click()
+    page.wait_for_selector("form[data-own-row]")
+
+
 def asks(page, part: str) -> list[float]:
     """When the page asked for `part` ("/poll/", "/satirlar/"), kept as it goes."""
     times: list[float] = []
@@ -104,10 +111,7 @@ def test_a_joined_phone_asks_for_rows_only_when_told(browser, stack, request):
     assert cem.post(scorer.join, {"seat": "2"})[0] == 302
     for page, console in open_phone(browser, stack, request):
         rows = asks(page, "/satirlar/")
-        page.goto(scorer.join)
-        page.locator(".seat-choices label", has_text="Bora").click()
-        page.get_by_role("button", name="Bu benim").click()
-        page.wait_for_selector("form[data-own-row]")
+        join_as(page, scorer, "Bora")
         page.wait_for_timeout(2500)  # the stream opened and its one catch-up ask went
         before = len(rows)
         page.wait_for_timeout(9000)  # two rows' ticks (every 4 s) would have asked without push
@@ -144,10 +148,7 @@ def test_a_page_whose_stream_cannot_be_held_polls_as_before(browser, stack, requ
     for page, _console in open_phone(browser, stack, request):
         page.route("**/canli/**", lambda route: route.abort("connectionrefused"))
         rows = asks(page, "/satirlar/")
-        page.goto(scorer.join)
-        page.locator(".seat-choices label", has_text="Bora").click()
-        page.get_by_role("button", name="Bu benim").click()
-        page.wait_for_selector("form[data-own-row]")
+        join_as(page, scorer, "Bora")
         assert cem.post(scorer.join + "satir/", ROW | {"position": "1"}, htmx=True)[0] == 200
         page.wait_for_selector('#table-rows li[data-seat="2"].written', timeout=10_000)
         assert len(rows) >= 1  # brought by the rows' poll, every 4 s
@@ -167,13 +168,6 @@ def test_a_phone_back_online_shows_what_was_saved_while_it_was_off(browser, stac
         assert shows(page, "1/13 el", timeout=10) < 10
         scorer.save()  # and its stream is held again: the next save comes by push
         shows(page, "2/13 el", timeout=5)
-
-
-def join_as(page, scorer: Scorer, name: str) -> None:
-    page.goto(scorer.join)
-    page.locator(".seat-choices label", has_text=name).click()
-    page.get_by_role("button", name="Bu benim").click()
-    page.wait_for_selector("form[data-own-row]")
 
 
 def test_four_phones_and_a_viewer_are_told_every_change_and_never_poll(browser, stack, request):
