@@ -59,6 +59,17 @@ def row_of(text: str) -> dict:
     return row
 
 
+def row_words(row: dict) -> str:
+    """A row as the rows' list above the scorer's form says it: "Seri · 20 · 1 okey"."""
+    words = [{"series": "Seri", "pairs": "Çift", "no": "Açmadı"}[row["opened"]]]
+    remaining = sum(row["tiles"]) if "tiles" in row else row.get("remaining")
+    if remaining is not None:
+        words.append(str(remaining))
+    if row.get("okeys"):
+        words.append(f"{row['okeys']} okey")
+    return " · ".join(words)
+
+
 def hand_of(finisher, rows, *unusual) -> dict:
     return {
         "finisher": finisher,
@@ -185,12 +196,12 @@ def expect_phone_rows_on_the_form(scorer, hand: dict) -> None:
             expect(scorer.locator(f"#seat-{seat} .finish input")).to_be_checked()
             continue
         remaining = sum(row["tiles"]) if "tiles" in row else row.get("remaining")
-        if remaining is not None:
-            # The page has the row as last sent (a sum comes after the opening): a save drawn
-            # before it would be refused and shown it (cetele.seats.arrivals). Where the partner
-            # writes 0 the form never shows the sum: the list above it does.
-            written = scorer.locator(f"#table-rows li[data-seat='{seat}']")
-            expect(written).to_contain_text(f"· {remaining}", timeout=LIVE)
+        # The page has the row as last sent, every part of it (the opening, the sum, the okeys
+        # are sent one change at a time): a save drawn before it would be refused and shown it
+        # (cetele.seats.arrivals), even where the finisher's partner writes 0 and the form
+        # keeps none of the row's sum or okeys. The list above the form shows the whole row.
+        written = scorer.locator(f"#table-rows li[data-seat='{seat}']")
+        expect(written).to_contain_text(row_words(row), timeout=LIVE)
         finisher = hand["finisher"]
         if finisher in phones_seats and (finisher + 2) % 4 == seat:
             # The phone said who finished: their partner writes 0, their rack is not counted
