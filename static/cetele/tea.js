@@ -168,6 +168,23 @@
   });
   document.addEventListener("htmx:afterSettle", function () { if (card()) mark(); });
 
+  // The card comes again with the sheet (out of band) at every change of the match, a tap of this
+  // phone's too, which its stream tells it of at once (cetele/live/push.py): drawn for every
+  // phone, it says nothing of a tap. Where it shows the counts this card shows, the sentence of
+  // the last answer stays, so a tap is not said and gone in the same moment.
+  function counts(c) {
+    return Array.from(c.querySelectorAll('input[name="seen"], span.tea-cell [data-tea-count]'))
+      .map(function (el) { return el.value || el.textContent; }).join(" ");
+  }
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    const old = event.detail.target;
+    const fresh = event.detail.fragment && event.detail.fragment.querySelector("#tea");
+    const note = old && old.id === "tea" && old.querySelector("[data-tea-note]");
+    if (!note || !fresh || fresh.querySelector("[data-tea-note]") || counts(fresh) !== counts(old)) return;
+    const heading = fresh.querySelector("h2");
+    if (heading) heading.after(note.cloneNode(true));
+  });
+
   function put(html, notes) {
     const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("tea");
     const old = card();

@@ -207,3 +207,33 @@ def test_four_phones_and_a_viewer_are_told_every_change_and_never_poll(browser, 
     finally:
         for phone in phones:
             phone.close()
+
+
+def test_a_tea_tap_s_sentence_stays_when_the_page_is_told_of_that_tap(browser, stack, request):
+    """A tap's answer says what became of it ("Ayşe: bir çay daha (1)."); the tap is a change every
+    phone of the match is told of, this one too, whose sheet (with the card, as every phone
+    draws it) then comes again at once. The card it brings shows the same counts: the sentence
+    stays (it went 0.3 s after the tap)."""
+    scorer = Scorer(stack.nginx.port)
+    for page, console in open_phone(browser, stack, request):
+        sheets = asks(page, "/poll/")
+        page.context.add_cookies(
+            [{"name": n, "value": v, "url": stack.url} for n, v in scorer.client.cookies.items()]
+        )
+        page.goto(scorer.edit)
+        page.wait_for_selector('#tea [data-tea-cell="0-0"] [data-tea-count]')
+        page.wait_for_timeout(2500)  # the stream opened and its one catch-up ask went
+        before = len(sheets)
+        page.locator('#tea [data-tea-cell="0-0"] .tea-add').click()
+        note = page.locator("#tea [data-tea-note]")
+        note.wait_for()
+        said = note.inner_text()
+        assert "bir çay" in said and "(1)" in said
+        deadline = time.monotonic() + 5
+        while len(sheets) == before and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        assert len(sheets) > before  # told of its own tap, the page asked for its sheet
+        page.wait_for_load_state("networkidle")
+        assert page.locator("#tea [data-tea-note]").inner_text() == said
+        assert page.locator('#tea [data-tea-cell="0-0"] [data-tea-count]').inner_text() == "1"
+        assert console.errors == []
