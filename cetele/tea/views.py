@@ -138,6 +138,7 @@ def match_drink(request: HttpRequest, match: Match) -> HttpResponse:
         return TemplateResponse(request, template, context)
     players = list(match.players.all())
     note, refused = tap(request, match, DrinkForm(request.POST), players)
+    match.refresh_from_db(fields=["version"])  # the card says the version of its counts
     context = match_card(match, finished)
     if finished and not refused:
         with_new_bill(request, match, context)

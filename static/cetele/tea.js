@@ -169,20 +169,22 @@
   document.addEventListener("htmx:afterSettle", function () { if (card()) mark(); });
 
   // The card comes again with the sheet (out of band) at every change of the match, a tap of this
-  // phone's too, which its stream tells it of at once (cetele/live/push.py): drawn for every
-  // phone, it says nothing of a tap. Where it shows the counts this card shows, the sentence of
-  // the last answer stays, so a tap is not said and gone in the same moment.
-  function counts(c) {
-    return Array.from(c.querySelectorAll('input[name="seen"], span.tea-cell [data-tea-count]'))
-      .map(function (el) { return el.value || el.textContent; }).join(" ");
-  }
+  // phone's too, which its stream tells it of at once (cetele/live/push.py). A card drawn at an
+  // older version than the one shown (a sheet asked for before this phone's tap, answered after
+  // the tap's own answer) is not put back. One at the same version says nothing of the tap: the
+  // sentence of the last answer stays, so that a tap is not said and gone in the same moment.
+  function versionOf(c) { return c.dataset.teaVersion ? Number(c.dataset.teaVersion) : null; }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     const old = event.detail.target;
     const fresh = event.detail.fragment && event.detail.fragment.querySelector("#tea");
-    const note = old && old.id === "tea" && old.querySelector("[data-tea-note]");
-    if (!note || !fresh || fresh.querySelector("[data-tea-note]") || counts(fresh) !== counts(old)) return;
-    const heading = fresh.querySelector("h2");
-    if (heading) heading.after(note.cloneNode(true));
+    if (!old || old.id !== "tea" || !fresh) return;
+    const shown = versionOf(old), drawn = versionOf(fresh);
+    if (shown === null || drawn === null) return;
+    if (drawn < shown) { event.detail.shouldSwap = false; return; }
+    const note = old.querySelector("[data-tea-note]");
+    if (drawn === shown && note && !fresh.querySelector("[data-tea-note]")) {
+      fresh.querySelector("h2").after(note.cloneNode(true));
+    }
   });
 
   function put(html, notes) {
