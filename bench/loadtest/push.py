@@ -70,8 +70,7 @@ class PushPhones(PhoneActions):
         elif not told or int(versions[0]) != phone.known:
             await self.poll(step, table, phone, now)
 
-    async def ask_on_open(self, step: Step, table, phone: Phone, spectator, rng, again) -> None:
-        await asyncio.sleep(rng.uniform(0, ASK_ON_REOPEN if again else ASK_ON_OPEN))
+    async def ask_on_open(self, step: Step, table, phone: Phone, spectator) -> None:
         if id(phone) not in self.open_streams:
             return  # closed meanwhile: app.js drops the timer with the stream
         await self.ask(step, table, phone, spectator)
@@ -84,8 +83,7 @@ class PushPhones(PhoneActions):
         if restart and id(phone) in restart.reopened and id(phone) not in restart.caught_up:
             restart.caught_up[id(phone)] = time.monotonic()
 
-    async def told(self, step: Step, table, phone: Phone, spectator, rng, data: bytes) -> None:
-        await asyncio.sleep(rng.uniform(0, ASK_AFTER_MESSAGE))
+    async def told(self, step: Step, table, phone: Phone, spectator, data: bytes) -> None:
         await self.ask(step, table, phone, spectator, data)
         self.shows_the_latest(phone)
 
@@ -121,7 +119,11 @@ class PushPhones(PhoneActions):
             restart = self.restart
             if restart and restart.stopped_at and id(phone) in restart.were_open:
                 restart.reopened.setdefault(id(phone), now)
-            self.fire(step, self.ask_on_open(step, table, phone, spectator, rng, again))
+            self.fire(
+                step,
+                self.ask_on_open(step, table, phone, spectator),
+                after=rng.uniform(0, ASK_ON_REOPEN if again else ASK_ON_OPEN),
+            )
             while (left := until - time.monotonic()) > 0:
                 try:
                     line = await asyncio.wait_for(reader.readline(), left)
@@ -132,7 +134,11 @@ class PushPhones(PhoneActions):
                     return True, False
                 if line.startswith(b"data:"):
                     data = line[len(b"data:") :]
-                    self.fire(step, self.told(step, table, phone, spectator, rng, data))
+                    self.fire(
+                        step,
+                        self.told(step, table, phone, spectator, data),
+                        after=rng.uniform(0, ASK_AFTER_MESSAGE),
+                    )
             return True, True
         except (TimeoutError, OSError, asyncio.IncompleteReadError) as error:
             step.error(f"stream: {type(error).__name__}")
