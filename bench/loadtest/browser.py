@@ -97,11 +97,11 @@ class Browser:
         only run out of files. A task still waiting to send holds no file and is not counted:
         after a restart every phone's ask on reopening waits up to 5 s, and 4,808 of them,
         counted while they waited, found the client full and were dropped."""
-        task = asyncio.create_task(self.sent(step, coroutine, after))
+        task = asyncio.create_task(self.sent_after(step, coroutine, after))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def sent(self, step: Step, coroutine, after: float) -> None:
+    async def sent_after(self, step: Step, coroutine, after: float) -> None:
         if after > 0:
             await asyncio.sleep(after)
         if self.in_flight >= MAX_IN_FLIGHT:

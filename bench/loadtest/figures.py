@@ -209,10 +209,14 @@ def summary(results: dict[str, dict], args) -> list[str]:
     missed = []
     if "push" in results and "poll" in results:
         push, poll = results["push"]["carried"], results["poll"]["carried"]
-        ratio = push / poll if poll else float("inf") if push else float("nan")
-        lines.append(f"  tables carried, push / polling: {ratio:.2f} (goal ≥ {GOAL_RATIO:g})")
-        if not ratio >= GOAL_RATIO:
-            missed.append(f"push carried {ratio:.2f}× polling's tables")
+        if poll:
+            ratio = push / poll
+            lines.append(f"  tables carried, push / polling: {ratio:.2f} (goal ≥ {GOAL_RATIO:g})")
+            if not ratio >= GOAL_RATIO:
+                missed.append(f"push carried {ratio:.2f}× polling's tables")
+        else:  # no ratio to tell: the steps began above polling's capacity
+            lines.append("  tables carried, push / polling: polling carried no step (ask lower)")
+            missed.append("polling carried no step: no ratio measured")
     if "push" in results:
         step = results["push"]["step"]
         if step is None or not step.delays:
