@@ -69,6 +69,11 @@ def announce_tournaments(tournaments: QuerySet) -> None:
         transaction.on_commit(lambda: publish_tournaments(tournaments), robust=True)
 
 
+def announce_tables(tables: QuerySet) -> None:
+    if enabled():
+        transaction.on_commit(lambda: publish_tables(tables), robust=True)
+
+
 def close_streams(tokens: Iterable[str]) -> None:
     """Once the change commits, close the streams of these links (rotated, or their match
     deleted): nchan answers their phones 410 and forgets the channels."""
@@ -79,7 +84,7 @@ def close_streams(tokens: Iterable[str]) -> None:
 
 def publish_matches(matches: QuerySet) -> None:
     """Publish each match's versions to its links' streams, and a change to its tournament's
-    (a tournament's live part shows its games)."""
+    and its table's (their live parts show their matches)."""
     found = matches.values_list(
         "version",
         "draft_version",
@@ -88,11 +93,20 @@ def publish_matches(matches: QuerySet) -> None:
         "join_token",
         "tournament_game__tournament__edit_token",
         "tournament_game__tournament__view_token",
+        "table__edit_token",
+        "table__view_token",
     )
-    for version, draft_version, *links, organiser, cafe in found:
+    for version, draft_version, *links, organiser, cafe, table, table_view in found:
         send("POST", [stream_id(token) for token in links if token], f"{version}.{draft_version}")
-        if organiser:
-            send("POST", [stream_id(organiser), stream_id(cafe)], "changed")
+        followers = [token for token in (organiser, cafe, table, table_view) if token]
+        if followers:
+            send("POST", [stream_id(token) for token in followers], "changed")
+
+
+def publish_tables(tables: QuerySet) -> None:
+    """A table's own part of its page changed (its players, the drinks waiting at it)."""
+    for edit, view in tables.values_list("edit_token", "view_token"):
+        send("POST", [stream_id(edit), stream_id(view)], "changed")
 
 
 def publish_tournaments(tournaments: QuerySet) -> None:

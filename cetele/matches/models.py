@@ -115,6 +115,7 @@ class Match(Undoable, Forgettable):
                 # the table's lock, which a tap on a waiting drink holds too).
                 Table.objects.select_for_update().filter(pk=table.pk).values_list("pk").first()
                 serve_waiting(match.pk, table.pk, places)
+                push.announce(cls.objects.filter(pk=match.pk))  # the table's pages show it
             if preset_slug.startswith(HOUSE_PREFIX):
                 HousePreset.objects.filter(
                     view_token=preset_slug.removeprefix(HOUSE_PREFIX),

@@ -2,6 +2,7 @@
 
 from django.db import models
 
+from cetele.live import push
 from cetele.sharing.models import RetiredLink, new_phone_key, new_token
 from cetele.tea.models import TeaRule
 from cetele.your_data.models import Forgettable
@@ -22,6 +23,9 @@ class Table(Forgettable):
     created_at = models.DateTimeField(auto_now_add=True)
     # Who pays the tea tally of the table's matches (cetele.tea): "loser" or "own".
     tea_rule = models.CharField(max_length=8, choices=TeaRule.choices, default=TeaRule.LOSER)
+    # Bumped when what its page shows of the table itself changes (its players, the drinks
+    # waiting at it); its matches' own versions say the rest (cetele.tables.live).
+    version = models.PositiveIntegerField(default=0)
 
     class Meta(Forgettable.Meta):  # as it was when the migrations recorded it
         app_label = "cetele"
@@ -35,6 +39,7 @@ class Table(Forgettable):
         token = new_token()
         RetiredLink.retire(getattr(self, field))
         Table.objects.filter(pk=self.pk).update(**{field: token})
+        push.close_streams([getattr(self, field)])  # its pages find their link gone
         setattr(self, field, token)
         return token
 

@@ -18,6 +18,7 @@ from cetele.matches.stats import PlayedHand, PlayedMatch, TableStats, table_stat
 from cetele.models import Hand, Match, Player, Table, TablePlayer
 from cetele.sharing.links import EDIT, VIEW, BadLink
 from cetele.shell.language import preset_name
+from cetele.tables.live import changed
 from cetele.tea.tally import bump_table
 
 TABLE_TOKEN_FIELDS = {EDIT: "edit_token", VIEW: "view_token"}
@@ -234,6 +235,7 @@ def save_players(table: Table, renamed: list[TablePlayer], new_names: list[str])
             TablePlayer(table=table, place=start + 1 + index, name=name)
             for index, name in enumerate(newcomers)
         )
+        changed([table.pk])
 
 
 def moved_on(items: list) -> list:

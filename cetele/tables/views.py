@@ -6,6 +6,8 @@ match's: the same 404 for every bad link, noindex, no caching. The view link's p
 and never carries an edit token (the table's or a match's).
 """
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
@@ -14,19 +16,25 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cetele.live.push import stream_url
+from cetele.live.schedule import live_context
 from cetele.matches.forms import RotateLinkForm
 from cetele.models import Match
 from cetele.sharing.links import (
     EDIT,
     VIEW,
+    BadLink,
     hand_over,
     house_keys_guarded,
     secret_link,
 )
 from cetele.sharing.pages import rotation_refused
+from cetele.tables import live
 from cetele.tables.forms import TableForm, TableMatchForm, TableNameForm, TablePlayersForm
+from cetele.tables.models import Table
 from cetele.tables.season import (
     ALL_SEASONS,
+    TABLE_TOKEN_FIELDS,
     NotFinished,
     PlayersRefused,
     choose_season,
@@ -42,8 +50,16 @@ from cetele.tables.season import (
 from cetele.tea.card import table_card
 
 TABLE_URLS = {
-    EDIT: {"page": "tables:table_detail", "match": "matches:match_detail"},
-    VIEW: {"page": "tables:view_table", "match": "sharing:view_match"},
+    EDIT: {
+        "page": "tables:table_detail",
+        "match": "matches:match_detail",
+        "poll": "tables:table_poll",
+    },
+    VIEW: {
+        "page": "tables:view_table",
+        "match": "sharing:view_match",
+        "poll": "tables:view_table_poll",
+    },
 }
 
 
@@ -84,18 +100,26 @@ def match_table(request: HttpRequest, match: Match) -> HttpResponse:
 # --- The table's page ------------------------------------------------------------------------
 
 
-def table_context(request: HttpRequest, table, role: str) -> dict:
+def table_context(request: HttpRequest, table, role: str, version=None) -> dict:
+    """The page's context; `version`: the live part's (cetele.tables.live), read if not given."""
     years = seasons(table)
     season = choose_season(request.GET.get("sezon"), years)
     record = load_table(table, season, viewer=role == VIEW)
     view_url = request.build_absolute_uri(reverse("tables:view_table", args=[table.view_token]))
+    token = table.edit_token if role == EDIT else table.view_token
+    version = version or live.live_version(Table.objects.filter(pk=table.pk))
     return {
         "table": table,
         "record": record,
         "stats": record.stats,
         "role": role,
         "urls": TABLE_URLS[role],
-        "token": table.edit_token if role == EDIT else table.view_token,
+        "token": token,
+        # The live part asks with its version, for the season it shows, and has its stream.
+        "live_version": version.key,
+        "live_query": urlencode({"v": version.key, "sezon": request.GET.get("sezon", "")}),
+        "stream": stream_url(token),
+        **live_context(version.touched_at),
         "table_key": table.phone_key,  # how this phone's "Maçlarım" knows it
         "view_url": view_url,
         "message": standings_message(record, view_url),
@@ -124,6 +148,31 @@ def view_table(request: HttpRequest, token: str) -> TemplateResponse:
     return TemplateResponse(
         request, "cetele/tables/table.html", table_context(request, table, VIEW)
     )
+
+
+def poll(request: HttpRequest, role: str, token: str) -> HttpResponse:
+    """204 while the table and its matches are at the version the page shows (one aggregate
+    query), else its live part at the new version, with the tea card out of band (its forms)."""
+    version = live.live_version(Table.objects.filter(**{TABLE_TOKEN_FIELDS[role]: token}))
+    if version is None:
+        raise BadLink()
+    if request.GET.get("v") == version.key:
+        return HttpResponse(status=204)
+    table = table_by_token(role, token)
+    context = table_context(request, table, role, version) | {"tea_oob": True}
+    return TemplateResponse(request, "cetele/tables/_live_answer.html", context)
+
+
+@require_safe
+@secret_link(role=EDIT, finds=None)
+def table_poll(request: HttpRequest, token: str) -> HttpResponse:
+    return poll(request, EDIT, token)
+
+
+@require_safe
+@secret_link(role=VIEW, finds=None)
+def view_table_poll(request: HttpRequest, token: str) -> HttpResponse:
+    return poll(request, VIEW, token)
 
 
 # --- Changing a table ------------------------------------------------------------------------

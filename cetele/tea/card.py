@@ -35,9 +35,9 @@ def card_context(
     return {
         "tea": tally,
         "tea_match": match,
-        # The match's version the counts were read at (or after): tea.js keeps a card drawn
-        # later than one that comes late with an older sheet (a poll asked before a tap).
-        "tea_version": match.version,
+        # The match and its version the counts were read at (or after): tea.js keeps a card
+        # drawn later than one that comes late with an older sheet (a poll asked before a tap).
+        "tea_version": f"{match.pk}:{match.version}",
         "tea_url": url,
         "tea_key": match.phone_key,  # where a tap kept without signal waits (tea.js)
         "tea_at_table": table is not None,

@@ -41,6 +41,7 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from cetele.live import push
 from cetele.models import Match, SheetError, Table
+from cetele.tables.live import changed as table_changed
 from cetele.tea.models import RULE_WORDS, Drink, TeaItem, TeaRule
 from scoring.sheet import TEAM_SEATS
 
@@ -404,7 +405,9 @@ def change_waiting(
         def create(tap: str) -> None:
             Drink.objects.create(table_id=table.pk, place=place, item=item, tap=tap)
 
-        return Tapped(apply(cell, seen, add=add, tap=tap, create=create), None)
+        tapped = Tapped(apply(cell, seen, add=add, tap=tap, create=create), None)
+        table_changed([table.pk])  # the drinks waiting at the table show on its page
+        return tapped
 
 
 def bump(matches) -> None:
@@ -449,6 +452,7 @@ def bump_table(table_id: int) -> None:
     match's last use stays when it was used)."""
     Match.objects.filter(table_id=table_id).update(version=F("version") + 1)
     push.announce(Match.objects.filter(table_id=table_id))
+    table_changed([table_id])  # and the table's own page, with or without a match
 
 
 class ListChanged(Exception):

@@ -17,6 +17,7 @@ from django.db.models import Count, Exists, OuterRef, QuerySet
 from cetele.live import push
 from cetele.models import Game, HousePreset, Match, MissCount, Table, Tournament
 from cetele.shell.wrong_passwords import current_window
+from cetele.tables.live import changed as table_changed
 
 # `forget_unused` deletes this many at a time, each batch in its own short transaction: on
 # SQLite every transaction holds the one write lock, and live tables must not wait long.
@@ -52,6 +53,7 @@ def delete_table(table: Table, *, with_matches: bool) -> int:
         deleted = 0
         if with_matches:
             deleted = delete_matches(not_games(Match.objects.filter(table_id=table.pk)))
+        push.close_streams([table.edit_token, table.view_token])
         Table.objects.filter(pk=table.pk).delete()
     return deleted
 
@@ -66,7 +68,9 @@ def delete_matches(matches: QuerySet) -> int:
             for tokens in matches.values_list("edit_token", "view_token", "join_token")
             for token in tokens
         )
+        tables = set(matches.exclude(table=None).values_list("table_id", flat=True))
         counts = matches.delete()[1]
+        table_changed(tables)  # their tables' pages list them no more
     return counts.get(Match._meta.label, 0)
 
 

@@ -173,16 +173,20 @@
   // older version than the one shown (a sheet asked for before this phone's tap, answered after
   // the tap's own answer) is not put back. One at the same version says nothing of the tap: the
   // sentence of the last answer stays, so that a tap is not said and gone in the same moment.
-  function versionOf(c) { return c.dataset.teaVersion ? Number(c.dataset.teaVersion) : null; }
+  // (data-tea-version: "<match>:<its version>"; a table's page moves on to its next match.)
+  function versionOf(c) {
+    const parts = (c.dataset.teaVersion || "").split(":");
+    return parts.length === 2 ? { match: parts[0], at: Number(parts[1]) } : null;
+  }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     const old = event.detail.target;
     const fresh = event.detail.fragment && event.detail.fragment.querySelector("#tea");
     if (!old || old.id !== "tea" || !fresh) return;
     const shown = versionOf(old), drawn = versionOf(fresh);
-    if (shown === null || drawn === null) return;
-    if (drawn < shown) { event.detail.shouldSwap = false; return; }
+    if (!shown || !drawn || shown.match !== drawn.match) return;
+    if (drawn.at < shown.at) { event.detail.shouldSwap = false; return; }
     const note = old.querySelector("[data-tea-note]");
-    if (drawn === shown && note && !fresh.querySelector("[data-tea-note]")) {
+    if (drawn.at === shown.at && note && !fresh.querySelector("[data-tea-note]")) {
       fresh.querySelector("h2").after(note.cloneNode(true));
     }
   });

@@ -237,3 +237,25 @@ def test_a_tea_tap_s_sentence_stays_when_the_page_is_told_of_that_tap(browser, s
         assert page.locator("#tea [data-tea-note]").inner_text() == said
         assert page.locator('#tea [data-tea-cell="0-0"] [data-tea-count]').inner_text() == "1"
         assert console.errors == []
+
+
+def test_a_table_s_page_shows_each_save_of_its_match_when_told(browser, stack, request):
+    """The table's view link, open on a phone at the café: its live part (matches, standings)
+    is told of the save in its match and shows it, with no schedule's tick between."""
+    scorer = Scorer(stack.nginx.port)
+    status, headers, _ = scorer.client.post(scorer.edit + "masa/", {"name": "Cuma"})
+    assert status == 302
+    page_path = headers["location"].removeprefix(f"http://127.0.0.1:{stack.nginx.port}")
+    table_page = scorer.client.get(page_path)[2].decode()
+    view = re.search(r"/masa/izle/[A-Za-z0-9_-]{22,64}/", table_page)[0]
+    for page, console in open_phone(browser, stack, request):
+        polls = asks(page, "/poll/")
+        page.goto(view)
+        page.wait_for_timeout(2500)  # the stream opened and its one catch-up ask went
+        before = len(polls)
+        scorer.save()
+        start = time.monotonic()
+        page.get_by_text("sürüyor: 1 / 13 el").wait_for(timeout=5000)
+        print(f"\na table's page showed the save after {time.monotonic() - start:.2f} s")
+        assert len(polls) == before + 1
+        assert console.errors == []

@@ -252,3 +252,28 @@ def test_make_serve_holds_the_streams(tmp_path, static_root):
         _, errors = serve.communicate(timeout=30)
     for key in (table.edit.split("/")[2], table.view.split("/")[2], table.join.split("/")[2]):
         assert key not in errors.decode()  # nginx's own lines (gunicorn's drop the keys)
+
+
+def test_a_save_reaches_the_pages_of_the_match_s_table(stack):
+    """A table's page (edit and view link) follows its matches: each save tells it, and its
+    live part then shows the hand."""
+    table = Table(stack.port)
+    status, headers, _ = table.scorer.post(table.edit + "masa/", {"name": "Cuma"})
+    assert status == 302
+    page = headers["location"].removeprefix(f"http://127.0.0.1:{stack.port}")
+    view = re.search(r"/masa/izle/[A-Za-z0-9_-]{22,64}/", table.scorer.get(page)[2].decode())[0]
+    watcher = Client(stack.port)
+    shown = watcher.get(view)[2].decode()
+    poll = re.search(r'id="table-live" hx-get="([^"]+)"', shown)[1].replace("&amp;", "&")
+    ids = [table.stream_of(table.scorer, page), STREAM.search(shown)[1]]
+    assert ids[0] != ids[1]  # one a link
+    streams = [Stream(stack.port, stream) for stream in ids]
+    time.sleep(0.2)
+    status, _ = table.save(1)
+    saved = time.monotonic()
+    assert status == 200
+    for stream in streams:
+        arrived, data = stream.next()
+        assert arrived - saved < A_SECOND and data == "changed"
+    status, _, body = watcher.get(poll, {"HX-Request": "true"})
+    assert status == 200 and "sürüyor: 1 / 13 el" in body.decode()

@@ -87,7 +87,7 @@ def test_the_urlconf_has_the_table_endpoints_this_file_relies_on():
         "masa/<token:token>/oyuncular/",
         "masa/<token:token>/yenile/",
     } <= set(EDIT_ROUTES)
-    assert VIEW_ROUTES == ["masa/izle/<token:token>/"]
+    assert VIEW_ROUTES == ["masa/izle/<token:token>/", "masa/izle/<token:token>/poll/"]
 
 
 def accepts(method: str, route: str) -> bool:

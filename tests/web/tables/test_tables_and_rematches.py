@@ -417,8 +417,9 @@ def test_table_page_queries_do_not_grow_with_matches(client, matches):
     assert edit.status_code == view.status_code == 200
     assert len(edit.context["record"].matches) == matches
     # The table, its seasons, its players, its matches, their seats, their hands; the tea
-    # tally of its latest match: the table's items and the match's drinks (cetele.tea).
-    assert len(edit_page) == len(view_page) == 8
+    # tally of its latest match: the table's items and the match's drinks (cetele.tea); the
+    # live part's version (cetele.tables.live).
+    assert len(edit_page) == len(view_page) == 9
     assert sum(r.played for r in edit.context["stats"].records) == 4 * matches
 
 
