@@ -282,6 +282,7 @@ http {{
     upstream cetele {{
 {servers}
         keepalive 64;
+        keepalive_timeout 1s;  # below gunicorn's 2 s keep-alive (deploy/nginx.conf.in: why)
     }}
     server {{
         listen 127.0.0.1:{port} backlog=4096;

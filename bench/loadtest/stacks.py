@@ -55,6 +55,7 @@ class Run:
     tournament_view: str = ""
     carried: int = 0
     carried_step: Step | None = None
+    steady: int = 0  # the largest step carried once every phone had arrived (Step.steady_carried)
     retried: set[int] = field(default_factory=set)
     stopped: bool = False  # past its capacity: no more steps
     failures: list[str] = field(default_factory=list)
@@ -119,9 +120,13 @@ def play_step(run: Run, count: int, args) -> None:
         measured(run, step, args, lambda step=step: run.load.run(step))
         passed = report(step, args.p95_ms)
         time.sleep(2)  # let the server settle between steps
+        if step.steady_carried:
+            run.steady = max(run.steady, count)
         if passed:
             run.carried, run.carried_step = count, step
             return
+        if step.steady_carried:
+            return  # past its whole-step capacity, not its steady one: the next step is asked
         if count in run.retried:
             run.stopped = True  # past capacity: more load would only pile up timeouts
             return
@@ -239,6 +244,7 @@ def run_stack(args, env, servers: int, directory: Path) -> dict[str, dict]:
         results[run.mode] = {
             "servers": servers,
             "carried": run.carried,
+            "steady": run.steady,
             "step": run.carried_step,
             "minimal": minimal,
             "load": run.load,
