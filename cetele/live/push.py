@@ -96,11 +96,12 @@ def publish_matches(matches: QuerySet) -> None:
         "table__edit_token",
         "table__view_token",
     )
+    followers: set[str] = set()  # a table's or tournament's pages: told once, however many
     for version, draft_version, *links, organiser, cafe, table, table_view in found:
         send("POST", [stream_id(token) for token in links if token], f"{version}.{draft_version}")
-        followers = [token for token in (organiser, cafe, table, table_view) if token]
-        if followers:
-            send("POST", [stream_id(token) for token in followers], "changed")
+        followers.update(token for token in (organiser, cafe, table, table_view) if token)
+    if followers:
+        send("POST", sorted(stream_id(token) for token in followers), "changed")
 
 
 def publish_tables(tables: QuerySet) -> None:
