@@ -77,11 +77,12 @@ pytest=(.venv/bin/python -m pytest)
 # started on SQLite files of their own would only repeat leg 1 there.
 leg container "the container image and compose.yaml's stack under podman (tests/container)" \
   scripts/container-test.sh
-# What a page only looks like (axe, layout: marked `looks`) is the same on either database.
+# Of the browser tests, those where phones' writes meet (marked `races`) run on PostgreSQL too:
+# the rest are the same in the browser on either database (tests/browser/conftest.py).
 # The browser legs each have a network of their own (scripts/own-network.sh): the container
 # leg's bridges coming and going would abort the browser's requests.
-leg postgres-browser "the real-browser tests again on PostgreSQL, but for how pages look" \
-  scripts/own-network.sh scripts/with-postgres.sh "${pytest[@]}" tests/browser -m "database and not looks"
+leg postgres-browser "the real-browser tests where phones' writes meet, again on PostgreSQL" \
+  scripts/own-network.sh scripts/with-postgres.sh "${pytest[@]}" tests/browser -m races
 leg sqlite-browser "the real-browser tests on SQLite" scripts/own-network.sh "${pytest[@]}" tests/browser
 leg postgres "the tests of the database again on PostgreSQL (web, scoring)" \
   scripts/with-postgres.sh "${pytest[@]}" tests -m "database and not browser"

@@ -88,8 +88,8 @@ def with_worker(request) -> bool:
     marked `worker`, which test what it does (offline copies, the outbox, installability).
     Elsewhere the worker is the same script on either database and sends the server nothing a
     page would not (the static files it keeps, the pages it keeps a copy of, as GETs), so the
-    PostgreSQL leg leaves it out, as it leaves out `looks` (two files measured there: 71 s of
-    CPU with the worker, 52 s without)."""
+    PostgreSQL leg leaves it out (two files measured there: 71 s of CPU with the worker, 52 s
+    without)."""
     marked = request.node.get_closest_marker("worker") is not None
     return marked or connection.vendor != "postgresql"
 
@@ -117,11 +117,13 @@ def fourth_phone(browser, live_server, request):
 
 
 def pytest_collection_modifyitems(items) -> None:
-    """Every test here is `browser`. Those marked `looks` check only what a page looks like
-    (axe's accessibility rules, the layout at a width, colours) on pages the other tests also
-    open and save through: the HTML and CSS are the same on either database, so the PostgreSQL
-    leg of make test leaves them out (scripts/test.sh) and runs every browser test that saves,
-    races, polls or works offline; the pages' reads on PostgreSQL are the web tests'."""
+    """Every test here is `browser`. Those also marked `races` run again on PostgreSQL
+    (scripts/test.sh): two phones' writes meet (two hands for one place, a row at the save, a
+    gösterge kept offline over the scorer's), or one write arrives twice (an answer lost, a tap
+    kept offline), and the database's locks and constraints decide which stands. The rest
+    draw, type and wait in the browser the same on either database, and every query their
+    pages make runs on PostgreSQL in the web tests (tests/web, the `postgres` leg): run there
+    again they cost the run a fifth of its CPU and tested nothing new (docs/performance.md)."""
     for item in items:
         if "tests/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)

@@ -34,6 +34,7 @@ def third_phone(browser, live_server, request):
     yield from open_phone(browser, live_server, request)
 
 
+@pytest.mark.races
 def test_a_joined_phone_taps_the_gosterge_and_every_phone_shows_the_okey(
     phone, second_phone, third_phone
 ):

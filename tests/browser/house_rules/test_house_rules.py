@@ -395,7 +395,6 @@ def test_a_match_with_riziko_and_colours_scores_as_the_engine_does(phone):
     assert console.errors == []
 
 
-@pytest.mark.looks
 def test_a_field_the_phone_moves_to_is_never_behind_the_example_panel(browser, live_server):
     """The editor's examples stay at the bottom of a 320×640 screen while the rules are typed; a
     field the keyboard's "next" (Tab) moves to is scrolled above them, not left behind them."""

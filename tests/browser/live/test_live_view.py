@@ -118,6 +118,7 @@ def test_the_viewer_opens_a_hands_breakdown_read_only(phone):
     assert console.errors == []
 
 
+@pytest.mark.races
 def test_an_editors_sheet_follows_another_editors_save_and_keeps_the_half_filled_form(phone):
     page, console = phone
     install_clock(page)
@@ -191,7 +192,6 @@ def _rules() -> dict:
     return scoring.resolve_rules("cetele-standart")
 
 
-@pytest.mark.looks  # what the page looks like: the same on either database (conftest.py)
 def test_the_share_page_and_the_view_page_have_no_accessibility_violation(phone):
     from axe_playwright_python.sync_playwright import Axe
 

@@ -289,6 +289,7 @@ def test_the_preview_never_covers_the_input_being_typed_at_320_px(browser, live_
         context.close()
 
 
+@pytest.mark.races
 def test_two_phones_entering_the_same_hand_are_told_and_can_add_it_deliberately(
     phone, second_phone
 ):

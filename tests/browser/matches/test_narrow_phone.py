@@ -14,8 +14,7 @@ from cetele.models import Match
 from tests.browser.sheet import start_match
 from tests.factories import add_hand, sample_inputs
 
-# looks: how the page lays out at 320 px, the same on either database (tests/browser/conftest.py).
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.looks]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 # Long names on purpose: the widest a phone at the table is likely to see.
 NAMES = ["Ali Kemal", "Burcu", "Cengizhan", "İlknur"]

@@ -3,6 +3,7 @@ removes nothing of the other's, and says what happened (issue: never wrong in si
 
 import contextlib
 
+import pytest
 from playwright.sync_api import Error, expect
 
 from cetele.models import Hand, Match
@@ -10,6 +11,7 @@ from tests.browser.matches.test_at_the_table import NAMES, TYPICAL_HANDS
 from tests.browser.sheet import enter_hand, is_a_save, start_match, wait_for_hand
 
 
+@pytest.mark.races
 def test_geri_al_on_a_phone_that_missed_another_phones_hand_removes_nothing(phone, second_phone):
     page, console = phone
     other, other_console = second_phone

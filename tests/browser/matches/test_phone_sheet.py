@@ -64,7 +64,6 @@ def cut_rows(geometry: dict) -> list[dict]:
     ]
 
 
-@pytest.mark.looks  # what the page looks like: the same on either database (conftest.py)
 @pytest.mark.parametrize("teams", [False, True], ids=["singles", "teams"])
 def test_toplam_stays_in_view_and_cuts_no_row_on_a_12_hand_sheet(phone, teams):
     page, console = phone
@@ -92,7 +91,6 @@ def test_toplam_stays_in_view_and_cuts_no_row_on_a_12_hand_sheet(phone, teams):
     assert console.errors == []
 
 
-@pytest.mark.looks  # what the page looks like: the same on either database (conftest.py)
 def test_a_four_player_team_sheet_needs_no_sideways_swipe(phone):
     page, console = phone
     match = make_match(hands=3, teams=True)
@@ -111,7 +109,6 @@ def test_a_four_player_team_sheet_needs_no_sideways_swipe(phone):
     assert console.errors == []
 
 
-@pytest.mark.looks  # what the page looks like: the same on either database (conftest.py)
 def test_the_colour_chips_show_their_colour_and_its_name(phone):
     page, console = phone
     rules = scoring.resolve_rules("cetele-standart") | {"colours": COLOURS}

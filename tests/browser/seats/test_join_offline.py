@@ -160,6 +160,7 @@ def test_a_row_whose_answer_never_came_is_kept_and_sent_when_the_page_opens_agai
     assert waiting_rows(player) == {}
 
 
+@pytest.mark.races
 def test_a_row_written_offline_while_the_scorer_saves_is_refused_and_the_player_told(
     phone, second_phone
 ):
@@ -445,6 +446,7 @@ COUNT_DRAWINGS = """() => {
 }"""
 
 
+@pytest.mark.races
 def test_a_gosterge_kept_without_signal_does_not_replace_the_scorers_and_the_player_is_told(
     phone, second_phone
 ):

@@ -74,6 +74,7 @@ def is_preview(response) -> bool:
     return response.request.headers.get("hx-target") == "hand-preview"
 
 
+@pytest.mark.races
 def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps(
     phone, second_phone, third_phone, fourth_phone
 ):
@@ -189,7 +190,6 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
         assert not console.errors
 
 
-@pytest.mark.looks  # what the page looks like: the same on either database (conftest.py)
 def test_a_row_is_sent_once_a_change_not_again_as_its_field_is_left(phone):
     """Typing the sum sends the row; leaving the field (a tap on "Okeyler"'s count) sends only
     what changed; "Gönder" always sends."""

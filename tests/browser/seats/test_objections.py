@@ -122,7 +122,6 @@ def test_hidden_totals_hide_the_totals_and_the_chart_on_a_view_phone_not_the_sco
     assert scorer_console.errors == [] and viewer_console.errors == []
 
 
-@pytest.mark.looks  # what the page looks like: the same on either database (conftest.py)
 def test_no_serious_accessibility_violation_on_the_objection_and_hidden_totals_pages(
     phone, second_phone
 ):

@@ -3,6 +3,7 @@ the scorer taps "Eli kaydet": the hand is not saved over it; the form shows the 
 and the next tap saves it (cetele.seats.arrivals; the server's side:
 tests/web/seats/test_rows_at_the_save.py)."""
 
+import pytest
 from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import expect
@@ -15,6 +16,7 @@ ROW = {"position": "1", "row-opened": "series", "row-remaining": "20"}
 ROW |= {"row-okeys": "0", "row-fake_okeys": "0"}
 
 
+@pytest.mark.races
 def test_the_scorer_sees_the_row_that_arrived_at_the_save_and_saves_it_next(phone):
     page, console = phone
     match = Match.start(

@@ -218,6 +218,7 @@ def expect_phone_rows_on_the_form(scorer, hand: dict) -> None:
             expect(okeys).to_have_value(str(row["okeys"]), timeout=LIVE)
 
 
+@pytest.mark.races
 def test_a_whole_eleven_hand_team_match_with_three_joined_phones(
     phone, second_phone, third_phone, fourth_phone
 ):

@@ -27,6 +27,7 @@ def guess_from_the_same_address(guesser) -> None:
     assert set(statuses) == {404}
 
 
+@pytest.mark.races
 def test_a_match_started_after_another_phone_guessed_opens_and_is_listed(phone, second_phone):
     page, console = phone
     guesser, _ = second_phone
@@ -43,6 +44,7 @@ def test_a_match_started_after_another_phone_guessed_opens_and_is_listed(phone, 
     assert console.errors == []
 
 
+@pytest.mark.races
 def test_the_edit_link_just_rotated_opens_after_another_phone_guessed(phone, second_phone):
     page, console = phone
     guesser, _ = second_phone

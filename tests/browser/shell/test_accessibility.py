@@ -10,8 +10,7 @@ import scoring
 from cetele.models import HousePreset
 from tests.factories import make_match
 
-# looks: axe reads the page the browser draws, the same on either database (conftest.py).
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.looks]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 BLOCKING = {"serious", "critical"}
 

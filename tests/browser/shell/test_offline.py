@@ -148,6 +148,7 @@ def saved_sums(match: Match) -> list[list]:
     return [[s or 0 for s in row] for row in remaining(match)]
 
 
+@pytest.mark.races
 def test_a_hand_entered_offline_is_saved_once_when_the_connection_returns_even_after_a_reload(
     phone,
 ):
@@ -260,6 +261,7 @@ def test_the_worker_sends_a_kept_hand_by_background_sync_with_every_tab_closed(p
     assert saved_sums(match) == [sums(HANDS[0])]
 
 
+@pytest.mark.races
 def test_a_save_whose_answer_was_lost_is_not_saved_twice_when_sent_again(phone):
     page, _ = phone
     match = a_match_kept_for_offline(page)
@@ -330,6 +332,7 @@ def test_a_save_left_hanging_is_kept_and_sent_again(phone):
     hanging[0].abort()  # the page gave up on it long ago; close it for Playwright's sake
 
 
+@pytest.mark.races
 def test_a_place_taken_meanwhile_is_asked_about_as_with_two_phones(phone, second_phone):
     page, _ = phone
     other, _ = second_phone

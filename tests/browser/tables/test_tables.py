@@ -102,7 +102,6 @@ def test_a_table_plays_a_match_rematches_plays_again_and_reads_its_standings(pho
     assert console.errors == []
 
 
-@pytest.mark.looks  # what the page looks like: the same on either database (conftest.py)
 def test_the_chart_is_readable_in_dark_mode_and_fits_a_320_px_phone(phone):
     page, console = phone
     from tests.factories import make_match

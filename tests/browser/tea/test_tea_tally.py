@@ -195,6 +195,7 @@ def drinks_reach(match, count: int, page) -> None:
     assert Drink.objects.filter(match=match).count() == count
 
 
+@pytest.mark.races
 def test_taps_without_signal_wait_on_the_phone_and_count_once_when_back(phone, second_phone):
     page, console = phone
     match = make_match(planned_hands=3)
@@ -265,6 +266,7 @@ def test_a_kept_tap_whose_send_hangs_is_sent_again_and_counted_once(phone):
     assert [e for e in console.errors if not any(n in e for n in no_connection)] == []
 
 
+@pytest.mark.races
 def test_a_tap_whose_answer_was_lost_is_sent_again_and_counted_once(phone):
     page, console = phone
     table = table_with()

@@ -229,7 +229,6 @@ def test_a_tek_tournament_of_eight_over_three_rounds(phone, second_phone, third_
     assert organiser_console.errors == []
 
 
-@pytest.mark.looks
 @pytest.mark.parametrize("kind", ["esli", "tek"])
 def test_no_serious_accessibility_violation_on_the_tournament_pages(phone, kind):
     from django.urls import reverse

@@ -10,8 +10,7 @@ from cetele.tournaments import play
 from cetele.tournaments.models import Game, Tournament
 from tests.factories import add_hand, make_tournament, sample_inputs
 
-# looks: how the pages lay out, the same on either database (tests/browser/conftest.py).
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.looks]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 # Long names on purpose: a café's teams are named so.
 TEAMS = [
