@@ -40,6 +40,10 @@ class Phone:
     # When, in this step, it first asked (polling) or held its stream (push): a change saved
     # before that reached a phone still arriving, not one following the match (figures.delays).
     arrived_at: float = 0.0
+    # On push: it held its stream to the end of the last step. The next step takes it up as a
+    # café's phone keeps its page open: it neither waits to arrive nor asks on opening (its
+    # stream is opened again, which only nginx answers). Only the new tables' phones arrive.
+    following: bool = False
 
     @property
     def cookie(self) -> str:

@@ -6,6 +6,9 @@ page has them (their answer asks for the sheet when that changed too), else its 
 tournament's page: its live part, at every message); its polls' ticks do not ask while the
 stream is open. When the stream fails or is closed, the page polls on its schedule
 and opens it again after min(30, 2^n) × U(0.5, 1) s (n: the tries since it last opened).
+A phone that held its stream to a step's end takes it up again at the next step's start without
+asking (Phone.following): only the new tables' phones arrive, as at a café, where phones keep
+their pages open; the restart step is where every phone opens its stream again at once.
 
 A stream is read with a few lines of asyncio over a raw socket (one idle connection a phone:
 cheap for the client on the 2 shared cores). The restart step (stacks.py) records here which
@@ -88,10 +91,19 @@ class PushPhones(PhoneActions):
         self.shows_the_latest(phone)
 
     async def hold(
-        self, step: Step, table, phone: Phone, until: float, rng, spectator=None, again=False
+        self,
+        step: Step,
+        table,
+        phone: Phone,
+        until: float,
+        rng,
+        spectator=None,
+        again=False,
+        ask=True,
     ):
         """Open the page's stream and hold it until `until`; returns (opened, still open at
-        `until`). Each message: one ask, as app.js's onmessage."""
+        `until`). On opening, one ask (not `ask`: a phone following since the last step, whose
+        page shows the latest); each message: one ask, as app.js's onmessage."""
         started = time.monotonic()
         writer = None
         opened = False
@@ -119,11 +131,12 @@ class PushPhones(PhoneActions):
             restart = self.restart
             if restart and restart.stopped_at and id(phone) in restart.were_open:
                 restart.reopened.setdefault(id(phone), now)
-            self.fire(
-                step,
-                self.ask_on_open(step, table, phone, spectator),
-                after=rng.uniform(0, ASK_ON_REOPEN if again else ASK_ON_OPEN),
-            )
+            if ask:
+                self.fire(
+                    step,
+                    self.ask_on_open(step, table, phone, spectator),
+                    after=rng.uniform(0, ASK_ON_REOPEN if again else ASK_ON_OPEN),
+                )
             while (left := until - time.monotonic()) > 0:
                 try:
                     line = await asyncio.wait_for(reader.readline(), left)
@@ -154,14 +167,18 @@ class PushPhones(PhoneActions):
         schedule only while its stream is down."""
         rate = self.args.reloads_per_minute / 60
         now = time.monotonic()
-        await asyncio.sleep(rng.uniform(0, phone.interval(now - phone.changed_at)))
+        if not phone.following:
+            await asyncio.sleep(rng.uniform(0, phone.interval(now - phone.changed_at)))
         reload_at = time.monotonic() + rng.expovariate(rate) if rate else float("inf")
         await self.follow(step, table, phone, end, rng, reload_at=reload_at, rate=rate)
 
     async def pushed_spectator(self, step: Step, spectator: Spectator, end: float, rng) -> None:
         """A phone on the tournament's view page, on push: its live part asks on each message."""
         phone = spectator.phone
-        await asyncio.sleep(rng.uniform(0, phone.interval(time.monotonic() - spectator.changed_at)))
+        if not phone.following:
+            await asyncio.sleep(
+                rng.uniform(0, phone.interval(time.monotonic() - spectator.changed_at))
+            )
         await self.follow(step, None, phone, end, rng, spectator=spectator)
 
     async def follow(
@@ -176,17 +193,20 @@ class PushPhones(PhoneActions):
         spectator=None,
     ) -> None:
         tries = 0
+        following, phone.following = phone.following, False
         while time.monotonic() < end:
             if not phone.stream:
                 step.error("push: the page carries no stream")
                 return
             opened, held = await self.hold(
-                step, table, phone, min(end, reload_at), rng, spectator, again=tries > 0
+                step, table, phone, min(end, reload_at), rng, spectator, tries > 0, not following
             )
+            following = False
             if opened:
                 tries = 0
             if held:
                 if time.monotonic() >= end:
+                    phone.following = True
                     return
                 # The page is loaded again (its new page opens a new stream).
                 await self.page(step, table, phone, "a reload", due=reload_at)

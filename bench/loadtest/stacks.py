@@ -135,10 +135,12 @@ def play_step(run: Run, count: int, args) -> None:
 
 
 def restart_step(run: Run, args) -> dict:
-    """The tables playing on push for --restart-seconds (those of its last step: their phones
-    have opened their pages); halfway, nginx is stopped and started again. Returns what the
-    phones did (figures.restart_lines)."""
-    count = len(run.load.live) or args.step_list[0]
+    """The tables push carried (its largest step carried, over the whole step or once every
+    phone had arrived; else its last step's) playing for --restart-seconds; halfway, nginx is
+    stopped and started again. Returns what the phones did (figures.restart_lines). A restart
+    past the server's capacity would measure only its backlog: its phones' asks, answered in
+    seconds before the stop, are so after it too."""
+    count = max(run.carried, run.steady) or len(run.load.live) or args.step_list[0]
     step = Step(count, args.restart_seconds)  # not in load.steps: its refusals are expected
     load, at = run.load, args.restart_seconds / 2
     restart = Restart()
@@ -152,7 +154,7 @@ def restart_step(run: Run, args) -> dict:
             await asyncio.to_thread(run.stack.restart_nginx)
             restart.started_at = time.monotonic()
 
-        await asyncio.gather(load.run(step), stop_and_start())
+        await asyncio.gather(load.run(step, only=count), stop_and_start())
 
     print(f"{MODES[run.mode]}, restarting nginx {at:g} s in:", flush=True)
     measured(run, step, args, play)

@@ -295,10 +295,13 @@ class Load(PushPhones):
         for what, count in joining.errors.items():
             step.errors[f"joining: {what}"] = count
 
-    async def run(self, step: Step) -> None:
+    async def run(self, step: Step, only: int | None = None) -> None:
+        """Play a step: every live table (`only`: the first this many; the others' phones
+        have closed their pages) and the tables arriving meanwhile."""
         start = time.monotonic()
         end = start + step.seconds
-        tables = list(self.live)
+        tables = self.live[:only]
+        already = len(self.live)
         step.started_with = len(tables)
         rng = random.Random(step.tables * 31 + len(self.steps))
         clocks = []
@@ -322,7 +325,7 @@ class Load(PushPhones):
             await asyncio.gather(*list(self.loops), return_exceptions=True)
         while self.tasks:  # let the last requests finish (each is bounded by its timeout)
             await asyncio.gather(*list(self.tasks), return_exceptions=True)
-        step.delays = delays(self.live)
+        step.delays = delays(tables + self.live[already:])
 
     async def arrived(self, step: Step, at: float) -> None:
         await asyncio.sleep(max(0.0, at - time.monotonic()))
