@@ -40,10 +40,12 @@ class Phone:
     # When, in this step, it first asked (polling) or held its stream (push): a change saved
     # before that reached a phone still arriving, not one following the match (figures.delays).
     arrived_at: float = 0.0
-    # On push: it held its stream to the end of the last step. The next step takes it up as a
-    # café's phone keeps its page open: it neither waits to arrive nor asks on opening (its
-    # stream is opened again, which only nginx answers). Only the new tables' phones arrive.
+    # On push: it held its stream at the end of the last step. As a café's phone keeps its page
+    # open, the next step neither waits for it to arrive nor has it ask: its stream is opened
+    # again before the step's clock starts (each step runs an event loop of its own, which a
+    # socket cannot outlive) and kept here, (reader, writer), for it to go on reading.
     following: bool = False
+    kept_stream: tuple | None = field(default=None, repr=False)
 
     @property
     def cookie(self) -> str:

@@ -6,9 +6,9 @@ page has them (their answer asks for the sheet when that changed too), else its 
 tournament's page: its live part, at every message); its polls' ticks do not ask while the
 stream is open. When the stream fails or is closed, the page polls on its schedule
 and opens it again after min(30, 2^n) × U(0.5, 1) s (n: the tries since it last opened).
-A phone that held its stream to a step's end takes it up again at the next step's start without
-asking (Phone.following): only the new tables' phones arrive, as at a café, where phones keep
-their pages open; the restart step is where every phone opens its stream again at once.
+A phone holding its stream at a step's end follows the match into the next (Phone.following):
+only the new tables' phones arrive, as at a café, where phones keep their pages open; the
+restart step is where every phone opens its stream again at once.
 
 A stream is read with a few lines of asyncio over a raw socket (one idle connection a phone:
 cheap for the client on the 2 shared cores). The restart step (stacks.py) records here which
@@ -31,6 +31,10 @@ ASK_ON_OPEN = 1.0  # app.js: the ask on opening waits U(0, this) s, and U(0, the
 ASK_ON_REOPEN = 5.0  # the stream opens again after a failure (no storm after a restart)
 ASK_AFTER_MESSAGE = 0.3  # ... and on a message U(0, this) s: a table's phones not all at once
 RETRY_CAP = 30.0  # ... and a failed stream is tried again after min(this, 2^n) × U(0.5, 1) s
+
+
+class StreamRefused(Exception):
+    """nginx answered a stream's request with another status than 200 (counted as an error)."""
 
 
 @dataclass
@@ -99,49 +103,27 @@ class PushPhones(PhoneActions):
         rng,
         spectator=None,
         again=False,
-        ask=True,
+        keep=False,
     ):
-        """Open the page's stream and hold it until `until`; returns (opened, still open at
-        `until`). On opening, one ask (not `ask`: a phone following since the last step, whose
-        page shows the latest); each message: one ask, as app.js's onmessage."""
-        started = time.monotonic()
+        """Open the page's stream (or go on with the one kept from the last step) and hold it
+        until `until`; returns (opened, still open at `until`), and keeps it open for the next
+        step when `keep`. Each message: one ask, as app.js's onmessage."""
         writer = None
         opened = False
-        request = (
-            f"GET {phone.stream} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
-            f"Accept: text/event-stream\r\nCache-Control: no-cache\r\n"
-            f"Referer: {self.origin}{phone.url}\r\n\r\n"
-        ).encode()
         try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(HOST, self.port), REQUEST_TIMEOUT
-            )
-            writer.write(request)
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), REQUEST_TIMEOUT)
-            if head[9:12] != b"200":
-                step.error(f"stream: HTTP {head[9:12].decode()}")
-                return False, False
-            now = time.monotonic()
-            # Counted among the step's requests, not in its seconds (by_second: what the app
-            # servers were asked, whose peak after a restart the restart step reports).
-            step.record("stream opened", "", (now - started) * 1000)
-            opened = True
-            phone.arrived_at = min(phone.arrived_at, now)
-            self.open_streams.add(id(phone))
-            restart = self.restart
-            if restart and restart.stopped_at and id(phone) in restart.were_open:
-                restart.reopened.setdefault(id(phone), now)
-            if ask:
-                self.fire(
-                    step,
-                    self.ask_on_open(step, table, phone, spectator),
-                    after=rng.uniform(0, ASK_ON_REOPEN if again else ASK_ON_OPEN),
-                )
+            if phone.kept_stream is not None:
+                (reader, writer), phone.kept_stream = phone.kept_stream, None
+                opened = True
+                phone.arrived_at = min(phone.arrived_at, time.monotonic())
+                self.open_streams.add(id(phone))
+            else:
+                reader, writer = await self.open_stream(step, table, phone, rng, spectator, again)
+                opened = True
             while (left := until - time.monotonic()) > 0:
                 try:
                     line = await asyncio.wait_for(reader.readline(), left)
                 except TimeoutError:
-                    return True, True
+                    break
                 if not line:
                     step.error("stream: closed by the server")
                     return True, False
@@ -152,14 +134,81 @@ class PushPhones(PhoneActions):
                         self.told(step, table, phone, spectator, data),
                         after=rng.uniform(0, ASK_AFTER_MESSAGE),
                     )
+            phone.following = keep
             return True, True
+        except StreamRefused:
+            return False, False
         except (TimeoutError, OSError, asyncio.IncompleteReadError) as error:
             step.error(f"stream: {type(error).__name__}")
             return opened, False
         finally:
-            self.open_streams.discard(id(phone))
             if writer is not None:
+                self.open_streams.discard(id(phone))
                 writer.close()
+
+    async def reopen(self, phones: list[Phone]) -> None:
+        """Before a step's clock starts: the streams of the phones following since the last
+        step, opened again (not counted: the load client's, not a phone's), 200 at a time.
+        One that does not open arrives as a new phone does."""
+        gate = asyncio.Semaphore(200)
+
+        async def again(phone: Phone) -> None:
+            async with gate:
+                try:
+                    phone.kept_stream = await self.connect_stream(phone)
+                    self.open_streams.add(id(phone))
+                except (StreamRefused, TimeoutError, OSError, asyncio.IncompleteReadError):
+                    pass
+            phone.following = False
+
+        await asyncio.gather(*(again(phone) for phone in phones if phone.following))
+
+    async def open_stream(self, step: Step, table, phone: Phone, rng, spectator, again: bool):
+        """Open the page's stream: (reader, writer) once nginx answered 200, and one ask
+        after a moment; StreamRefused (counted) for any other answer."""
+        started = time.monotonic()
+        try:
+            reader, writer = await self.connect_stream(phone)
+        except StreamRefused as refused:
+            step.error(f"stream: HTTP {refused}")
+            raise
+        now = time.monotonic()
+        # Counted among the step's requests, not in its seconds (by_second: what the app
+        # servers were asked, whose peak after a restart the restart step reports).
+        step.record("stream opened", "", (now - started) * 1000)
+        phone.arrived_at = min(phone.arrived_at, now)
+        self.open_streams.add(id(phone))
+        restart = self.restart
+        if restart and restart.stopped_at and id(phone) in restart.were_open:
+            restart.reopened.setdefault(id(phone), now)
+        self.fire(
+            step,
+            self.ask_on_open(step, table, phone, spectator),
+            after=rng.uniform(0, ASK_ON_REOPEN if again else ASK_ON_OPEN),
+        )
+        return reader, writer
+
+    async def connect_stream(self, phone: Phone):
+        """The page's stream, (reader, writer), once nginx answered 200; StreamRefused (its
+        status) for any other answer."""
+        request = (
+            f"GET {phone.stream} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
+            f"Accept: text/event-stream\r\nCache-Control: no-cache\r\n"
+            f"Referer: {self.origin}{phone.url}\r\n\r\n"
+        ).encode()
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(HOST, self.port), REQUEST_TIMEOUT
+        )
+        try:
+            writer.write(request)
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), REQUEST_TIMEOUT)
+        except BaseException:
+            writer.close()
+            raise
+        if head[9:12] != b"200":
+            writer.close()
+            raise StreamRefused(head[9:12].decode())
+        return reader, writer
 
     async def pushed(self, step: Step, table: Table, phone: Phone, end: float, rng) -> None:
         """One phone of a table on push: it arrives when it would first have polled, holds its
@@ -167,7 +216,7 @@ class PushPhones(PhoneActions):
         schedule only while its stream is down."""
         rate = self.args.reloads_per_minute / 60
         now = time.monotonic()
-        if not phone.following:
+        if phone.kept_stream is None:
             await asyncio.sleep(rng.uniform(0, phone.interval(now - phone.changed_at)))
         reload_at = time.monotonic() + rng.expovariate(rate) if rate else float("inf")
         await self.follow(step, table, phone, end, rng, reload_at=reload_at, rate=rate)
@@ -175,7 +224,7 @@ class PushPhones(PhoneActions):
     async def pushed_spectator(self, step: Step, spectator: Spectator, end: float, rng) -> None:
         """A phone on the tournament's view page, on push: its live part asks on each message."""
         phone = spectator.phone
-        if not phone.following:
+        if phone.kept_stream is None:
             await asyncio.sleep(
                 rng.uniform(0, phone.interval(time.monotonic() - spectator.changed_at))
             )
@@ -193,20 +242,18 @@ class PushPhones(PhoneActions):
         spectator=None,
     ) -> None:
         tries = 0
-        following, phone.following = phone.following, False
         while time.monotonic() < end:
             if not phone.stream:
                 step.error("push: the page carries no stream")
                 return
+            until = min(end, reload_at)
             opened, held = await self.hold(
-                step, table, phone, min(end, reload_at), rng, spectator, tries > 0, not following
+                step, table, phone, until, rng, spectator, again=tries > 0, keep=until == end
             )
-            following = False
             if opened:
                 tries = 0
             if held:
                 if time.monotonic() >= end:
-                    phone.following = True
                     return
                 # The page is loaded again (its new page opens a new stream).
                 await self.page(step, table, phone, "a reload", due=reload_at)

@@ -298,9 +298,12 @@ class Load(PushPhones):
     async def run(self, step: Step, only: int | None = None) -> None:
         """Play a step: every live table (`only`: the first this many; the others' phones
         have closed their pages) and the tables arriving meanwhile."""
+        tables = self.live[:only]
+        if self.push:
+            await self.reopen([phone for table in tables for phone in table.phones])
+            await self.reopen([spectator.phone for spectator in self.spectators])
         start = time.monotonic()
         end = start + step.seconds
-        tables = self.live[:only]
         already = len(self.live)
         step.started_with = len(tables)
         rng = random.Random(step.tables * 31 + len(self.steps))
