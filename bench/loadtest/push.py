@@ -105,9 +105,10 @@ class PushPhones(PhoneActions):
         again=False,
         keep=False,
     ):
-        """Open the page's stream (or go on with the one kept from the last step) and hold it
-        until `until`; returns (opened, still open at `until`), and keeps it open for the next
-        step when `keep`. Each message: one ask, as app.js's onmessage."""
+        """Open the page's stream (or go on with the one reopened for it before the step,
+        Phone.kept_stream) and hold it until `until`; returns (opened, still open at `until`).
+        Held to `until` with `keep` (the step's end), the phone follows its match into the
+        next step. Each message: one ask, as app.js's onmessage."""
         writer = None
         opened = False
         try:
