@@ -300,8 +300,8 @@ class Load(PushPhones):
         have closed their pages) and the tables arriving meanwhile."""
         tables = self.live[:only]
         if self.push:
-            await self.reopen([phone for table in tables for phone in table.phones])
-            await self.reopen([spectator.phone for spectator in self.spectators])
+            phones = [phone for table in tables for phone in table.phones]
+            await self.reopen(phones + [spectator.phone for spectator in self.spectators])
         start = time.monotonic()
         end = start + step.seconds
         already = len(self.live)
