@@ -36,5 +36,14 @@ class Stream:
     def next(self, timeout: float = 5) -> tuple[float, str]:
         return self.events.get(timeout=timeout)
 
+    def opened_with(self) -> list[str]:
+        """Once the stream is held: what nginx gave it as it opened (the newest message of the
+        last 60 s, if any: deploy/nginx.conf.in), taken out, so that `next` says what came
+        since."""
+        given = []
+        while not self.events.empty():
+            given.append(self.events.get_nowait()[1])
+        return given
+
     def close(self) -> None:
         self.connection.close()

@@ -50,17 +50,24 @@ pages carry data-stream), one whose do not (their pages poll). Their steps alter
 polling at each table count, so that both meet the same load from the rest of the shared
 machine. On push each phone does what app.js does under push (push.py): it holds its page's
 stream (a raw socket read line by line), asks once through the poll it already has (the sheet's
-and, with the open hand's rows, theirs) when the stream opens, after U(0, 1.5) s, and once on
-each message; its polls' ticks do not ask while the stream is open; when the stream fails it
+and, with the open hand's rows, theirs) when the stream opens again after a failure, after
+U(0, 5) s, or opens on a page drawn more than 30 s before, after U(0, 1) s (a page drawn moments
+ago learns of a change since from the stream's first message: nginx holds each stream's newest
+for 60 s), and on each message naming versions it does not show; its polls' ticks do not ask
+while the stream is open; when the stream fails it
 polls on its schedule and opens the stream again after min(30, 2^n) × U(0.5, 1) s. A reload is a
 new page: a new stream. The server's CPU is the app servers' and nginx's, in both modes.
 
 Tables present at a step's start are seeded through the ORM before the run (a few hands played
 each, as in a room where tables started at different times); their phones open their pages (real
-page loads, not counted in the step) before the step in which the table first plays. Each step
-places each table at a random point of its hand. Phones arrive spread over the step's first
-seconds, as at a café: each first asks (polling) or opens its stream (push) at a random moment
-of its first poll interval (up to 16 s). The delivery delay of a change is the time from a save's
+page loads, not counted in the step) before the step in which the table first plays; on push
+each page opens its stream at once, as app.js does (opened again before the step's clock, not
+counted: a socket cannot outlive the event loop of the join). Each step places each table at a
+random point of its hand, tapping on from there. Polling phones arrive spread over the step's
+first seconds, as at a café: each first asks at a random moment of its first poll interval (up
+to 16 s). The client's garbage collector waits for each step's end: a full collection of its
+objects stops its event loop for 0.1–0.3 s, which every answer in flight would show as the
+server's. The delivery delay of a change is the time from a save's
 answer to the moment a watching phone (a viewer's, a joined player's) is shown its version: 0
 when the push brought it before the answer reached the scorer.
 

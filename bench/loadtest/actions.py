@@ -64,6 +64,7 @@ class PhoneActions(Browser):
             return None
         if sheet:
             self.show(table, phone, body, path)
+            phone.drawn_at, phone.stream_opened = time.monotonic(), False
             if phone.rows_url and not phone.rows_every:  # hx-trigger="load"
                 await self.rows(step, table, phone, time.monotonic())
         return body

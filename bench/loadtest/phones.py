@@ -46,6 +46,10 @@ class Phone:
     # socket cannot outlive) and kept here, (reader, writer), for it to go on reading.
     following: bool = False
     kept_stream: tuple | None = field(default=None, repr=False)
+    # When its page was last loaded (monotonic), and whether its stream has opened since: the
+    # first opening of a page drawn moments ago asks nothing (app.js, drawnMomentsAgo).
+    drawn_at: float = float("-inf")
+    stream_opened: bool = False
 
     @property
     def cookie(self) -> str:

@@ -1,7 +1,9 @@
 """Phones on push (cetele.live.push, static/cetele/app.js "Live by push"): each live page holds
 its stream from nginx's nchan and asks, through the poll it already has, once when the stream
-opens (after a moment drawn from 0–1 s, 0–5 s when it opens again after a failure) and on each
-message, up to 0.3 s after it, for what the message says it does not show yet: its rows where the
+opens (after a moment drawn from 0–1 s, 0–5 s when it opens again after a failure; not at all
+on the first opening of a page drawn moments ago, whose stream's first message is the newest
+nginx holds) and on each message, up to 0.3 s after it, for what the message says it does not
+show yet: its rows where the
 page has them (their answer asks for the sheet when that changed too), else its sheet (a
 tournament's page: its live part, at every message); its polls' ticks do not ask while the
 stream is open. When the stream fails or is closed, the page polls on its schedule
@@ -29,6 +31,7 @@ from bench.loadtest.phones import Phone, Spectator, Table
 
 ASK_ON_OPEN = 1.0  # app.js: the ask on opening waits U(0, this) s, and U(0, the next) s when
 ASK_ON_REOPEN = 5.0  # the stream opens again after a failure (no storm after a restart)
+FRESH = 30.0  # ... and none on the first opening of a page drawn this long ago or less
 ASK_AFTER_MESSAGE = 0.3  # ... and on a message U(0, this) s: a table's phones not all at once
 RETRY_CAP = 30.0  # ... and a failed stream is tried again after min(this, 2^n) × U(0.5, 1) s
 
@@ -149,14 +152,16 @@ class PushPhones(PhoneActions):
 
     async def reopen(self, phones: list[Phone]) -> None:
         """Before a step's clock starts: the streams of the phones following since the last
-        step, opened again (not counted: the load client's, not a phone's), 200 at a time.
-        One that does not open arrives as a new phone does."""
+        step or since their page was loaded before it (Load.join), opened again (not counted:
+        the load client's, not a phone's), 200 at a time. One that does not open arrives as a
+        new phone does."""
         gate = asyncio.Semaphore(200)
 
         async def again(phone: Phone) -> None:
             async with gate:
                 try:
                     phone.kept_stream = await self.connect_stream(phone)
+                    phone.stream_opened = True
                     self.open_streams.add(id(phone))
                 except (StreamRefused, TimeoutError, OSError, asyncio.IncompleteReadError):
                     pass
@@ -182,11 +187,14 @@ class PushPhones(PhoneActions):
         restart = self.restart
         if restart and restart.stopped_at and id(phone) in restart.were_open:
             restart.reopened.setdefault(id(phone), now)
-        self.fire(
-            step,
-            self.ask_on_open(step, table, phone, spectator),
-            after=rng.uniform(0, ASK_ON_REOPEN if again else ASK_ON_OPEN),
-        )
+        fresh = not again and not phone.stream_opened and now - phone.drawn_at <= FRESH
+        phone.stream_opened = True
+        if not fresh:  # else a change since the page was drawn is the stream's first message
+            self.fire(
+                step,
+                self.ask_on_open(step, table, phone, spectator),
+                after=rng.uniform(0, ASK_ON_REOPEN if again else ASK_ON_OPEN),
+            )
         return reader, writer
 
     async def connect_stream(self, phone: Phone):
@@ -217,7 +225,10 @@ class PushPhones(PhoneActions):
         schedule only while its stream is down."""
         rate = self.args.reloads_per_minute / 60
         now = time.monotonic()
-        if phone.kept_stream is None:
+        if phone.kept_stream is None and now - phone.drawn_at > FRESH:
+            # A page open before the step whose stream did not open again: it arrives at a
+            # random moment of its first poll interval, as polling's phones do. A page drawn
+            # moments ago opens its stream at once, as app.js does.
             await asyncio.sleep(rng.uniform(0, phone.interval(now - phone.changed_at)))
         reload_at = time.monotonic() + rng.expovariate(rate) if rate else float("inf")
         await self.follow(step, table, phone, end, rng, reload_at=reload_at, rate=rate)

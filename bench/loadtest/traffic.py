@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import math
 import random
 import re
@@ -159,9 +160,11 @@ class Load(PushPhones):
             else:
                 due += every(due)
 
-    async def hands(self, step: Step, table: Table, end: float, rng) -> None:
+    async def hands(self, step: Step, table: Table, end: float, rng, since: float = 0) -> None:
         """The scorer's hands: previews as they tap, the save, and now and then a correction
-        of a past hand, before the next hand's entry begins."""
+        of a past hand, before the next hand's entry begins; none due before `since` (the step's
+        start: a table placed in the middle of its hand taps on from there, not all its taps of
+        the second before at once)."""
         scorer = table.phones[0]
         every, entry = self.args.save_every, min(self.args.entry_seconds, self.args.save_every)
         next_save = table.changed_at + every
@@ -187,7 +190,7 @@ class Load(PushPhones):
             for at, what, chosen in sorted(events, key=lambda event: event[0]):
                 if at >= end:
                     return
-                if at < time.monotonic() - 1:
+                if at < since or at < time.monotonic() - 1:
                     continue  # before the step began
                 await asyncio.sleep(max(0.0, at - time.monotonic()))
                 if what == "correction":
@@ -232,6 +235,7 @@ class Load(PushPhones):
             spectator = Spectator(phone)
             if spectator.show(answer[2]):
                 self.spectators.append(spectator)
+                phone.following = self.push and bool(phone.stream)  # opened at once (join)
 
         await asyncio.gather(*(one() for _ in range(count)))
         if joining.errors or len(self.spectators) < count:
@@ -256,7 +260,9 @@ class Load(PushPhones):
 
     async def join(self, tables: list[Table], concurrency: int = 16) -> Step:
         """The phones of tables about to play open their pages (before the step: not counted in
-        it): the scorer's the edit link, each viewer the view link."""
+        it): the scorer's the edit link, each viewer the view link. On push each page opens its
+        stream at once, as app.js does: the phone follows its match from the step's start (its
+        stream opened again there, PushPhones.reopen: a socket cannot outlive this event loop)."""
         joining = Step(len(tables), 0)
         gate = asyncio.Semaphore(concurrency)
         started = time.monotonic()
@@ -264,10 +270,11 @@ class Load(PushPhones):
         async def one(table: Table, phone: Phone) -> None:
             async with gate:
                 if phone.role == "k":
-                    await self.take_seat(joining, table, phone, "a player's phone joins")
+                    opened = await self.take_seat(joining, table, phone, "a player's phone joins")
                 else:
                     path = f"/{phone.role}/{phone.token}/"
-                    await self.page(joining, table, phone, "a phone joins", path)
+                    opened = await self.page(joining, table, phone, "a phone joins", path)
+                phone.following = self.push and bool(opened and phone.stream)
 
         for table in tables:
             table.phones = [Phone("m", table.edit_token), *watchers(table, self.args.viewers)]
@@ -297,7 +304,18 @@ class Load(PushPhones):
 
     async def run(self, step: Step, only: int | None = None) -> None:
         """Play a step: every live table (`only`: the first this many; the others' phones
-        have closed their pages) and the tables arriving meanwhile."""
+        have closed their pages) and the tables arriving meanwhile. The client's garbage
+        collector waits for the step's end: a full collection of its objects (every phone, every
+        figure) stops its event loop 0.1–0.3 s, a delay that every answer then in flight would
+        show as the server's."""
+        gc.collect()
+        gc.disable()
+        try:
+            await self.play(step, only)
+        finally:
+            gc.enable()
+
+    async def play(self, step: Step, only: int | None) -> None:
         tables = self.live[:only]
         if self.push:
             phones = [phone for table in tables for phone in table.phones]
@@ -315,7 +333,7 @@ class Load(PushPhones):
             for n, phone in enumerate(table.phones):
                 phone.changed_at = table.changed_at
                 clocks.append(self.watch(step, table, phone, end, random.Random(index * 10 + n)))
-            clocks.append(self.hands(step, table, end, random.Random(-index - 1)))
+            clocks.append(self.hands(step, table, end, random.Random(-index - 1), since=start))
         clocks.append(self.arrivals(step, end, random.Random(step.tables)))
         spectate = self.pushed_spectator if self.push else self.spectate
         for index, spectator in enumerate(self.spectators):

@@ -250,8 +250,14 @@
   // after the others (a table's phones are told at once). Its polls' ticks (no triggering
   // event) do not ask while the stream is open. Each (re)opening asks once, after a random
   // moment (up to 1 s; 5 s after a failure: a restarted server is not met by every phone at
-  // once). A failed stream: the ticks ask, and it is tried again after 1, 2, 4 … 30 s.
-  const live = { url: "", tries: 0 };
+  // once), but the first of a page the server drew moments ago: a change saved since it was
+  // drawn is the stream's first message (nginx holds each match's newest for 60 s,
+  // deploy/nginx.conf.in). A failed stream: the ticks ask, and it is tried again after 1, 2, 4 … 30 s.
+  const live = { url: "", tries: 0, opened: false };
+  const FRESH_MS = 30000;
+  function drawnMomentsAgo() {
+    return !live.opened && performance.now() < FRESH_MS && !document.body.hasAttribute("data-offline");
+  }
   function shown(el, name) {
     return new URLSearchParams((el.getAttribute("hx-get") || "").split("?")[1]).get(name);
   }
@@ -274,8 +280,8 @@
     if (live.stopped || !window.EventSource || !window.htmx) return;
     const source = live.source = new EventSource(live.url);
     source.onopen = function () {
-      live.timer = setTimeout(ask, Math.random() * (live.tries ? 5000 : 1000));
-      live.open = true;
+      if (live.tries || !drawnMomentsAgo()) live.timer = setTimeout(ask, Math.random() * (live.tries ? 5000 : 1000));
+      live.open = live.opened = true;
       live.tries = 0;
     };
     source.onmessage = function (e) { setTimeout(ask, Math.random() * 300, e.data); };

@@ -95,12 +95,31 @@ def test_a_viewer_is_told_of_a_save_and_asks_only_then(browser, stack, request):
     for page, console in open_phone(browser, stack, request):
         polls = asks(page, "/poll/")
         page.goto(scorer.view)
-        page.wait_for_timeout(2500)  # the stream opened and its one catch-up ask went
-        before = len(polls)
-        assert before <= 1
+        page.wait_for_timeout(2500)  # the stream opened: a page just drawn asks nothing then
+        assert polls == []
         scorer.save()
         shows(page, "1/13 el", timeout=5)
-        assert len(polls) == before + 1  # asked once, when told: no schedule's tick between
+        assert len(polls) == 1  # asked once, when told: no schedule's tick between
+        assert console.errors == []
+
+
+def test_a_save_between_the_page_and_its_stream_comes_as_the_streams_first_message(
+    browser, stack, request
+):
+    """The page drawn, then a save, then the stream opens: nginx gives the match's newest
+    message to a stream just opened, so the page, which asked nothing on opening, shows it."""
+    scorer = Scorer(stack.nginx.port)
+    for page, console in open_phone(browser, stack, request):
+        polls = asks(page, "/poll/")
+
+        def save_first(route):
+            scorer.save()
+            route.continue_()
+
+        page.route("**/canli/**", save_first, times=1)  # the page is drawn by then
+        page.goto(scorer.view)
+        shows(page, "1/13 el", timeout=5)
+        assert len(polls) == 1  # the message's ask
         assert console.errors == []
 
 

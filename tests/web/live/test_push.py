@@ -97,6 +97,8 @@ def test_a_save_reaches_every_phone_of_the_match_within_a_second(stack):
     ]
     assert all(stream.status == 200 for stream in streams)
     time.sleep(0.2)  # the streams are held
+    for stream in streams:
+        stream.opened_with()  # the seat Bora took, in the last 60 s
     status, headers = table.save(1)
     answered = time.monotonic()
     assert status == 200 and "cetele:hand-saved" in headers.get("hx-trigger", "")
@@ -113,10 +115,27 @@ def test_a_save_reaches_every_phone_of_the_match_within_a_second(stack):
     assert viewer.get(table.view + f"poll/?v={version}", {"HX-Request": "true"})[0] == 204
 
 
+def test_a_stream_opened_after_a_save_is_given_it_first(stack):
+    """A page drawn before a save whose stream opens after it: nginx gives the stream the
+    match's newest message as it opens, so the page learns of the save without asking
+    (static/cetele/app.js asks nothing on a fresh page's first opening)."""
+    table = Table(stack.port)
+    viewer = Client(stack.port)
+    path = table.stream_of(viewer, table.view)  # the page drawn
+    assert table.save(1)[0] == 200
+    stream = Stream(stack.port, path)  # ... its stream opened after the save
+    _, data = stream.next(timeout=1)
+    version = int(data.split(".")[0])
+    status, _, body = viewer.get(table.view + f"poll/?v={version}", {"HX-Request": "true"})
+    assert status == 204  # the message names the version the save made: nothing newer
+    assert viewer.get(table.view + f"poll/?v={version - 1}", {"HX-Request": "true"})[0] == 200
+
+
 def test_a_row_written_on_a_joined_phone_reaches_the_scorers_stream(stack):
     table = Table(stack.port)
     scorer = Stream(stack.port, table.stream_of(table.scorer, table.edit))
     time.sleep(0.2)
+    scorer.opened_with()
     status, _, _ = table.phone.post(table.join + "satir/", ROW, htmx=True)
     written = time.monotonic()
     assert status == 200
@@ -149,6 +168,8 @@ def test_rotating_a_link_closes_its_streams_and_deleting_the_match_closes_every_
     view = Stream(stack.port, table.stream_of(Client(stack.port), table.view))
     edit = Stream(stack.port, table.stream_of(table.scorer, table.edit))
     time.sleep(0.2)
+    view.opened_with()
+    edit.opened_with()
     rotate = {"kind": "view", "confirm": "on"}
     assert table.scorer.post(table.edit + "paylas/yenile/", rotate)[0] in (200, 302)
     assert view.next()[1] == "gone"
@@ -199,6 +220,7 @@ def test_a_change_through_either_app_server_reaches_every_phone(tmp_path, static
         table = Table(nginx.port)
         stream = Stream(nginx.port, table.stream_of(Client(nginx.port), table.view))
         time.sleep(0.2)
+        stream.opened_with()
         table.scorer.port = ports[0]  # the scorer's phone reaches app server 1
         assert table.save(1)[0] == 200
         assert int(stream.next()[1].split(".")[0]) > 0
@@ -261,6 +283,7 @@ def test_make_serve_holds_the_streams(tmp_path, static_root):
         table = Table(port)
         stream = Stream(port, table.stream_of(Client(port), table.view))
         time.sleep(0.2)
+        stream.opened_with()
         assert table.save(1)[0] == 200
         assert int(stream.next()[1].split(".")[0]) > 0
     finally:
@@ -285,6 +308,8 @@ def test_a_save_reaches_the_pages_of_the_match_s_table(stack):
     assert ids[0] != ids[1]  # one a link
     streams = [Stream(stack.port, stream) for stream in ids]
     time.sleep(0.2)
+    for stream in streams:
+        stream.opened_with()
     status, _ = table.save(1)
     saved = time.monotonic()
     assert status == 200
