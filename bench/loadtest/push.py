@@ -150,24 +150,42 @@ class PushPhones(PhoneActions):
                 self.open_streams.discard(id(phone))
                 writer.close()
 
-    async def reopen(self, phones: list[Phone]) -> None:
+    async def reopen(self, phones: list[tuple[Table | None, Phone, Spectator | None]]) -> None:
         """Before a step's clock starts: the streams of the phones following since the last
         step or since their page was loaded before it (Load.join), opened again (not counted:
         the load client's, not a phone's), 200 at a time. One that does not open arrives as a
-        new phone does."""
+        new phone does. What nginx gives a stream as it opens (the newest message of the last
+        60 s: the seats taken during the join, the last step's last change) a phone holding its
+        stream all along was told when it came, so it asks for it here, uncounted too."""
         gate = asyncio.Semaphore(200)
+        uncounted = Step(0, 0)
 
-        async def again(phone: Phone) -> None:
+        async def again(table, phone: Phone, spectator) -> None:
             async with gate:
                 try:
-                    phone.kept_stream = await self.connect_stream(phone)
+                    reader, writer = phone.kept_stream = await self.connect_stream(phone)
                     phone.stream_opened = True
                     self.open_streams.add(id(phone))
+                    if data := await self.given_on_opening(reader):
+                        await self.ask(uncounted, table, phone, spectator, data)
                 except (StreamRefused, TimeoutError, OSError, asyncio.IncompleteReadError):
                     pass
             phone.following = False
 
-        await asyncio.gather(*(again(phone) for phone in phones if phone.following))
+        await asyncio.gather(*(again(*phone) for phone in phones if phone[1].following))
+
+    @staticmethod
+    async def given_on_opening(reader, wait: float = 0.1) -> bytes:
+        """The message nginx gives a stream as it opens, if it holds one (else b"")."""
+        while True:
+            try:
+                line = await asyncio.wait_for(reader.readline(), wait)
+            except TimeoutError:
+                return b""
+            if not line:
+                raise asyncio.IncompleteReadError(b"", None)
+            if line.startswith(b"data:"):
+                return line[len(b"data:") :]
 
     async def open_stream(self, step: Step, table, phone: Phone, rng, spectator, again: bool):
         """Open the page's stream: (reader, writer) once nginx answered 200, and one ask

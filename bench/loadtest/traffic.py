@@ -318,8 +318,9 @@ class Load(PushPhones):
     async def play(self, step: Step, only: int | None) -> None:
         tables = self.live[:only]
         if self.push:
-            phones = [phone for table in tables for phone in table.phones]
-            await self.reopen(phones + [spectator.phone for spectator in self.spectators])
+            phones = [(table, phone, None) for table in tables for phone in table.phones]
+            spectators = [(None, spectator.phone, spectator) for spectator in self.spectators]
+            await self.reopen(phones + spectators)
         start = time.monotonic()
         end = start + step.seconds
         already = len(self.live)
