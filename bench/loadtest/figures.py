@@ -273,13 +273,16 @@ def cpu_per_table(step: Step) -> float:
 
 
 def restart_lines(restart: dict) -> list[str]:
+    unseen = restart.get("not_seen", 0)
     return [
         f"  restart of nginx (stop, then start) at {restart['tables']} tables, "
         f"{restart['at']:.0f} s into the step: down {restart['down']:.1f} s; "
         f"{restart['reopened']} of the {restart['were_open']} phones holding a stream held it "
         f"again, the last {restart['last_open']:.1f} s after nginx was back; every one showed "
         f"the latest version {restart['every']:.1f} s after it was back (median "
-        f"{restart['median']:.1f} s; goal ≤ {GOAL_RESTART:g} s)",
+        f"{restart['median']:.1f} s; goal ≤ {GOAL_RESTART:g} s"
+        + (f"; {unseen} never seen up to date in the step" if unseen else "")
+        + ")",
         f"  requests a second before the stop {restart['rate_before']:.0f}, at most "
         f"{restart['peak_after']:.0f} in one second after the start (each phone asks 0–5 s "
         f"after its stream opens, and tries it again after 0.5–1, 1–2, 2–4 s …); refused or cut "

@@ -176,6 +176,7 @@ def restart_step(run: Run, args) -> dict:
         - restart.started_at,
         "every": (max(back) if back else restart.started_at) - restart.started_at,
         "median": (percentile(back, 0.5) if back else restart.started_at) - restart.started_at,
+        "not_seen": sum(at == float("inf") for at in back),  # never seen up to date in the step
         "rate_before": sum(before) / len(before) if before else 0.0,
         "peak_after": max(
             (len(v) for s, v in step.by_second.items() if s >= int(restart.started_at)), default=0
