@@ -33,6 +33,7 @@ from bench.loadtest.phones import Phone, Spectator, Table, keep_cookies
 from bench.loadtest.taps import hand_taps, spread, table_hand
 
 THINK = 2.0  # seconds between two taps of a correction, and before its save
+NOTHING_CHANGED = (204, b"", b"", 0.0)  # what news() gives for a 204, already recorded
 
 
 class PhoneActions(Browser):
@@ -138,8 +139,8 @@ class PhoneActions(Browser):
     ):
         """An htmx poll: the hx-get of the page's `element` (it sends the request and is its
         target), timed as `kind`. The answer (status, head, body, ms) when it is not "nothing
-        changed"; a 204 is recorded as such (and `told()` called) and gives None, as does no
-        answer."""
+        changed"; a 204 is recorded as such (and `told()` called) and gives NOTHING_CHANGED; no
+        answer, None."""
         htmx = {"HX-Trigger": element, "HX-Target": element}
         request = self.request("GET", path, phone, htmx=htmx, referer=phone.url)
         answer = await self.timed(step, kind, request, due)
@@ -147,12 +148,13 @@ class PhoneActions(Browser):
             step.record(kind, "nothing changed (204)", answer[3])
             if told is not None:
                 told()
-            return None
+            return NOTHING_CHANGED
         return answer
 
-    async def poll(self, step: Step, table: Table, phone: Phone, due: float, saved_at=None):
+    async def poll(self, step: Step, table: Table, phone: Phone, due: float, saved_at=None) -> bool:
         """One poll, as htmx sends the sheet's hx-get; `saved_at`: asked at once after a save
-        answered then (as app.js asks), which tells the load client the version that save made."""
+        answered then (as app.js asks), which tells the load client the version that save made.
+        False when no answer came, or a server error (app.js asks again on push)."""
         path = f"/{phone.role}/{phone.token}/poll/?v={phone.known}"
 
         def shown_already() -> None:  # its stream brought the save first: the page shows it
@@ -160,8 +162,8 @@ class PhoneActions(Browser):
                 table.saves.append((phone.known, saved_at))
 
         answer = await self.news(step, "poll", phone, path, "sheet", due, told=shown_already)
-        if answer is None:
-            return
+        if answer is None or answer is NOTHING_CHANGED:
+            return answer is not None
         status, _, body, elapsed = answer
         if status == 200:
             step.record("poll", "new version (200)", elapsed)
@@ -177,18 +179,19 @@ class PhoneActions(Browser):
                 phone.changed_at = table.changed_at  # the sheet says how long ago it changed
         else:
             step.error(f"poll: HTTP {status}")
+        return status < 500
 
-    async def rows(self, step: Step, table: Table, phone: Phone, due: float) -> None:
+    async def rows(self, step: Step, table: Table, phone: Phone, due: float) -> bool:
         """The open hand's rows, as htmx asks for #table-rows; their answer says when the sheet
         changed (HX-Trigger cetele:poll-now: the sheet asks at once) and, once the match is
-        over, 286: no more rows, the sheet asks on its own again."""
+        over, 286: no more rows, the sheet asks on its own again. False as poll's."""
         answer = await self.news(step, "rows", phone, phone.rows_url, "table-rows", due)
-        if answer is None:
-            return
+        if answer is None or answer is NOTHING_CHANGED:
+            return answer is not None
         status, head, body, elapsed = answer
         if status not in (200, 286):
             step.error(f"rows: HTTP {status}")
-            return
+            return status < 500
         step.record("rows", f"news ({status})", elapsed)
         if status == 286:
             phone.rows_url, phone.sheet_polls = "", True
@@ -196,6 +199,7 @@ class PhoneActions(Browser):
             self.show_rows(phone, body)
         if "cetele:poll-now" in (header(head, b"hx-trigger") or ""):
             self.fire(step, self.poll(step, table, phone, time.monotonic()))
+        return True
 
     async def write_row(self, step: Step, phone: Phone, rng, due: float) -> None:
         """A joined phone's row as its player fills it (every change is sent: hx-trigger
@@ -367,13 +371,14 @@ class PhoneActions(Browser):
             if phone.url == hand_page:  # the sheet it was sent back to did not come
                 phone.url = sheet
 
-    async def tournament_poll(self, step: Step, spectator: Spectator, due: float) -> None:
+    async def tournament_poll(self, step: Step, spectator: Spectator, due: float) -> bool:
         answer = await self.news(step, "tournament", spectator.phone, spectator.poll, "live", due)
-        if answer is None:
-            return
+        if answer is None or answer is NOTHING_CHANGED:
+            return answer is not None
         status, _, body, elapsed = answer
         if status == 200 and spectator.show(body):
             step.record("tournament", "news (200)", elapsed)
             spectator.changed_at = time.monotonic() - spectator.quiet_at_start
         else:
             step.error(f"tournament: HTTP {status}")
+        return status < 500

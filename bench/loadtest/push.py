@@ -61,7 +61,7 @@ class PushPhones(PhoneActions):
 
     async def ask(
         self, step: Step, table: Table | None, phone: Phone, spectator=None, data: bytes = b""
-    ) -> None:
+    ) -> bool:
         """What app.js's ask sends for a message's `data` ("<sheet's version>.<rows' version>";
         empty: on opening, whatever changed): the rows' poll where the page has them and they
         are not at those versions, else the sheet's poll where it is not at that version; a
@@ -70,21 +70,30 @@ class PushPhones(PhoneActions):
         versions = data.decode().strip().split(".") if data else []
         told = len(versions) == 2 and all(part.isdigit() for part in versions)
         if spectator is not None:
-            await self.tournament_poll(step, spectator, now)
-        elif phone.away:
-            return
-        elif phone.rows_url:
+            return await self.tournament_poll(step, spectator, now)
+        if phone.away:
+            return True
+        if phone.rows_url:
             shown = parse_qs(urlsplit(phone.rows_url).query)
             if not told or versions != [shown.get("v", [""])[0], shown.get("d", [""])[0]]:
-                await self.rows(step, table, phone, now)
+                return await self.rows(step, table, phone, now)
         elif not told or int(versions[0]) != phone.known:
-            await self.poll(step, table, phone, now)
+            return await self.poll(step, table, phone, now)
+        return True
 
-    async def ask_on_open(self, step: Step, table, phone: Phone, spectator) -> None:
+    async def asked(self, step: Step, table, phone: Phone, spectator, data: bytes, rng) -> None:
+        """An ask, sent again after U(1, 3) s while it gets no answer (or a server error) and
+        the stream is open (app.js, askAgain); then the phone shows the latest."""
+        while not await self.ask(step, table, phone, spectator, data):
+            await asyncio.sleep(rng.uniform(1, 3))
+            if id(phone) not in self.open_streams:
+                return
+        self.shows_the_latest(phone)
+
+    async def ask_on_open(self, step: Step, table, phone: Phone, spectator, rng) -> None:
         if id(phone) not in self.open_streams:
             return  # closed meanwhile: app.js drops the timer with the stream
-        await self.ask(step, table, phone, spectator)
-        self.shows_the_latest(phone)
+        await self.asked(step, table, phone, spectator, b"", rng)
 
     def shows_the_latest(self, phone: Phone) -> None:
         """After a restart: this phone, back on its stream, has asked (on opening, or told of a
@@ -92,10 +101,6 @@ class PushPhones(PhoneActions):
         restart = self.restart
         if restart and id(phone) in restart.reopened and id(phone) not in restart.caught_up:
             restart.caught_up[id(phone)] = time.monotonic()
-
-    async def told(self, step: Step, table, phone: Phone, spectator, data: bytes) -> None:
-        await self.ask(step, table, phone, spectator, data)
-        self.shows_the_latest(phone)
 
     async def hold(
         self,
@@ -135,7 +140,7 @@ class PushPhones(PhoneActions):
                     data = line[len(b"data:") :]
                     self.fire(
                         step,
-                        self.told(step, table, phone, spectator, data),
+                        self.asked(step, table, phone, spectator, data, rng),
                         after=rng.uniform(0, ASK_AFTER_MESSAGE),
                     )
             phone.following = keep
@@ -210,7 +215,7 @@ class PushPhones(PhoneActions):
         if not fresh:  # else a change since the page was drawn is the stream's first message
             self.fire(
                 step,
-                self.ask_on_open(step, table, phone, spectator),
+                self.ask_on_open(step, table, phone, spectator, rng),
                 after=rng.uniform(0, ASK_ON_REOPEN if again else ASK_ON_OPEN),
             )
         return reader, writer

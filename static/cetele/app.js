@@ -297,6 +297,18 @@
   document.addEventListener("htmx:beforeRequest", function (e) {
     if (live.open && e.detail.elt.matches("[data-poll], [data-table-rows]") && !e.detail.requestConfig.triggeringEvent) e.preventDefault();
   });
+  // An ask that failed while the stream is open (a restarted server met it half up) is sent
+  // again after 1–3 s: the ticks do not ask, so the page would stay behind until the next change.
+  function askAgain(e) {
+    const el = e.detail.elt;
+    if (!live.open || !el.matches || !el.matches("[data-poll], [data-table-rows]")) return;
+    if (e.type === "htmx:responseError" && e.detail.xhr.status < 500) return;
+    clearTimeout(live.again);
+    live.again = setTimeout(ask, 1000 + Math.random() * 2000);
+  }
+  ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach(function (type) {
+    document.addEventListener(type, askAgain);
+  });
 
   function init() {
     markDrawn(document);

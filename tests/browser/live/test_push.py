@@ -157,6 +157,23 @@ def test_a_phone_shows_what_was_saved_while_nginx_restarted(browser, stack, requ
         shows(page, "2/13 el", timeout=5)
 
 
+def test_a_catch_up_ask_that_fails_after_a_restart_is_sent_again(browser, stack, request):
+    """nginx restarted, the stream back, and its one catch-up ask cut on the way: the page asks
+    again by itself (its ticks do not while the stream is open) and shows the save."""
+    scorer = Scorer(stack.nginx.port)
+    direct = Client(stack.app.port)
+    for page, _console in open_phone(browser, stack, request):
+        page.goto(scorer.view)
+        page.wait_for_timeout(2000)
+        polls = asks(page, "/poll/")
+        page.route("**/poll/**", lambda route: route.abort("connectionreset"), times=1)
+        stack.nginx.stop()
+        scorer.save(direct)
+        stack.nginx.start()
+        assert shows(page, "1/13 el", timeout=12) < 12
+        assert len(polls) >= 2  # the one cut, and the one sent again
+
+
 def test_a_page_whose_stream_cannot_be_held_polls_as_before(browser, stack, request):
     """A network that will not hold the stream (here: refused): the page says nothing
     alarming, and its polls bring what changed on their schedule."""
