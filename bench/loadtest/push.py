@@ -3,11 +3,11 @@ its stream from nginx's nchan and asks, through the poll it already has, once wh
 opens (after a moment drawn from 0–1 s, 0–5 s when it opens again after a failure; not at all
 on the first opening of a page drawn moments ago, whose stream's first message is the newest
 nginx holds) and on each message, up to 0.3 s after it, for what the message says it does not
-show yet: its rows where the
-page has them (their answer asks for the sheet when that changed too), else its sheet (a
-tournament's page: its live part, at every message); its polls' ticks do not ask while the
-stream is open. When the stream fails or is closed, the page polls on its schedule
-and opens it again after min(30, 2^n) × U(0.5, 1) s (n: the tries since it last opened).
+show yet: its rows where the page has them (their answer asks for the sheet when that changed
+too), else its sheet (a tournament's page: its live part, at every message); an ask that gets
+no answer is sent again after 1–3 s; its polls' ticks do not ask while the stream is open.
+When the stream fails or is closed, the page polls on its schedule and opens it again after
+min(30, 2^n) × U(0.5, 1) s (n: the tries since it last opened).
 A phone holding its stream at a step's end follows the match into the next (Phone.following):
 only the new tables' phones arrive, as at a café, where phones keep their pages open; the
 restart step is where every phone opens its stream again at once.
@@ -65,7 +65,8 @@ class PushPhones(PhoneActions):
         """What app.js's ask sends for a message's `data` ("<sheet's version>.<rows' version>";
         empty: on opening, whatever changed): the rows' poll where the page has them and they
         are not at those versions, else the sheet's poll where it is not at that version; a
-        tournament's page: its live part."""
+        tournament's page: its live part. False when its request got no answer or a server
+        error (asked again, as app.js does); True when answered or nothing was to ask."""
         now = time.monotonic()
         versions = data.decode().strip().split(".") if data else []
         told = len(versions) == 2 and all(part.isdigit() for part in versions)
