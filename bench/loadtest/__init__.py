@@ -10,8 +10,8 @@ and the hand form's fields as drawn.
 A table is one match and `--viewers` + 1 phones:
 
 - the scorer's phone polls its sheet, and for each hand (one every `--save-every` s) sends the
-  hand form's preview as the scorer taps (`--previews` of them, spread over the
-  `--entry-seconds` before the save: htmx posts the whole form to the form's URL with
+  hand form's preview as the scorer taps (one a tap, a sum typed being one: about 4 a hand, or
+  `--previews`, spread over the `--entry-seconds` before the save: htmx posts the whole form to the form's URL with
   HX-Target: hand-preview), then saves it ("Eli kaydet": the same form with action=save, HX-Target:
   hand-form; the answer names the hand, HX-Trigger cetele:hand-saved, and carries the next
   hand's form, whose one-time token the next save sends) and asks for the sheet at once;

@@ -47,7 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.25,
         help="share of tables whose --viewers are the players' own phones (Masaya katıl)",
     )
-    parser.add_argument("--previews", type=int, default=10, help="previews per hand (taps)")
+    parser.add_argument(
+        "--previews",
+        type=int,
+        default=None,
+        help="previews per hand; default: one a tap (a sum typed is one, about 4 a hand)",
+    )
     parser.add_argument(
         "--entry-seconds",
         type=float,

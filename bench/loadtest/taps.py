@@ -20,11 +20,12 @@ def table_hand(table: Table, rng: random.Random) -> dict:
 
 
 def hand_taps(inputs: dict) -> list[dict[str, str]]:
-    """The hand form's fields after each tap of a scorer entering this hand, in order: who
-    finished (app.js clears that row: no sum, no okey), then each other player's opening and
-    sum, typed a digit at a time (each keystroke a preview: htmx's `input delay:300ms` and a
-    slow typist). Every row is set whole, so that a past hand's form (a correction) ends as
-    this hand whatever it showed before."""
+    """The hand form's fields after each preview a scorer entering this hand asks for, in order:
+    who finished (app.js clears that row: no sum, no okey), then each other player's row. A sum
+    is one preview (the form asks 600 ms after the last key; a thumb types a sum's digits
+    faster than that) and marks its player "Seri" (app.js); a "Çift" is a tap of its own, and
+    "Açmadı" is what the row shows until then. Every row is set whole, so that a past hand's
+    form (a correction) ends as this hand whatever it showed before."""
     finisher = inputs["finisher"]
     chosen = {"finisher": "none" if finisher is None else str(finisher)}
     if finisher is not None:
@@ -41,19 +42,20 @@ def hand_taps(inputs: dict) -> list[dict[str, str]]:
             continue
         chosen[f"p{seat}-opened"] = player["opened"]
         chosen[f"p{seat}-remaining"] = ""
-        if player["opened"] != "no":
+        if player["opened"] == "pairs":
             taps.append(dict(chosen))
-        digits = "" if player.get("remaining") is None else str(player["remaining"])
-        for n in range(1, len(digits) + 1):
-            chosen[f"p{seat}-remaining"] = digits[:n]
+        if player.get("remaining") is not None:
+            chosen[f"p{seat}-remaining"] = str(player["remaining"])
             taps.append(dict(chosen))
     taps[-1] = dict(chosen)  # a player who did not open: set, with no tap of its own
     return taps
 
 
-def spread(taps: list[dict], count: int) -> list[dict]:
-    """`count` previews of these taps: some taps coalesce (htmx's delay), or the scorer fixes a
-    sum and types it again; the last is always the hand as saved."""
+def spread(taps: list[dict], count: int | None = None) -> list[dict]:
+    """`count` previews of these taps (None: one a tap): fewer where taps coalesce, more where
+    the scorer fixes a sum and types it again; the last is always the hand as saved."""
+    if count is None:
+        return list(taps)
     if count <= 0:
         return []
     return [taps[min(len(taps) - 1, round((n + 1) * len(taps) / count) - 1)] for n in range(count)]

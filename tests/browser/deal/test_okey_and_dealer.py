@@ -140,8 +140,8 @@ def test_every_tap_of_the_scorer_on_the_gosterge_is_kept_whatever_the_form_asks_
     picker = page.locator("#indicator-picker")
     picker.locator(".colours").get_by_text("Sarı/yeşil").click()
     picker.locator(".numbers").get_by_text("12", exact=True).click()
-    page.fill("#id_p1-remaining", "34")  # its preview asks 300 ms after the typing stops
-    page.wait_for_timeout(600)
+    page.fill("#id_p1-remaining", "34")  # its preview asks 600 ms after the typing stops
+    page.wait_for_timeout(900)
     for route in held:
         with contextlib.suppress(Error):
             route.continue_()

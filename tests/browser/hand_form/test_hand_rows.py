@@ -49,3 +49,27 @@ def test_a_new_penalty_row_shows_no_error_before_anything_is_chosen(phone):
     expect(penalty.locator(".errorlist")).to_have_count(0)
     expect(page.locator("#hand-form [role=alert]")).to_have_count(0)
     assert console.errors == []
+
+
+def test_a_sum_typed_at_a_phones_pace_asks_for_one_preview(phone):
+    """A sum's digits typed 0.4 s apart, as a thumb types them, are one preview: the form waits
+    600 ms after the last key. Each digit's own preview was most of what a table asked for."""
+    page, console = phone
+    start_match(page, NAMES)
+    page.locator("#seat-0 .finish").click()
+    expect(page.locator("#hand-preview")).to_contain_text("Kimin")  # the tap's preview came
+
+    previews = []
+    page.on(
+        "request",
+        lambda request: (
+            previews.append(request.post_data)
+            if request.headers.get("hx-target") == "hand-preview"
+            else None
+        ),
+    )
+    page.locator("#id_p1-remaining").press_sequentially("47", delay=400)
+    expect(page.locator("#hand-preview")).to_contain_text("47")
+    page.wait_for_timeout(700)  # a second preview, had there been one, would have been asked
+    assert len(previews) == 1 and "p1-remaining=47" in previews[0]
+    assert console.errors == []

@@ -27,7 +27,7 @@ def test_an_error_leaves_with_the_sum_bitirdi_cleared(phone, teams):
     for seat, remaining in ((0, "30"), (1, "7"), (2, "12")):
         page.fill(f"#id_p{seat}-remaining", remaining)
     expect(page.locator("#hand-preview")).to_contain_text("Kimin bitirdiğini")  # asked, answered
-    page.wait_for_timeout(500)  # the typing's preview (delay 300 ms) has come back
+    page.wait_for_timeout(900)  # the typing's preview (delay 600 ms) has come back
 
     page.locator("#seat-0 .finish").click()
 
