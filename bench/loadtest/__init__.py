@@ -11,10 +11,11 @@ A table is one match and `--viewers` + 1 phones:
 
 - the scorer's phone polls its sheet, and for each hand (one every `--save-every` s) sends the
   hand form's preview as the scorer taps (one a tap, a sum typed being one: about 4 a hand, or
-  `--previews`, spread over the `--entry-seconds` before the save: htmx posts the whole form to the form's URL with
-  HX-Target: hand-preview), then saves it ("Eli kaydet": the same form with action=save, HX-Target:
-  hand-form; the answer names the hand, HX-Trigger cetele:hand-saved, and carries the next
-  hand's form, whose one-time token the next save sends) and asks for the sheet at once;
+  `--previews`, spread over the `--entry-seconds` before the save: htmx posts the whole form to
+  the form's URL with HX-Target: hand-preview), then saves it ("Eli kaydet": the same form
+  with action=save, HX-Target: hand-form; the answer names the hand, HX-Trigger
+  cetele:hand-saved, and carries the next hand's form, whose one-time token the next save
+  sends) and asks for the sheet at once;
 - about one hand in ten (`--corrections`) the scorer also corrects a past hand: opens its page
   (a link on the sheet), taps a few previews, saves it with the hand's version as the page
   carries it (answered 204 with HX-Redirect), and the browser loads the sheet it is sent to;
