@@ -156,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         def request(kind: str = args.kind):
             if args.cold:
                 caches["sheets"].clear()
+                caches["forms"].clear()
             if kind == "match":
                 return client.get(f"/m/{thirteen.edit_token}/")
             if kind == "match200":

@@ -151,7 +151,11 @@ def cache_settings(url: str) -> dict:
         raise ImproperlyConfigured(
             "DJANGO_CACHE_URL must be redis://host:port/db, rediss://…, unix://…, db or locmem."
         )
-    return {"default": {**backend, "KEY_PREFIX": "cetele"}, "sheets": SHEETS_CACHE}
+    return {
+        "default": {**backend, "KEY_PREFIX": "cetele"},
+        "sheets": SHEETS_CACHE,
+        "forms": FORMS_CACHE,
+    }
 
 
 def miss_counts(url: str) -> str:
@@ -159,18 +163,27 @@ def miss_counts(url: str) -> str:
     return "database" if url.strip() == "db" else "cache"
 
 
-# What cetele/matches/sheet.py draws once and keeps (the sheet per version, a match's empty hand
-# fields): keyed by what they show, so never stale and never shared; this process's memory is
-# the fastest place for them. At most this many entries, the least recently used third dropped
-# when full. Each save makes a new sheet, and a table's empty fields are asked for again only at
-# its next save, minutes later: with 2,000 entries a worker serving thousands of tables dropped
-# them first and drew them again at every save (make loadtest: 3,500 tables carried; 4,500 with
-# 10,000 entries, each worker then holding about 100 MB).
+# What cetele/matches/sheet.py draws once and keeps (the sheet per version, the open hand's rows
+# per version): keyed by what they show, so never stale and never shared; this process's memory
+# is the fastest place for them. At most this many entries, the least recently used third dropped
+# when full: every save and every row written makes new ones, and the old ones are never asked
+# for again.
 SHEETS_CACHE = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
     "LOCATION": "cetele-sheets",
     "TIMEOUT": 3600,
     "OPTIONS": {"MAX_ENTRIES": 10000},
+}
+# What is drawn once for a match's whole life and asked for again only at its next save, minutes
+# later (the next hand's empty fields, the gösterge's chips): apart from the drawings above, whose
+# churn dropped them first. Kept beside them, at 2,400 tables each worker drew every table's empty
+# fields again at each of its saves (make loadtest, 2026-12-06: 8 % of a worker's CPU under push).
+# One entry a match and language, about 15 KB: more than one server carries.
+FORMS_CACHE = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "cetele-forms",
+    "TIMEOUT": 3600,
+    "OPTIONS": {"MAX_ENTRIES": 5000},
 }
 
 

@@ -18,6 +18,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "sheets": SHEETS_CACHE,  # noqa: F405
+    "forms": FORMS_CACHE,  # noqa: F405
 }
 CETELE_MISS_COUNTS = "cache"
 

@@ -19,14 +19,16 @@ from typing import TypeVar
 from django.core.cache import caches
 from django.utils.translation import get_language
 
-SHEETS = "sheets"  # the cache alias (cetele.settings.CACHES): this process's memory
+SHEETS = "sheets"  # the cache aliases (cetele.settings.CACHES): this process's memory; the
+FORMS = "forms"  # drawings of one state, and those drawn once for a match's whole life
 
 Drawing = TypeVar("Drawing")
 
 
-def kept(key: str, draw: Callable[[], Drawing]) -> Drawing:
-    """The drawing named `key`: taken from memory, or drawn now by `draw` and kept."""
-    return caches[SHEETS].get_or_set(key, draw)
+def kept(key: str, draw: Callable[[], Drawing], alias: str = SHEETS) -> Drawing:
+    """The drawing named `key`: taken from memory, or drawn now by `draw` and kept (in `alias`:
+    FORMS for a drawing no change to the match moves, out of the way of the states' churn)."""
+    return caches[alias].get_or_set(key, draw)
 
 
 def state_stamp(pk: int, created_at, versions: str = "", touched_at=None) -> str:

@@ -34,7 +34,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from cetele.deal.dealer import dealer_of
 from cetele.deal.indicator import Indicator, open_indicator
-from cetele.live.kept import drawing_key, kept, state_stamp
+from cetele.live.kept import FORMS, drawing_key, kept, state_stamp
 from cetele.matches.stats import drawn
 from cetele.models import Change, Match, Player, place_among
 from cetele.sharing.links import EDIT
@@ -271,8 +271,8 @@ def buttons(last: Change | None, redo: Change | None, place: int | None) -> dict
 def empty_hand_fields(match: Match, entry) -> SafeString:
     """The next hand's empty fields (cetele/hand_form/_hand_fields.html: every player's row, the
     preview's placeholder, the buttons), drawn once per match, language and players' names, and
-    kept in the "sheets" cache beside the sheet. Only for an `entry` with nothing typed (a HandEntry
-    not bound, not a correction): anything else is drawn as it is.
+    kept in the "forms" cache (the sheets' churn does not drop it). Only for an `entry` with
+    nothing typed (a HandEntry not bound, not a correction): anything else is drawn as it is.
 
     Why it is kept: it is what a save answers with and what the scorer's page shows, and its some
     sixty inputs are most of drawing either. Drawn at every request, a save took 23 ms of CPU
@@ -289,7 +289,11 @@ def empty_hand_fields(match: Match, entry) -> SafeString:
     key = drawing_key("fields", state, names_digest, token=match.edit_token)
     context = {"entry": entry, "form_url": form_url}
     return mark_safe(
-        kept(key, lambda: render_to_string("cetele/hand_form/_hand_fields.html", context))
+        kept(
+            key,
+            lambda: render_to_string("cetele/hand_form/_hand_fields.html", context),
+            FORMS,
+        )
     )
 
 
@@ -307,4 +311,4 @@ def empty_indicator_chips(entry) -> SafeString:
     Nothing in it varies with the match, the request or the hand: no name, no link, no token."""
     key = drawing_key("chips", "", str(entry.has_riziko))
     template = "cetele/hand_form/_hand_form.html#indicator_fields"
-    return mark_safe(kept(key, lambda: render_to_string(template, {"entry": entry})))
+    return mark_safe(kept(key, lambda: render_to_string(template, {"entry": entry}), FORMS))

@@ -1,11 +1,11 @@
 """A deleted match leaves nothing of it in any process's memory.
 
-What each process keeps in the "sheets" cache (cetele.live.kept: the drawn sheets and the next
-hand's empty fields) holds players' names. Keyed by the match's state, a deleted match's entries
-can never be reached again, but they would stay until pushed out or an hour old. So a deletion,
-once committed, is announced: the process that made it empties its "sheets" cache at once and
-writes a new mark in the shared cache (CACHES "default": the database or Redis, which every
-process of every app server reads); every other process looks at that mark each second
+What each process keeps drawn in the "sheets" and "forms" caches (cetele.live.kept: the drawn
+sheets and the next hand's empty fields) holds players' names. Keyed by the match's state, a
+deleted match's entries can never be reached again, but they would stay until pushed out or an
+hour old. So a deletion, once committed, is announced: the process that made it empties both at
+once and writes a new mark in the shared cache (CACHES "default": the database or Redis, which
+every process of every app server reads); every other process looks at that mark each second
 (DeletionWatch, one thread per process: even one no request reaches) and empties its own when it
 changed, then again a second later, in case a request that read the match just before the
 deletion kept its drawing after the first time.
@@ -22,7 +22,7 @@ import threading
 from django.core.cache import cache, caches
 from django.db import close_old_connections, transaction
 
-from cetele.live.kept import SHEETS
+from cetele.live.kept import FORMS, SHEETS
 
 logger = logging.getLogger("cetele.your_data.forgetting")
 
@@ -31,8 +31,9 @@ EVERY = 1.0  # seconds between two looks at the mark
 
 
 def forget_kept() -> None:
-    """Empty this process's "sheets" cache: all it keeps that may name a player."""
+    """Empty what this process keeps drawn: all it keeps that may name a player."""
     caches[SHEETS].clear()
+    caches[FORMS].clear()
 
 
 def match_deleted(sender, **kwargs) -> None:

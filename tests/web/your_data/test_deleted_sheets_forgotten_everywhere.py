@@ -15,7 +15,7 @@ from django.utils.translation import override
 
 from bench.harness import Client as PhoneClient
 from bench.harness import Gunicorn, prepare, server_env
-from cetele.live.kept import SHEETS
+from cetele.live.kept import FORMS, SHEETS
 from cetele.matches.sheet import board_key
 from cetele.sharing.links import VIEW, link_context
 from cetele.your_data.deletion import forget_unused
@@ -34,10 +34,12 @@ def test_the_process_that_deletes_a_match_forgets_its_sheet_at_once(client):
     client.get(f"/m/{match.edit_token}/")
     watcher = client.get(f"/v/{match.view_token}/").content.decode()
     assert "Ali" in watcher and caches[SHEETS].get(view_sheet_key(match)) is not None
+    caches[FORMS].set("the-next-hands-empty-fields", "Ali")  # where they are kept: named too
 
     client.post(f"/m/{match.edit_token}/sil/", {"confirm": "on"})
 
     assert caches[SHEETS].get(view_sheet_key(match)) is None
+    assert caches[FORMS].get("the-next-hands-empty-fields") is None
     for url in (f"/v/{match.view_token}/", f"/m/{match.edit_token}/"):
         answer = client.get(url)
         assert answer.status_code in (404, 410) and "Ali" not in answer.content.decode()
