@@ -488,6 +488,12 @@
       el.setAttribute("data-phone-note", "");
       seatRow.querySelector(".row-top").after(el);
     }
+    // The same note as shown: kept, button and all. Drawn again at each rows' answer and each
+    // field left, its button was replaced under a tap on it (between the press and the release,
+    // the field's "change" redraws it): that tap was lost.
+    const same = JSON.stringify([row.name, differ, differ.map(function (name) { return values[name]; })]);
+    if (el.dataset.noteOf === same) return;
+    el.dataset.noteOf = same;
     const box = document.getElementById("table-rows");
     el.textContent = (box && box.dataset.wrote ? box.dataset.wrote : "{name}").replace("{name}", row.name);
     if (!differ.length) return;

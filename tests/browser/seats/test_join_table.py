@@ -190,6 +190,35 @@ def test_three_joined_phones_write_their_rows_and_the_scorer_saves_with_two_taps
         assert not console.errors
 
 
+def test_telefondakini_al_is_taken_even_when_the_note_is_asked_again_under_the_tap(
+    phone, second_phone
+):
+    """The scorer typed a sum, the phone wrote another, and the scorer taps "Telefondakini al"
+    straight from the field: the press leaves the field, whose "change" asks the note again
+    before the release (so does every rows' answer). Drawn anew, its button went from under the
+    finger and the tap was lost."""
+    scorer, console = phone
+    start_match(scorer, NAMES, hands=5)
+    match = Match.objects.get()
+    join_as(second_phone[0], match, "Can")
+    scorer.reload()
+    scorer.locator("#id_p2-remaining").fill("30")
+    write_row(second_phone[0], tiles=(12, 12, 1))  # Seri, 25
+    take = scorer.locator("#seat-2 [data-phone-note]").get_by_role(
+        "button", name="Telefondakini al"
+    )
+    expect(take).to_be_visible(timeout=LIVE)
+
+    scorer.locator("#id_p2-remaining").focus()  # as the scorer left it after typing
+    take.hover()
+    scorer.mouse.down()  # leaves the field: its "change" asks the note again
+    scorer.wait_for_timeout(100)
+    scorer.mouse.up()
+
+    expect(scorer.locator("#id_p2-remaining")).to_have_value("25")
+    assert console.errors == []
+
+
 def test_a_row_is_sent_once_a_change_not_again_as_its_field_is_left(phone):
     """Typing the sum sends the row; leaving the field (a tap on "Okeyler"'s count) sends only
     what changed; "Gönder" always sends."""
