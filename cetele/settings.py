@@ -165,9 +165,9 @@ def miss_counts(url: str) -> str:
 
 # What cetele/matches/sheet.py draws once and keeps (the sheet per version, the open hand's rows
 # per version): keyed by what they show, so never stale and never shared; this process's memory
-# is the fastest place for them. At most this many entries, the least recently used third dropped
-# when full: every save and every row written makes new ones, and the old ones are never asked
-# for again.
+# is the fastest place for them. At most this many entries (about 100 MB a worker), the least
+# recently used third dropped when full: every save and every row written makes new ones, and
+# the old ones are never asked for again.
 SHEETS_CACHE = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
     "LOCATION": "cetele-sheets",
@@ -178,7 +178,8 @@ SHEETS_CACHE = {
 # later (the next hand's empty fields, the gösterge's chips): apart from the drawings above, whose
 # churn dropped them first. Kept beside them, at 2,400 tables each worker drew every table's empty
 # fields again at each of its saves (make loadtest, 2026-12-06: 8 % of a worker's CPU under push).
-# One entry a match and language, about 15 KB: more than one server carries.
+# One entry a match and language, 19 KB as kept (a 4-player match): 5,000 matches, more than one
+# server carries, are under 100 MB a worker.
 FORMS_CACHE = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
     "LOCATION": "cetele-forms",

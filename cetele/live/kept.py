@@ -19,8 +19,10 @@ from typing import TypeVar
 from django.core.cache import caches
 from django.utils.translation import get_language
 
-SHEETS = "sheets"  # the cache aliases (cetele.settings.CACHES): this process's memory; the
-FORMS = "forms"  # drawings of one state, and those drawn once for a match's whole life
+# The cache aliases (cetele.settings.CACHES), both this process's memory: drawings of one
+# state, and those drawn once for a match's whole life.
+SHEETS = "sheets"
+FORMS = "forms"
 
 Drawing = TypeVar("Drawing")
 
