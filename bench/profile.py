@@ -146,17 +146,16 @@ def main(argv: list[str] | None = None) -> int:
         client.get(f"/m/{joined.edit_token}/")  # the scorer's page, which asks for the rows
         rows_query = f"v={joined.version}&d={joined.draft_version - 1}&p=6"
 
-        from django.core.cache import caches
         from django.core.handlers.wsgi import WSGIHandler
 
         from cetele.live.fastpoll import PollFastPath
+        from cetele.your_data.forgetting import forget_kept
 
         fast = PollFastPath(WSGIHandler())
 
         def request(kind: str = args.kind):
             if args.cold:
-                caches["sheets"].clear()
-                caches["forms"].clear()
+                forget_kept()
             if kind == "match":
                 return client.get(f"/m/{thirteen.edit_token}/")
             if kind == "match200":
