@@ -5,6 +5,7 @@ server answers."""
 from __future__ import annotations
 
 import random
+import re
 import secrets
 from typing import TYPE_CHECKING
 
@@ -65,16 +66,22 @@ def check_across_servers(stack: Stack, table: Table, load: Load) -> list[str]:
     edit = f"/m/{table.edit_token}/"
 
     # A save answered by one server and retried (same request token) on the other: saved once.
+    # Sent as the scorer's page sends it, naming the joined phones' rows it shows: without
+    # them a table with a row written for its open hand answers "a row came first" (200, not
+    # saved), which a 2026-12-06 run counted as a hand saved and then lost.
     before = Hand.objects.filter(match__edit_token=table.edit_token).count()
-    form = hand_form_data(sample_hand(rng))
+    rows = first.get(edit + "satirlar/", headers={"HX-Request": "true"})[2].decode()  # as the page
+    shown = re.search(r'data-rows-seen="([^"]*)"', rows)  # which seats.js copies into the form
+    form = hand_form_data(sample_hand(rng)) | {"rows_seen": shown[1] if shown else ""}
     load.sent.add(form["request_token"])
     one = first.post(edit + "el/", form, htmx=True)
     two = second.post(edit + "el/", form, htmx=True)
     after = Hand.objects.filter(match__edit_token=table.edit_token).count()
     saved = "cetele:hand-saved" in one[1].get("hx-trigger", "")
-    if not (one[0] == 200 and saved and after == before + 1):
+    once = one[0] == 200 and saved and after == before + 1
+    if not once:
         failures.append(f"save then retry on another server: {one[0]}, {two[0]}, +{after - before}")
-    if one[0] == 200:
+    if saved:  # only a save the server named is one the scorer was told of (as actions.py)
         load.acknowledged.append(form["request_token"])
 
     # Two phones correct the same hand version, each through another server: one wins, the
@@ -114,8 +121,9 @@ def check_across_servers(stack: Stack, table: Table, load: Load) -> list[str]:
     if stack.nginx and len(stack.servers) > 1 and len(answered_by) < 2:
         failures.append(f"misses: answered by {answered_by} only")
     print(
-        f"{'':>14}across servers: a save retried on the other server saved once ({one[0]}, "
-        f"{two[0]}); conflicting corrections {won[0]} then {lost[0]} (told: {told}); misses "
+        f"{'':>14}across servers: a save retried on the other server "
+        f"{'saved once' if once else 'NOT saved once'} ({one[0]}, {two[0]}, +{after - before});"
+        f" conflicting corrections {won[0]} then {lost[0]} (told: {told}); misses "
         f"answered by {len(answered_by)} server(s): {statuses.count(404)} × 404, then {then}, "
         f"a real link from that address {real} (from another phone there: {other})"
     )
