@@ -492,7 +492,7 @@ class TournamentIntegrity(RuleBasedStateMachine):
 EXAMPLES = {"groups": 14, "league": 4, "tek_rounds": 6}
 # On PostgreSQL (make test runs this file again there) half as many: what the examples explore
 # (draws, brackets, results frozen or corrected) is the app's logic, the same on either database,
-# and the SQLite leg runs them all; there every rule and check still runs against PostgreSQL's
+# and the SQLite leg runs them all. On PostgreSQL every rule and check still runs against its
 # queries and constraints, for some 25 s of the run's CPU less (docs/performance.md).
 ON_POSTGRES = 0.5
 
