@@ -4,12 +4,13 @@ server answers."""
 
 from __future__ import annotations
 
+import html
 import random
-import re
 import secrets
 from typing import TYPE_CHECKING
 
 from bench.harness import Client, hand_form_data, sample_hand
+from bench.loadtest.page import ROWS_SEEN
 
 if TYPE_CHECKING:  # imported for the annotations only
     from bench.loadtest.phones import Table
@@ -70,9 +71,10 @@ def check_across_servers(stack: Stack, table: Table, load: Load) -> list[str]:
     # them a table with a row written for its open hand answers "a row came first" (200, not
     # saved), which a 2026-12-06 run counted as a hand saved and then lost.
     before = Hand.objects.filter(match__edit_token=table.edit_token).count()
-    rows = first.get(edit + "satirlar/", headers={"HX-Request": "true"})[2].decode()  # as the page
-    shown = re.search(r'data-rows-seen="([^"]*)"', rows)  # which seats.js copies into the form
-    form = hand_form_data(sample_hand(rng)) | {"rows_seen": shown[1] if shown else ""}
+    rows = first.get(edit + "satirlar/", headers={"HX-Request": "true"})[2]  # as the page asks
+    shown = ROWS_SEEN.search(rows)  # which seats.js copies into the form
+    form = hand_form_data(sample_hand(rng))
+    form["rows_seen"] = html.unescape(shown[1].decode()) if shown else ""
     load.sent.add(form["request_token"])
     one = first.post(edit + "el/", form, htmx=True)
     two = second.post(edit + "el/", form, htmx=True)

@@ -2,7 +2,8 @@
 tournaments/test_organiser_races.py, tea/test_write_races.py,
 seats/test_rows_at_the_save_races.py): a gunicorn with several workers, each phone a client of
 its own, requests released at the same moment (`at_once`, also for the in-process races of
-tests/web/seats/test_seat_races.py).
+tests/web/seats/test_seat_races.py), and a match with a joined phone (`a_table`, also for
+tests/web/bench/test_loadtest_checks.py).
 
 The server's database is a SQLite file, or the PostgreSQL of scripts/with-postgres.sh when it runs
 the tests: a race test is marked `pytest.mark.database` so that it runs on both legs.
@@ -16,6 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.harness import Client, Gunicorn, prepare, server_env
+from bench.loadtest.page import JOIN_LINK
+
+# Bora's row for the first hand, as his joined phone sends it: "Seri 20".
+ROW = {"position": "1", "row-opened": "series", "row-remaining": "20"}
+ROW |= {"row-okeys": "0", "row-fake_okeys": "0"}
 
 
 def database_url(tmp_path: Path) -> str:
@@ -62,3 +68,15 @@ def same_phone(phone: Client) -> Client:
     other = Client(phone.port)
     other.cookies = dict(phone.cookies)
     return other
+
+
+def a_table(port: int) -> tuple[Client, str, Client, str]:
+    """A new match and Bora's phone joined to it: (scorer, edit path, phone, join path)."""
+    scorer = Client(port)
+    edit = scorer.start_match()
+    join = "/k/" + JOIN_LINK.search(scorer.get(edit + "paylas/")[2].decode())[1] + "/"
+    phone = Client(port)
+    phone.get(join)
+    status, _, _ = phone.post(join, {"seat": "1"})
+    assert status == 302, status
+    return scorer, edit, phone, join

@@ -2,36 +2,24 @@
 phone sends: a check that saves a hand without the rows the scorer's page shows is refused by the
 app ("a row came first", rightly) and must not count that hand as saved, then lost."""
 
-import re
 from types import SimpleNamespace
 
 import pytest
 
-from bench.harness import Client
 from bench.loadtest.checks import check_across_servers, check_hands
-
-JOIN_LINK = re.compile(r"/k/([A-Za-z0-9_-]{22,64})/")
-ROW = {"position": "1", "row-opened": "series", "row-remaining": "20"}
-ROW |= {"row-okeys": "0", "row-fake_okeys": "0"}
+from tests.web.races import ROW, a_table
 
 
 @pytest.mark.django_db(transaction=True)  # the live server's requests commit
 def test_the_cross_server_check_saves_once_at_a_table_whose_open_hand_holds_a_row(live_server):
     port = int(live_server.url.rsplit(":", 1)[1])
-    scorer = Client(port)
-    edit = scorer.start_match()
-    join_token = JOIN_LINK.search(scorer.get(edit + "paylas/")[2].decode())[1]
-    phone = Client(port)
-    phone.get(f"/k/{join_token}/")
-    assert phone.post(f"/k/{join_token}/", {"seat": "1"})[0] == 302
-    assert (
-        "Satırınız gönderildi" in phone.post(f"/k/{join_token}/satir/", ROW, htmx=True)[2].decode()
-    )
+    scorer, edit, phone, join = a_table(port)
+    assert "Satırınız gönderildi" in phone.post(join + "satir/", ROW, htmx=True)[2].decode()
 
     stack = SimpleNamespace(port=port, servers=[SimpleNamespace(port=port)], nginx=None)
     table = SimpleNamespace(
         edit_token=edit.strip("/").split("/")[1],
-        phones=[SimpleNamespace(role="k", token=join_token)],
+        phones=[SimpleNamespace(role="k", token=join.strip("/").split("/")[1])],
     )
     load = SimpleNamespace(
         csrf=scorer.csrf,

@@ -8,22 +8,18 @@ kaydedin."), or the row waited for the save and its phone was told it was not us
 "Satırınız gönderildi" and a saved hand without it (cetele.seats.drafts.check_rows_seen)."""
 
 import random
-import re
 import threading
 import time
 
 import pytest
 
 from bench.harness import Client, hand_form_data
-from tests.web.races import race_server
+from tests.web.races import ROW, a_table, race_server
 
 ROUNDS = 12
-JOIN_LINK = re.compile(r"/k/([A-Za-z0-9_-]{22,64})/")
 KEPT = "Satırınız gönderildi"
 NOT_USED = "bu satır sayılmadı"
 TOLD = "Bora yazdı: Seri · 20 — bakıp kaydedin."
-ROW = {"position": "1", "row-opened": "series", "row-remaining": "20"}
-ROW |= {"row-okeys": "0", "row-fake_okeys": "0"}
 
 
 def ayse_finished() -> dict:
@@ -31,18 +27,6 @@ def ayse_finished() -> dict:
     players = [{"opened": "series", "okeys": 0, "fake_okeys": 0, "penalties": []}]
     players += [{"opened": "no", "okeys": 0, "fake_okeys": 0, "penalties": []}] * 3
     return {"finisher": 0, "okey_finish": False, "kafa": False, "players": players}
-
-
-def a_table(port: int) -> tuple[Client, str, Client, str]:
-    """A new match and Bora's phone joined to it: (scorer, edit path, phone, join path)."""
-    scorer = Client(port)
-    edit = scorer.start_match()
-    join = "/k/" + JOIN_LINK.search(scorer.get(edit + "paylas/")[2].decode())[1] + "/"
-    phone = Client(port)
-    phone.get(join)
-    status, _, _ = phone.post(join, {"seat": "1"})
-    assert status == 302, status
-    return scorer, edit, phone, join
 
 
 def one_round(port: int, rng: random.Random) -> tuple[str, str, bool]:
