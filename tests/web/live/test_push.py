@@ -48,14 +48,16 @@ ROW |= {"row-okeys": "0", "row-fake_okeys": "0"}
 A_SECOND = 1.0  # the goal: a change reaches every phone within a second (median)
 
 
-@pytest.fixture
-def stack(tmp_path, static_root):
-    """nginx (push) in front of two gunicorn workers, as make serve runs them."""
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory, static_root):
+    """nginx (push) in front of two gunicorn workers, as make serve runs them: one stack for the
+    module's tests, each at a match of its own: starting a stack cost about 2 s of CPU."""
+    folder = tmp_path_factory.mktemp("stack")
     app_port = free_port()
-    nginx = PushNginx(tmp_path / "nginx", [app_port])
-    env = server_env(database_url(tmp_path), static_root, **nginx.push_env())
+    nginx = PushNginx(folder / "nginx", [app_port])
+    env = server_env(database_url(folder), static_root, **nginx.push_env())
     prepare(env, static=False)
-    with Gunicorn(env, workers=2, port=app_port, log=tmp_path / "gunicorn.log"), nginx:
+    with Gunicorn(env, workers=2, port=app_port, log=folder / "gunicorn.log"), nginx:
         yield nginx
 
 

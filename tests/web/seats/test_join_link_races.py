@@ -24,9 +24,11 @@ ANSWERED = {200, 302, 409, 410}  # a page, a redirect, a sentence: never a 500
 pytestmark = pytest.mark.database  # its server's database is DATABASE_URL's on the PostgreSQL leg
 
 
-@pytest.fixture
-def server(tmp_path, static_root):
-    with race_server(tmp_path, static_root, workers=4) as running:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, static_root):
+    """One server for the module's tests, each at a match of its own: starting a server cost
+    about 2 s of CPU."""
+    with race_server(tmp_path_factory.mktemp("races"), static_root, workers=4) as running:
         yield running
 
 

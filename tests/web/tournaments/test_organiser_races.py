@@ -19,9 +19,11 @@ TEAMS = "Kartallar: Ayşe, Ali\nŞahinler: Bora, Cem"
 SETTINGS = CREATE | {"hands_per_game": "1", "games_per_pairing": "1"}  # one hand a game
 
 
-@pytest.fixture
-def server(tmp_path, static_root):
-    with race_server(tmp_path, static_root, workers=2) as running:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, static_root):
+    """One server for the module's tests, each at a tournament of its own: starting a server cost
+    about 2 s of CPU."""
+    with race_server(tmp_path_factory.mktemp("races"), static_root, workers=2) as running:
         yield running
 
 
