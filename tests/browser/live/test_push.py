@@ -8,6 +8,9 @@ import html
 import os
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -31,14 +34,30 @@ pytestmark = [
 LINKS = re.compile(r"/([vk])/([A-Za-z0-9_-]{22,64})/")
 
 
-@pytest.fixture
-def stack(tmp_path, static_root):
+@contextmanager
+def push_stack(folder: Path, static_root: Path) -> Iterator[SimpleNamespace]:
+    """nginx (push) in front of two gunicorn workers, as make serve runs them."""
     app_port = free_port()
-    nginx = PushNginx(tmp_path / "nginx", [app_port])
-    env = server_env(f"sqlite:///{tmp_path}/push.sqlite3", static_root, **nginx.push_env())
+    nginx = PushNginx(folder / "nginx", [app_port])
+    env = server_env(f"sqlite:///{folder}/push.sqlite3", static_root, **nginx.push_env())
     prepare(env, static=False)
-    with Gunicorn(env, workers=2, port=app_port, log=tmp_path / "gunicorn.log") as app, nginx:
+    with Gunicorn(env, workers=2, port=app_port, log=folder / "gunicorn.log") as app, nginx:
         yield SimpleNamespace(nginx=nginx, app=app, url=f"http://127.0.0.1:{nginx.port}")
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory, static_root):
+    """One stack for the module's tests, each at a match of its own: starting one cost about
+    2 s of CPU."""
+    with push_stack(tmp_path_factory.mktemp("stack"), static_root) as running:
+        yield running
+
+
+@pytest.fixture
+def own_stack(tmp_path, static_root):
+    """A stack of the test's own, for a test that restarts nginx."""
+    with push_stack(tmp_path, static_root) as running:
+        yield running
 
 
 class Scorer:
@@ -142,34 +161,35 @@ def test_a_joined_phone_asks_for_rows_only_when_told(browser, stack, request):
         assert console.errors == []
 
 
-def test_a_phone_shows_what_was_saved_while_nginx_restarted(browser, stack, request):
-    scorer = Scorer(stack.nginx.port)
-    direct = Client(stack.app.port)  # the scorer's save while nginx is down, straight to gunicorn
-    for page, _console in open_phone(browser, stack, request):
+def test_a_phone_shows_what_was_saved_while_nginx_restarted(browser, own_stack, request):
+    scorer = Scorer(own_stack.nginx.port)
+    # The scorer's save while nginx is down, straight to gunicorn.
+    direct = Client(own_stack.app.port)
+    for page, _console in open_phone(browser, own_stack, request):
         page.goto(scorer.view)
         page.wait_for_timeout(2000)
-        stack.nginx.stop()
+        own_stack.nginx.stop()
         scorer.save(direct)
-        stack.nginx.start()
+        own_stack.nginx.start()
         # Back within 10 s: the stream opens again (1 s, then 2 s …) and asks once.
         assert shows(page, "1/13 el", timeout=10) < 10
         scorer.save()
         shows(page, "2/13 el", timeout=5)
 
 
-def test_a_catch_up_ask_that_fails_after_a_restart_is_sent_again(browser, stack, request):
+def test_a_catch_up_ask_that_fails_after_a_restart_is_sent_again(browser, own_stack, request):
     """nginx restarted, the stream back, and its one catch-up ask cut on the way: the page asks
     again by itself (its ticks do not while the stream is open) and shows the save."""
-    scorer = Scorer(stack.nginx.port)
-    direct = Client(stack.app.port)
-    for page, _console in open_phone(browser, stack, request):
+    scorer = Scorer(own_stack.nginx.port)
+    direct = Client(own_stack.app.port)
+    for page, _console in open_phone(browser, own_stack, request):
         page.goto(scorer.view)
         page.wait_for_timeout(2000)
         polls = asks(page, "/poll/")
         page.route("**/poll/**", lambda route: route.abort("connectionreset"), times=1)
-        stack.nginx.stop()
+        own_stack.nginx.stop()
         scorer.save(direct)
-        stack.nginx.start()
+        own_stack.nginx.start()
         # At worst: the stream back 7 s after the stop (tried again after 0.5-1, 1-2, 2-4 s),
         # its ask 0-5 s later, cut, and sent again 1-3 s after: 15 s, more on a loaded machine
         # (12 s was too short once on CI). Not sent again, the page would never show the save.
