@@ -83,14 +83,7 @@ leg container "the container image and compose.yaml's stack under podman (tests/
 # leg's bridges coming and going would abort the browser's requests.
 leg postgres-browser "the real-browser tests where phones' writes meet, again on PostgreSQL" \
   scripts/own-network.sh scripts/with-postgres.sh "${pytest[@]}" tests/browser -m races
-# The browser tests on SQLite wait more than they compute (a poll's pace, an answer left hanging,
-# nginx restarted): alone on an idle machine they took 502 s for 336 s of CPU, the run's last leg.
-# In two legs their waits overlap, and the run ends when its CPU is spent.
-waiting=(tests/browser/live tests/browser/seats tests/browser/deal)
-leg sqlite-browser-live "the real-browser tests of live pages, joined phones and the deal, on SQLite" \
-  scripts/own-network.sh "${pytest[@]}" "${waiting[@]}"
-leg sqlite-browser "the other real-browser tests on SQLite" \
-  scripts/own-network.sh "${pytest[@]}" tests/browser "${waiting[@]/#/--ignore=}"
+leg sqlite-browser "the real-browser tests on SQLite" scripts/own-network.sh "${pytest[@]}" tests/browser
 leg postgres "the tests of the database again on PostgreSQL (web, scoring)" \
   scripts/with-postgres.sh "${pytest[@]}" tests -m "database and not browser"
 # The tests that start real servers (gunicorn workers, Redis) and drive them are most of the
