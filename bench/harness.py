@@ -358,9 +358,11 @@ class Nginx:
     def pids(self) -> list[int]:
         return process_tree(self.process.pid) if self.process else []
 
-    def stop(self) -> None:
+    def stop(self, graceful: bool = True) -> None:
+        """Gracefully (SIGQUIT: what is in flight finishes, a held stream may keep a worker up to
+        10 s), or as a restart does (SIGTERM, `nginx -s stop`: every stream cut at once)."""
         if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGQUIT)  # graceful: finish what is in flight
+            self.process.send_signal(signal.SIGQUIT if graceful else signal.SIGTERM)
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:

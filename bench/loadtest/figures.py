@@ -284,7 +284,7 @@ def restart_lines(restart: dict) -> list[str]:
         + (f"; {unseen} never seen up to date in the step" if unseen else "")
         + ")",
         f"  requests a second before the stop {restart['rate_before']:.0f}, at most "
-        f"{restart['peak_after']:.0f} in one second after the start (each phone asks 0–5 s "
-        f"after its stream opens, and tries it again after 0.5–1, 1–2, 2–4 s …); refused or cut "
-        f"while down: {restart['refused']} requests",
+        f"{restart['peak_after']:.0f} in one second after the start (each phone opens its "
+        f"stream again after 0.5–1, 1–2, 2–4 s …, and asks 0–5 s later only if an ask it was "
+        f"told to make failed with it); refused or cut while down: {restart['refused']} requests",
     ]

@@ -37,6 +37,8 @@ class Phone:
     indicator_form: Form | None = None  # a joined phone's gösterge
     seat: str = ""  # the seat a joined phone takes
     stream: str = ""  # its page's stream (data-stream), when the app pushes
+    lost_at: float = 0.0  # when its stream failed, until it opens again (0: open, or never held)
+    behind: bool = False  # an ask it was told to make failed with its stream: owed on reopening
     # When, in this step, it first asked (polling) or held its stream (push): a change saved
     # before that reached a phone still arriving, not one following the match (figures.delays).
     arrived_at: float = 0.0

@@ -1,21 +1,26 @@
-"""Phones on push (cetele.live.push, static/cetele/app.js "Live by push"): each live page holds
-its stream from nginx's nchan and asks, through the poll it already has, once when the stream
-opens (after a moment drawn from 0–1 s, 0–5 s when it opens again after a failure; not at all
-on the first opening of a page drawn moments ago, whose stream's first message is the newest
-nginx holds) and on each message, up to 0.3 s after it, for what the message says it does not
-show yet: its rows where the page has them (their answer asks for the sheet when that changed
-too), else its sheet (a tournament's page: its live part, at every message); an ask that gets
-no answer is sent again after 1–3 s; its polls' ticks do not ask while the stream is open.
+"""Phones on push (cetele.live.push, static/cetele/app.js "Live by push"): each live page holds its
+stream from nginx's nchan and asks, through the poll it already has, once when the stream opens
+(after a moment drawn from 0–1 s; not at all on the first opening of a page drawn moments ago,
+whose stream's first message is the newest nginx holds; opened again after a failure, after 0–5
+s and only if an ask it was told to make failed with the stream, or it was down longer than
+nginx holds a message: else what it missed is the stream's first message, the newest nginx holds
+or what Django sent again) and on each message, up to 0.3 s after it, for what the message says
+it does not show yet: its rows where the page has them (their answer asks for the sheet when
+that changed too), else its sheet (a tournament's page: its live part, at every message); an ask
+that gets no answer is sent again after 1–3 s; its polls' ticks do not ask while the stream is
+open.
 When the stream fails or is closed, the page polls on its schedule and opens it again after
 min(30, 2^n) × U(0.5, 1) s (n: the tries since it last opened).
 A phone holding its stream at a step's end follows the match into the next (Phone.following):
 only the new tables' phones arrive, as at a café, where phones keep their pages open; the
 restart step is where every phone opens its stream again at once.
+(No phone here is hidden or offline, which would make its page ask on opening again too.)
 
 A stream is read with a few lines of asyncio over a raw socket (one idle connection a phone:
 cheap for the client on the 2 shared cores). The restart step (stacks.py) records here which
 phones held a stream when nginx stopped, when each opened it again and when each then showed
-the latest version (its ask on opening answered)."""
+the latest version: on opening, when it already showed its table's newest save; else once the
+ask a message made was answered."""
 
 from __future__ import annotations
 
@@ -30,7 +35,8 @@ from bench.loadtest.figures import Step
 from bench.loadtest.phones import Phone, Spectator, Table
 
 ASK_ON_OPEN = 1.0  # app.js: the ask on opening waits U(0, this) s, and U(0, the next) s when
-ASK_ON_REOPEN = 5.0  # the stream opens again after a failure (no storm after a restart)
+ASK_ON_REOPEN = 5.0  # the stream opens again after a failure (no storm after a restart) ...
+HELD = 45.0  # ... if it was down longer than this (nginx holds a message 60 s)
 FRESH = 30.0  # ... and none on the first opening of a page drawn this long ago or less
 ASK_AFTER_MESSAGE = 0.3  # ... and on a message U(0, this) s: a table's phones not all at once
 RETRY_CAP = 30.0  # ... and a failed stream is tried again after min(this, 2^n) × U(0.5, 1) s
@@ -88,6 +94,7 @@ class PushPhones(PhoneActions):
         while not await self.ask(step, table, phone, spectator, data):
             await asyncio.sleep(rng.uniform(1, 3))
             if id(phone) not in self.open_streams:
+                phone.behind = True  # owed: its stream opening again asks
                 return
         self.shows_the_latest(phone)
 
@@ -211,14 +218,19 @@ class PushPhones(PhoneActions):
         restart = self.restart
         if restart and restart.stopped_at and id(phone) in restart.were_open:
             restart.reopened.setdefault(id(phone), now)
-        fresh = not again and not phone.stream_opened and now - phone.drawn_at <= FRESH
-        phone.stream_opened = True
-        if not fresh:  # else a change since the page was drawn is the stream's first message
+        if again and phone.stream_opened and phone.lost_at:
+            missed = phone.behind or now - phone.lost_at > HELD
+        else:  # a change since a page drawn moments ago was drawn is the stream's first message
+            missed = again or phone.stream_opened or now - phone.drawn_at > FRESH
+        phone.stream_opened, phone.lost_at, phone.behind = True, 0.0, False
+        if missed:
             self.fire(
                 step,
                 self.ask_on_open(step, table, phone, spectator, rng),
                 after=rng.uniform(0, ASK_ON_REOPEN if again else ASK_ON_OPEN),
             )
+        elif table is None or phone.known >= newest_save(table):
+            self.shows_the_latest(phone)  # a tournament's page: as far as the load client knows
         return reader, writer
 
     async def connect_stream(self, phone: Phone):
@@ -296,6 +308,7 @@ class PushPhones(PhoneActions):
                 self.shows_the_latest(phone)
                 reload_at = time.monotonic() + rng.expovariate(rate)
                 continue
+            phone.lost_at = phone.lost_at or time.monotonic()
             wait = min(RETRY_CAP, 2.0**tries) * rng.uniform(0.5, 1)
             tries += 1
             retry_at = min(end, time.monotonic() + wait)
@@ -325,3 +338,8 @@ class PushPhones(PhoneActions):
                 self.fire(step, self.poll(step, table, phone, due))
             due += every(due)
         await asyncio.sleep(max(0.0, until - time.monotonic()))
+
+
+def newest_save(table: Table) -> int:
+    """The version of the table's newest save acknowledged (or its seeded version)."""
+    return max((version for version, _ in table.saves), default=table.version)

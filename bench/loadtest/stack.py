@@ -7,7 +7,6 @@ can name it without importing that run back."""
 
 from __future__ import annotations
 
-import signal
 from pathlib import Path
 
 from bench.harness import Gunicorn, PushNginx, free_port
@@ -56,10 +55,7 @@ class Stack:
     def restart_nginx(self) -> None:
         """nginx stopped (SIGTERM: `nginx -s stop`, not a graceful quit or a reload: every
         stream is cut) and started again on the same ports, once it has exited."""
-        process = self.nginx.process
-        assert process is not None
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=10)
+        self.nginx.stop(graceful=False)
         self.nginx.start()
 
     def app_pids(self) -> list[int]:

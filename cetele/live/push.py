@@ -14,13 +14,18 @@ line of nginx holds opens the match. Rotating a link or deleting a match closes 
 (nchan answers its phones 410); their page then finds its link gone as its poll always did.
 
 Publishing never fails the change (its callbacks are `robust`: an error, a database that went
-away meanwhile, is logged by Django): the change is already saved when it is published, and a
-phone that missed an event (nchan restarted, a network that dropped the stream) asks for its
-version each time its stream opens again (app.js). Without a publisher (`make run`, the tests
-of one process) pages carry no stream and poll, as before push.
+away meanwhile, is logged by Django): the change is already saved when it is published. What
+nginx did not take (stopped or restarting) is sent again every second until it does (`Unsent`):
+a page whose stream dropped while it stayed in sight asks nothing when its stream opens again
+(app.js), since what it missed is a message, sent again here or the newest nginx holds for its
+stream (60 s). A page that was hidden or offline meanwhile, or whose stream was down longer,
+asks for its version. Without a publisher (`make run`, the tests of one process) pages carry
+no stream and poll, as before push.
 """
 
 import logging
+import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterable
@@ -119,18 +124,85 @@ def publish_tournaments(tournaments: QuerySet) -> None:
 
 def send(method: str, ids: list[str], body: str | bytes) -> None:
     """One request to nchan's publisher per CHANNELS_A_REQUEST streams; a failure is logged
-    (without the stream's address) and otherwise ignored: the change itself is saved."""
+    (without the stream's address) and the message kept to be sent again: the change itself
+    is saved. A DELETE not taken is sent again as a message, "gone": nginx restarted has
+    no channel left to close, and the page told asks, to find its link gone."""
     data = body.encode() if isinstance(body, str) else body
     for start in range(0, len(ids), CHANNELS_A_REQUEST):
         path = "/".join(ids[start : start + CHANNELS_A_REQUEST])
-        request = urllib.request.Request(
-            settings.CETELE_PUSH_PUBLISH + path, data=data, method=method
-        )
-        try:
-            with OPENER.open(request, timeout=PUBLISH_TIMEOUT):
-                pass
-        except urllib.error.HTTPError as error:
-            if error.code != 404:  # DELETE of a channel nobody listened to: nothing to close
-                logger.warning("push: the publisher answered %s to a %s", error.code, method)
-        except OSError as error:
+        if deliver(method, path, data, log=True):
+            UNSENT.forget(path)
+        else:
+            UNSENT.keep(path, b"gone" if method == "DELETE" else data)
+
+
+def deliver(method: str, path: str, data: bytes, log: bool = False) -> bool:
+    """One request to the publisher: False when nginx did not take it and sending it again may
+    help (no answer, or a server error)."""
+    request = urllib.request.Request(settings.CETELE_PUSH_PUBLISH + path, data=data, method=method)
+    try:
+        with OPENER.open(request, timeout=PUBLISH_TIMEOUT):
+            return True
+    except urllib.error.HTTPError as error:
+        if error.code == 404:  # DELETE of a channel nobody listened to: nothing to close
+            return True
+        if log:
+            logger.warning("push: the publisher answered %s to a %s", error.code, method)
+        return error.code < 500
+    except OSError as error:
+        if log:
             logger.warning("push: the publisher could not be reached (%s)", type(error).__name__)
+        return False
+
+
+class Unsent:
+    """Messages nginx did not take, the newest for each group of streams, sent again every
+    RETRY_SECONDS from a thread of this process until nginx takes them, for KEPT_SECONDS: a
+    page whose stream has been down longer asks for its version when it opens again (app.js),
+    so an older message would tell no one. Each process keeps its own: one that ends meanwhile
+    loses them, and its pages' phones learn of those changes at the next."""
+
+    RETRY_SECONDS = 1.0
+    KEPT_SECONDS = 60.0
+
+    def __init__(self) -> None:
+        self.messages: dict[str, tuple[bytes, float]] = {}  # path: (body, when it failed)
+        self.lock = threading.Lock()
+        self.retrying = False
+
+    def keep(self, path: str, data: bytes) -> None:
+        with self.lock:
+            self.messages[path] = (data, time.monotonic())
+            if not self.retrying:
+                self.retrying = True
+                self.retry_later()
+
+    def forget(self, path: str) -> None:
+        """A newer message reached these streams: the one kept would only repeat an older."""
+        if self.messages:
+            with self.lock:
+                self.messages.pop(path, None)
+
+    def retry_later(self) -> None:
+        timer = threading.Timer(self.RETRY_SECONDS, self.send_again)
+        timer.daemon = True
+        timer.start()
+
+    def send_again(self) -> None:
+        with self.lock:
+            kept_since = time.monotonic() - self.KEPT_SECONDS
+            due = {path: kept for path, kept in self.messages.items() if kept[1] > kept_since}
+            self.messages.clear()
+        try:
+            for path, (data, failed_at) in due.items():
+                if enabled() and not deliver("POST", path, data):
+                    with self.lock:
+                        self.messages.setdefault(path, (data, failed_at))
+        finally:  # whatever went wrong, the next round is scheduled while anything is kept
+            with self.lock:
+                self.retrying = bool(self.messages)
+                if self.retrying:
+                    self.retry_later()
+
+
+UNSENT = Unsent()

@@ -248,16 +248,27 @@
   // at each change, the page asks only for what it does not show yet: its rows where it has them
   // (their answer asks for the sheet when that changed too), else its sheet; each phone a moment
   // after the others (a table's phones are told at once). Its polls' ticks (no triggering
-  // event) do not ask while the stream is open. Each (re)opening asks once, after a random
-  // moment (up to 1 s; 5 s after a failure: a restarted server is not met by every phone at
-  // once), but the first of a page the server drew moments ago: a change saved since it was
-  // drawn is the stream's first message (nginx holds each match's newest for 60 s,
-  // deploy/nginx.conf.in). A failed stream: the ticks ask, and it is tried again after 1, 2, 4 … 30 s.
-  const live = { url: "", tries: 0, opened: false };
+  // event) do not ask while the stream is open. Each opening asks once, after a random moment
+  // (up to 1 s), but the first of a page the server drew moments ago: a change saved since it
+  // was drawn is the stream's first message (nginx holds each stream's newest for 60 s,
+  // deploy/nginx.conf.in). A failed stream: the ticks ask, and it is tried again after 1, 2,
+  // 4 … 30 s. Opened again, it asks (after up to 5 s: a restarted server is not met by every
+  // phone at once) only if the page may be behind: hidden or offline meanwhile, an ask it was
+  // told to make cut with the stream, or down longer than nginx holds a message. Else what it
+  // missed is the stream's first message: the newest nginx holds, or what Django sends again
+  // once a restarted nginx takes it.
+  const live = { url: "", tries: 0, opened: false, lost: 0, behind: false };
   const FRESH_MS = 30000;
+  const HELD_MS = 45000; // under the 60 s nginx holds a message
   function drawnMomentsAgo() {
     return !live.opened && performance.now() < FRESH_MS && !document.body.hasAttribute("data-offline");
   }
+  function mayHaveMissed() {
+    if (!live.opened || !live.lost) return !drawnMomentsAgo();
+    return live.behind || performance.now() - live.lost > HELD_MS;
+  }
+  document.addEventListener("visibilitychange", function () { if (document.hidden) live.behind = true; });
+  window.addEventListener("offline", function () { live.behind = true; });
   function shown(el, name) {
     return new URLSearchParams((el.getAttribute("hx-get") || "").split("?")[1]).get(name);
   }
@@ -280,29 +291,33 @@
     if (live.stopped || !window.EventSource || !window.htmx) return;
     const source = live.source = new EventSource(live.url);
     source.onopen = function () {
-      if (live.tries || !drawnMomentsAgo()) live.timer = setTimeout(ask, Math.random() * (live.tries ? 5000 : 1000));
+      if (mayHaveMissed()) live.timer = setTimeout(ask, Math.random() * (live.tries ? 5000 : 1000));
       live.open = live.opened = true;
-      live.tries = 0;
+      live.tries = live.lost = 0;
+      live.behind = document.hidden;
     };
     source.onmessage = function (e) { setTimeout(ask, Math.random() * 300, e.data); };
     source.onerror = function () {
+      if (!live.lost) live.lost = performance.now();
       closeStream();
       live.timer = setTimeout(openStream, Math.min(30, 2 ** live.tries++) * (500 + Math.random() * 500));
     };
   }
   document.addEventListener("htmx:load", function () {
     const el = document.querySelector("[data-stream]");
-    if (el && el.dataset.stream !== live.url) { live.url = el.dataset.stream; openStream(); }
+    if (el && el.dataset.stream !== live.url) { live.url = el.dataset.stream; live.lost = 0; openStream(); }
   });
   document.addEventListener("htmx:beforeRequest", function (e) {
     if (live.open && e.detail.elt.matches("[data-poll], [data-table-rows]") && !e.detail.requestConfig.triggeringEvent) e.preventDefault();
   });
   // An ask that failed while the stream is open (a restarted server met it half up) is sent
   // again after 1–3 s: the ticks do not ask, so the page would stay behind until the next change.
+  // One failed with the stream (not a tick's) is owed: the stream opening again asks.
   function askAgain(e) {
     const el = e.detail.elt;
-    if (!live.open || !el.matches || !el.matches("[data-poll], [data-table-rows]")) return;
+    if (!el.matches || !el.matches("[data-poll], [data-table-rows]")) return;
     if (e.type === "htmx:responseError" && e.detail.xhr.status < 500) return;
+    if (!live.open) { if (e.detail.requestConfig && e.detail.requestConfig.triggeringEvent) live.behind = true; return; }
     clearTimeout(live.again);
     live.again = setTimeout(ask, 1000 + Math.random() * 2000);
   }

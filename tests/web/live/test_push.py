@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -48,17 +49,31 @@ ROW |= {"row-okeys": "0", "row-fake_okeys": "0"}
 A_SECOND = 1.0  # the goal: a change reaches every phone within a second (median)
 
 
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory, static_root):
-    """nginx (push) in front of two gunicorn workers, as make serve runs them: one stack for the
-    module's tests, each at a match of its own: starting a stack cost about 2 s of CPU."""
-    folder = tmp_path_factory.mktemp("stack")
+@contextlib.contextmanager
+def push_stack(folder: Path, static_root: Path) -> Iterator[tuple[PushNginx, int]]:
+    """nginx (push) in front of two gunicorn workers, as make serve runs them: (nginx, the
+    app server's port)."""
     app_port = free_port()
     nginx = PushNginx(folder / "nginx", [app_port])
     env = server_env(database_url(folder), static_root, **nginx.push_env())
     prepare(env, static=False)
     with Gunicorn(env, workers=2, port=app_port, log=folder / "gunicorn.log"), nginx:
+        yield nginx, app_port
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory, static_root):
+    """One stack for the module's tests, each at a match of its own: starting a stack cost
+    about 2 s of CPU."""
+    with push_stack(tmp_path_factory.mktemp("stack"), static_root) as (nginx, _app_port):
         yield nginx
+
+
+@pytest.fixture
+def own_stack(tmp_path, static_root):
+    """A stack of the test's own, for a test that stops nginx."""
+    with push_stack(tmp_path, static_root) as running:
+        yield running
 
 
 class Table:
@@ -229,6 +244,49 @@ def test_a_change_through_either_app_server_reaches_every_phone(tmp_path, static
         table.phone.port = ports[1]  # Bora's, app server 2 (the next hand's row)
         assert table.phone.post(table.join + "satir/", ROW | {"position": "2"}, htmx=True)[0] == 200
         assert stream.next()[1] != "gone"
+
+
+def test_a_change_saved_while_nginx_was_down_reaches_the_streams_once_it_is_back(own_stack):
+    """Django sends again what nginx did not take (cetele.live.push.Unsent): a page whose
+    stream dropped with nginx asks nothing when it opens again (app.js), and learns of the save
+    made meanwhile from the stream, whether it opened before Django sent it again or after."""
+    nginx, app_port = own_stack
+    table = Table(nginx.port)
+    viewer = Client(nginx.port)
+    path = table.stream_of(viewer, table.view)  # the viewer's page, drawn before the stop
+    nginx.stop(graceful=False)
+    table.scorer.port = app_port  # the scorer's phone, straight to the app server
+    status, headers = table.save(1)
+    assert status == 200 and "cetele:hand-saved" in headers.get("hx-trigger", "")
+    nginx.start()
+    back = time.monotonic()
+    early = Stream(nginx.port, path)  # opened again at once
+    time.sleep(2.5)  # sent again within a second or two of nginx's return
+    late = Stream(nginx.port, path)  # ... and after: nginx gives it the message as it opens
+    for stream in (early, late):
+        arrived, data = stream.next(timeout=3)
+        assert arrived - back < 3.5
+        version = int(data.split(".")[0])
+        ask = viewer.get(table.view + f"poll/?v={version - 1}", {"HX-Request": "true"})
+        assert ask[0] == 200 and "1/13 el" in ask[2].decode()  # the version names the save
+
+
+def test_a_link_renewed_while_nginx_was_down_tells_its_streams_once_it_is_back(own_stack):
+    """A rotation's closing of the old link's streams, not taken by a stopped nginx, is sent
+    again as the message "gone": the page told asks, and finds its link gone."""
+    nginx, app_port = own_stack
+    table = Table(nginx.port)
+    viewer = Client(nginx.port)
+    path = table.stream_of(viewer, table.view)
+    nginx.stop(graceful=False)
+    table.scorer.port = app_port
+    rotate = {"kind": "view", "confirm": "on"}
+    assert table.scorer.post(table.edit + "paylas/yenile/", rotate)[0] in (200, 302)
+    nginx.start()
+    stream = Stream(nginx.port, path)
+    assert stream.next(timeout=4)[1] == "gone"
+    ask = viewer.get(table.view + "poll/?v=1", {"HX-Request": "true"})
+    assert ask[0] in (286, 404, 410)
 
 
 def three_free_ports() -> int:
