@@ -18,9 +18,9 @@ away meanwhile, is logged by Django): the change is already saved when it is pub
 nginx did not take (stopped or restarting) is sent again every second until it does (`Unsent`):
 a page whose stream dropped while it stayed in sight asks nothing when its stream opens again
 (app.js), since what it missed is a message, sent again here or the newest nginx holds for its
-stream (60 s). A page that was hidden or offline meanwhile, or whose stream was down longer,
-asks for its version. Without a publisher (`make run`, the tests of one process) pages carry
-no stream and poll, as before push.
+stream (60 s). A page that may be behind (hidden or offline meanwhile, an ask cut with its
+stream, its stream down over 45 s) asks for its version. Without a publisher (`make run`, the
+tests of one process) pages carry no stream and poll, as before push.
 """
 
 import logging
@@ -158,9 +158,9 @@ def deliver(method: str, path: str, data: bytes, log: bool = False) -> bool:
 class Unsent:
     """Messages nginx did not take, the newest for each group of streams, sent again every
     RETRY_SECONDS from a thread of this process until nginx takes them, for KEPT_SECONDS: a
-    page whose stream has been down longer asks for its version when it opens again (app.js),
-    so an older message would tell no one. Each process keeps its own: one that ends meanwhile
-    loses them, and its pages' phones learn of those changes at the next."""
+    page whose stream has been down over 45 s asks for its version when it opens again
+    (app.js), so an older message would tell no one. Each process keeps its own: one that ends
+    meanwhile loses them, and its pages' phones learn of those changes at the next."""
 
     RETRY_SECONDS = 1.0
     KEPT_SECONDS = 60.0
