@@ -1,8 +1,8 @@
 """Phones on push (cetele.live.push, static/cetele/app.js "Live by push"): each live page holds its
 stream from nginx's nchan and asks, through the poll it already has, once when the stream opens
 (after a moment drawn from 0–1 s; not at all on the first opening of a page drawn moments ago,
-whose stream's first message is the newest nginx holds; opened again after a failure, after 0–5
-s and only if an ask it was told to make failed with the stream, or it was down longer than
+whose stream's first message is the newest nginx holds; opened again after a failure, after
+0–5 s and only if an ask it was told to make failed with the stream, or it was down longer than
 nginx holds a message: else what it missed is the stream's first message, the newest nginx holds
 or what Django sent again) and on each message, up to 0.3 s after it, for what the message says
 it does not show yet: its rows where the page has them (their answer asks for the sheet when
