@@ -8,41 +8,21 @@ import html
 import os
 import re
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from bench.harness import (
     Client,
-    Gunicorn,
-    PushNginx,
-    free_port,
     hand_form_data,
-    prepare,
-    server_env,
 )
 from tests.browser.conftest import open_phone
-from tests.web.live.test_push import NCHAN_HERE, ROW
+from tests.web.live.test_push import NCHAN_HERE, ROW, push_stack
 
 pytestmark = [
     pytest.mark.skipif(not NCHAN_HERE and not os.environ.get("CI"), reason="no nginx with nchan"),
     pytest.mark.worker,
 ]
 LINKS = re.compile(r"/([vk])/([A-Za-z0-9_-]{22,64})/")
-
-
-@contextmanager
-def push_stack(folder: Path, static_root: Path) -> Iterator[SimpleNamespace]:
-    """nginx (push) in front of two gunicorn workers, as make serve runs them."""
-    app_port = free_port()
-    nginx = PushNginx(folder / "nginx", [app_port])
-    env = server_env(f"sqlite:///{folder}/push.sqlite3", static_root, **nginx.push_env())
-    prepare(env, static=False)
-    with Gunicorn(env, workers=2, port=app_port, log=folder / "gunicorn.log") as app, nginx:
-        yield SimpleNamespace(nginx=nginx, app=app, url=f"http://127.0.0.1:{nginx.port}")
 
 
 @pytest.fixture(scope="module")

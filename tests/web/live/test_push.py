@@ -15,6 +15,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -50,23 +51,23 @@ A_SECOND = 1.0  # the goal: a change reaches every phone within a second (median
 
 
 @contextlib.contextmanager
-def push_stack(folder: Path, static_root: Path) -> Iterator[tuple[PushNginx, int]]:
-    """nginx (push) in front of two gunicorn workers, as make serve runs them: (nginx, the
-    app server's port)."""
+def push_stack(folder: Path, static_root: Path) -> Iterator[SimpleNamespace]:
+    """nginx (push) in front of two gunicorn workers, as make serve runs them: its `nginx`, its
+    `app` server and the `url` phones open (also tests/browser/live/test_push.py)."""
     app_port = free_port()
     nginx = PushNginx(folder / "nginx", [app_port])
     env = server_env(database_url(folder), static_root, **nginx.push_env())
     prepare(env, static=False)
-    with Gunicorn(env, workers=2, port=app_port, log=folder / "gunicorn.log"), nginx:
-        yield nginx, app_port
+    with Gunicorn(env, workers=2, port=app_port, log=folder / "gunicorn.log") as app, nginx:
+        yield SimpleNamespace(nginx=nginx, app=app, url=f"http://127.0.0.1:{nginx.port}")
 
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory, static_root):
     """One stack for the module's tests, each at a match of its own: starting a stack cost
     about 2 s of CPU."""
-    with push_stack(tmp_path_factory.mktemp("stack"), static_root) as (nginx, _app_port):
-        yield nginx
+    with push_stack(tmp_path_factory.mktemp("stack"), static_root) as running:
+        yield running.nginx
 
 
 @pytest.fixture
@@ -250,7 +251,7 @@ def test_a_change_saved_while_nginx_was_down_reaches_the_streams_once_it_is_back
     """Django sends again what nginx did not take (cetele.live.push.Unsent): a page whose
     stream dropped with nginx asks nothing when it opens again (app.js), and learns of the save
     made meanwhile from the stream, whether it opened before Django sent it again or after."""
-    nginx, app_port = own_stack
+    nginx, app_port = own_stack.nginx, own_stack.app.port
     table = Table(nginx.port)
     viewer = Client(nginx.port)
     path = table.stream_of(viewer, table.view)  # the viewer's page, drawn before the stop
@@ -274,7 +275,7 @@ def test_a_change_saved_while_nginx_was_down_reaches_the_streams_once_it_is_back
 def test_a_link_renewed_while_nginx_was_down_tells_its_streams_once_it_is_back(own_stack):
     """A rotation's closing of the old link's streams, not taken by a stopped nginx, is sent
     again as the message "gone": the page told asks, and finds its link gone."""
-    nginx, app_port = own_stack
+    nginx, app_port = own_stack.nginx, own_stack.app.port
     table = Table(nginx.port)
     viewer = Client(nginx.port)
     path = table.stream_of(viewer, table.view)
