@@ -52,7 +52,9 @@ polling at each table count, so that both meet the same load from the rest of th
 machine. On push each phone does what app.js does under push (push.py): it holds its page's
 stream (a raw socket read line by line), asks once through the poll it already has (the sheet's
 and, with the open hand's rows, theirs) when the stream opens again after a failure, after
-U(0, 5) s, or opens on a page drawn more than 30 s before, after U(0, 1) s (a page drawn moments
+U(0, 5) s, only if it may be behind (an ask it was told to make cut with the stream, or down over
+45 s: else what it missed comes as a message), or opens on a page drawn more than 30 s before,
+after U(0, 1) s (a page drawn moments
 ago learns of a change since from the stream's first message: nginx holds each stream's newest
 for 60 s), and on each message naming versions it does not show; its polls' ticks do not ask
 while the stream is open; when the stream fails it
@@ -83,8 +85,9 @@ again it is that mode's last: beyond capacity, more load only piles up timeouts.
 The restart step (`--restart-seconds`, 40 s): the push stack's tables of its last step (their
 phones have opened their pages); halfway, nginx is stopped (SIGTERM, `nginx -s stop`: every
 stream cut) and started again. It reports how many of the phones that held a stream held it
-again, when every one of them showed the latest version (its ask on opening answered; goal ≤ 10
-s), and the app servers' request rate before the stop and at its highest after the start (no
+again, when every one of them showed the latest version (on opening, if it showed its table's
+newest save; else once its ask was answered; goal ≤ 10 s), and the app servers' request rate
+before the stop and at its highest after the start (no
 storm). Requests refused or cut while nginx was down are that step's expected errors, not
 counted in the run's.
 
