@@ -87,9 +87,8 @@ phones have opened their pages); halfway, nginx is stopped (SIGTERM, `nginx -s s
 stream cut) and started again. It reports how many of the phones that held a stream held it
 again, when every one of them showed the latest version (on opening, if it showed its table's
 newest save; else once its ask was answered; goal ≤ 10 s), and the app servers' request rate
-before the stop and at its highest after the start (no
-storm). Requests refused or cut while nginx was down are that step's expected errors, not
-counted in the run's.
+before the stop and at its highest after the start (no storm). Requests refused or cut while
+nginx was down are that step's expected errors, not counted in the run's.
 
 At the end, for each stack: push and polling side by side at the largest step each carried
 (tables, their ratio, requests a second, p95, the server's CPU and nginx's, the CPU a table, the
