@@ -325,6 +325,28 @@
     document.addEventListener(type, askAgain);
   });
 
+  // An answer whose element was swapped away while it was asked (a sheet's answer that comes
+  // after a tap's answer brought a newer sheet; a tap's after a sheet's answer brought a newer
+  // card) is not swapped: htmx would put it into a page no longer shown, and look for its
+  // out-of-band parts there. The page asks again from what it shows now: a 204 when that is the
+  // newest. Such an answer's events stay in the element swapped away, so each target is
+  // listened to as well as the document.
+  function dropIfSwappedAway(event) {
+    const d = event.detail;
+    if (d.ceteleChecked || !d.shouldSwap) return;
+    d.ceteleChecked = true;
+    if (d.target.isConnected && d.requestConfig.elt.isConnected) return;
+    d.shouldSwap = false;
+    ask();
+  }
+  document.addEventListener("htmx:beforeSwap", dropIfSwappedAway);
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    const target = e.detail.target;
+    if (!target || target.ceteleWatched) return;
+    target.ceteleWatched = true;
+    target.addEventListener("htmx:beforeSwap", dropIfSwappedAway);
+  });
+
   function init() {
     markDrawn(document);
     keepAwake();

@@ -2,6 +2,7 @@
 to its end and the bill in its summary; and at a table, with the table's prices."""
 
 import pytest
+from django.test import Client
 from playwright.sync_api import expect
 
 from cetele.models import Match
@@ -11,6 +12,8 @@ from tests.browser.shell.test_offline import UNANSWERED_MS, go_offline, hang_the
 from tests.browser.tables.test_tables import play_hand
 from tests.factories import make_match
 from tests.web.tables.test_tables_and_rematches import start_at, table_with
+from tests.web.tea.test_tea_tally import DENIZ, KAHVE, LOSER_DENIZ, finished_match
+from tests.web.tea.test_tea_tally import tap as web_tap
 
 # worker: what the service worker keeps for a phone offline (tests/browser/conftest.py).
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
@@ -106,6 +109,56 @@ def test_a_sheet_asked_before_a_tap_and_answered_after_it_puts_no_older_count_ba
     page.wait_for_timeout(300)
     expect(cell(page, 0, 0).locator("[data-tea-count]")).to_have_text("2")
     expect(page.locator("#tea [data-tea-note]")).to_have_text("Ali: bir çay daha (2).")
+    assert console.errors == []
+
+
+def held_answers(page, pattern: str, method: str) -> list:
+    """The first `method` request for `pattern` is answered by the server now (drawn at this
+    moment) and held on its way back to the page: (route, answer), to be let through later.
+    The others go on."""
+    held: list = []
+
+    def hold(route) -> None:
+        if held or route.request.method != method:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    page.route(pattern, hold)
+    return held
+
+
+def wait_for(held: list, page) -> tuple:
+    for _ in range(100):
+        if held:
+            return held[0]
+        page.wait_for_timeout(50)
+    raise AssertionError("the page did not ask")
+
+
+def test_a_sheet_answered_after_a_tap_brought_a_newer_one_is_left_and_the_page_asks_again(phone):
+    """After the match, another phone taps and this page asks for its sheet; a tap here brings
+    the newer sheet and bill before that answer comes. The late answer went into the sheet no
+    longer shown and its card found no place on the page (htmx:oobErrorNoTarget): now it is left,
+    and the page asks again from the sheet it shows."""
+    page, console = phone
+    match = finished_match(LOSER_DENIZ)
+    open_card(page, f"/m/{match.edit_token}/")
+    web_tap(Client(), match, DENIZ, KAHVE)  # another phone: this page's sheet is behind
+    polls = held_answers(page, "**/poll/**", "GET")
+    page.evaluate("document.dispatchEvent(new CustomEvent('cetele:poll-now'))")
+    route, answer = wait_for(polls, page)
+    assert answer.status == 200 and 'id="tea"' in answer.text()
+
+    tap(page, 0, 0, "Ali", "çay", 1)  # its answer brings the sheet, with the bill, at once
+    bill = page.locator("section.summary [data-tea-bill]")
+    expect(bill).to_contain_text("Toplam: 1 çay, 1 kahve")
+    with page.expect_request("**/poll/**"):  # the page asks again
+        route.fulfill(response=answer)
+    page.wait_for_timeout(300)
+    expect(bill).to_contain_text("Toplam: 1 çay, 1 kahve")
+    expect(cell(page, 3, 1).locator("[data-tea-count]")).to_have_text("1")
+    expect(page.locator("#tea [data-tea-note]")).to_have_text("Ali: bir çay daha (1).")
     assert console.errors == []
 
 
