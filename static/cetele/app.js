@@ -335,7 +335,8 @@
     const d = event.detail;
     if (d.ceteleChecked || !d.shouldSwap) return;
     d.ceteleChecked = true;
-    if (d.target.isConnected && d.requestConfig.elt.isConnected) return;
+    const asker = d.requestConfig && d.requestConfig.elt;
+    if (!d.target || (d.target.isConnected && (!asker || asker.isConnected))) return;
     d.shouldSwap = false;
     ask();
   }
