@@ -85,8 +85,8 @@ leg postgres-browser "the real-browser tests where phones' writes meet, again on
   scripts/own-network.sh scripts/with-postgres.sh "${pytest[@]}" tests/browser -m races
 # On SQLite they run in two processes (pytest-xdist), each with its Chromium and live server, a
 # file at a time (a file's servers are started once): one test mostly waits on its browser and
-# its server in turn, so two at once take about half the time for about the same CPU (alone: 278 s and 326 s
-# of CPU, against some 500 s and 336 s in one process).
+# its server in turn, so two at once take about half the time for about the same CPU (alone:
+# 278 s and 326 s of CPU, against some 500 s and 336 s in one process).
 leg sqlite-browser "the real-browser tests on SQLite" \
   scripts/own-network.sh "${pytest[@]}" tests/browser -n 2 --dist loadfile
 leg postgres "the tests of the database again on PostgreSQL (web, scoring)" \
