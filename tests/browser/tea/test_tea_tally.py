@@ -75,43 +75,6 @@ def test_tea_at_a_match_tapped_taken_back_and_billed_at_the_end(phone):
     assert console.errors == []
 
 
-def test_a_sheet_asked_before_a_tap_and_answered_after_it_puts_no_older_count_back(phone):
-    """The page asks for its sheet (another change, or its stream told it of its own last tap)
-    and the answer, drawn before the next tap, comes after that tap's own answer: the card it
-    carries is older and is not put back (it showed 2, then 1, then 2 again, and the tap's
-    sentence went with it)."""
-    page, console = phone
-    match = make_match(planned_hands=3)
-    open_card(page, f"/m/{match.edit_token}/")
-    tap(page, 0, 0, "Ali", "çay", 1)  # the sheet the page shows is now older than the server's
-    held = []
-
-    def hold(route):
-        held.append((route, route.fetch()))  # drawn now, at one çay; answered later
-
-    page.route("**/poll/**", hold)
-    page.evaluate("document.dispatchEvent(new CustomEvent('cetele:poll-now'))")
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the page asked for its sheet"
-    tap(page, 0, 0, "Ali", "çay", 2)
-    expect(page.locator("#tea [data-tea-note]")).to_have_text("Ali: bir çay daha (2).")
-    route, answer = held[0]
-    assert answer.status == 200 and 'data-tea-version="' in answer.text()
-    asked = page.get_attribute("#sheet", "hx-get")
-    route.fulfill(response=answer)
-    page.unroute("**/poll/**")
-    page.wait_for_function(  # the late sheet is in (it names its version)
-        "(asked) => document.querySelector('#sheet').getAttribute('hx-get') !== asked", arg=asked
-    )
-    page.wait_for_timeout(300)
-    expect(cell(page, 0, 0).locator("[data-tea-count]")).to_have_text("2")
-    expect(page.locator("#tea [data-tea-note]")).to_have_text("Ali: bir çay daha (2).")
-    assert console.errors == []
-
-
 def held_answers(page, pattern: str, method: str) -> list:
     """The first `method` request for `pattern` is answered by the server now (drawn at this
     moment) and held on its way back to the page: (route, answer), to be let through later.
@@ -134,6 +97,32 @@ def wait_for(held: list, page) -> tuple:
             return held[0]
         page.wait_for_timeout(50)
     raise AssertionError("the page did not ask")
+
+
+def test_a_sheet_asked_before_a_tap_and_answered_after_it_puts_no_older_count_back(phone):
+    """The page asks for its sheet (another change, or its stream told it of its own last tap)
+    and the answer, drawn before the next tap, comes after that tap's own answer: the card it
+    carries is older and is not put back (it showed 2, then 1, then 2 again, and the tap's
+    sentence went with it)."""
+    page, console = phone
+    match = make_match(planned_hands=3)
+    open_card(page, f"/m/{match.edit_token}/")
+    tap(page, 0, 0, "Ali", "çay", 1)  # the sheet the page shows is now older than the server's
+    polls = held_answers(page, "**/poll/**", "GET")  # drawn now, at one çay; answered later
+    page.evaluate("document.dispatchEvent(new CustomEvent('cetele:poll-now'))")
+    route, answer = wait_for(polls, page)
+    tap(page, 0, 0, "Ali", "çay", 2)
+    expect(page.locator("#tea [data-tea-note]")).to_have_text("Ali: bir çay daha (2).")
+    assert answer.status == 200 and 'data-tea-version="' in answer.text()
+    asked = page.get_attribute("#sheet", "hx-get")
+    route.fulfill(response=answer)
+    page.wait_for_function(  # the late sheet is in (it names its version)
+        "(asked) => document.querySelector('#sheet').getAttribute('hx-get') !== asked", arg=asked
+    )
+    page.wait_for_timeout(300)
+    expect(cell(page, 0, 0).locator("[data-tea-count]")).to_have_text("2")
+    expect(page.locator("#tea [data-tea-note]")).to_have_text("Ali: bir çay daha (2).")
+    assert console.errors == []
 
 
 def test_a_sheet_answered_after_a_tap_brought_a_newer_one_is_left_and_the_page_asks_again(phone):
