@@ -15,7 +15,8 @@ line of nginx holds opens the match. Rotating a link or deleting a match closes 
 
 Publishing never fails the change (its callbacks are `robust`: an error, a database that went
 away meanwhile, is logged by Django): the change is already saved when it is published. What
-nginx did not take (stopped or restarting) is sent again every second until it does (`Unsent`):
+nginx did not take (stopped or restarting) is sent again every second until it does (`Unsent`),
+a match's versions as the match is then (`Republish`), never an older change an app server kept:
 a page whose stream dropped while it stayed in sight asks nothing when its stream opens again
 (app.js), since what it missed is a message, sent again here or the newest nginx holds for its
 stream (60 s). A page that may be behind (hidden or offline meanwhile, an ask cut with its
@@ -28,10 +29,11 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, transaction
 from django.db.models import QuerySet
 from django.utils.crypto import salted_hmac
 
@@ -91,6 +93,7 @@ def publish_matches(matches: QuerySet) -> None:
     """Publish each match's versions to its links' streams, and a change to its tournament's
     and its table's (their live parts show their matches)."""
     found = matches.values_list(
+        "pk",
         "version",
         "draft_version",
         "edit_token",
@@ -102,8 +105,9 @@ def publish_matches(matches: QuerySet) -> None:
         "table__view_token",
     )
     followers: set[str] = set()  # a table's or tournament's pages: told once, however many
-    for version, draft_version, *links, organiser, cafe, table, table_view in found:
-        send("POST", [stream_id(token) for token in links if token], f"{version}.{draft_version}")
+    for pk, version, draft_version, *links, organiser, cafe, table, table_view in found:
+        ids = [stream_id(token) for token in links if token]
+        send("POST", ids, f"{version}.{draft_version}", again=Republish(matches.model, pk))
         followers.update(token for token in (organiser, cafe, table, table_view) if token)
     if followers:
         send("POST", sorted(stream_id(token) for token in followers), "changed")
@@ -122,18 +126,35 @@ def publish_tournaments(tournaments: QuerySet) -> None:
         send("POST", [stream_id(organiser), stream_id(cafe)], "changed")
 
 
-def send(method: str, ids: list[str], body: str | bytes) -> None:
+@dataclass(frozen=True)
+class Republish:
+    """A match's message sent again as the match is when it is sent, not as it was when nginx
+    refused it: two app servers (or two threads) may each keep one change of a match, and send
+    them again in any order, or one of them end first. Were the older one the last nginx took,
+    a page showing that version whose stream opens would be told nothing newer."""
+
+    model: type
+    pk: int
+
+    def __call__(self) -> None:
+        publish_matches(self.model.objects.filter(pk=self.pk))
+
+
+def send(method: str, ids: list[str], body: str | bytes, again: Callable | None = None) -> None:
     """One request to nchan's publisher per CHANNELS_A_REQUEST streams; a failure is logged
-    (without the stream's address) and the message kept to be sent again: the change itself
-    is saved. A DELETE not taken is sent again as a message, "gone": nginx restarted has
-    no channel left to close, and the page told asks, to find its link gone."""
+    (without the stream's address) and the message kept to be sent again (by `again`, when
+    given): the change itself is saved. A DELETE not taken is sent again as a message, "gone":
+    nginx restarted has no channel left to close, and the page told asks, to find its link
+    gone."""
     data = body.encode() if isinstance(body, str) else body
     for start in range(0, len(ids), CHANNELS_A_REQUEST):
         path = "/".join(ids[start : start + CHANNELS_A_REQUEST])
         if deliver(method, path, data, log=True):
             UNSENT.forget(path)
+        elif method == "DELETE":
+            UNSENT.keep(path, b"gone")
         else:
-            UNSENT.keep(path, b"gone" if method == "DELETE" else data)
+            UNSENT.keep(path, data, again)
 
 
 def deliver(method: str, path: str, data: bytes, log: bool = False) -> bool:
@@ -159,20 +180,25 @@ class Unsent:
     """Messages nginx did not take, the newest for each group of streams, sent again every
     RETRY_SECONDS from a thread of this process until nginx takes them, for KEPT_SECONDS: a
     page whose stream has been down over 45 s asks for its version when it opens again
-    (app.js), so an older message would tell no one. Each process keeps its own: one that ends
-    meanwhile loses them, and its pages' phones learn of those changes at the next."""
+    (app.js), so an older message would tell no one. A match's message is sent again as the
+    match is then (its `again`, Republish). Each process keeps its own: one that ends meanwhile
+    loses them, and another process's message of the same match, or its next change, tells its
+    phones."""
 
     RETRY_SECONDS = 1.0
     KEPT_SECONDS = 60.0
 
     def __init__(self) -> None:
-        self.messages: dict[str, tuple[bytes, float]] = {}  # path: (body, when it failed)
+        # path: (body, when it first failed, how to send it again as it is then, or None)
+        self.messages: dict[str, tuple[bytes, float, Callable | None]] = {}
         self.lock = threading.Lock()
         self.retrying = False
 
-    def keep(self, path: str, data: bytes) -> None:
+    def keep(self, path: str, data: bytes, again: Callable | None = None) -> None:
         with self.lock:
-            self.messages[path] = (data, time.monotonic())
+            earlier = self.messages.get(path)
+            failed_at = earlier[1] if earlier else time.monotonic()
+            self.messages[path] = (data, failed_at, again)
             if not self.retrying:
                 self.retrying = True
                 self.retry_later()
@@ -189,20 +215,42 @@ class Unsent:
         timer.start()
 
     def send_again(self) -> None:
+        """One round. Each message stays kept until it is sent, and is then dropped only if no
+        other took its place meanwhile: one cleared before it is sent may follow a newer one
+        that reached nginx in those milliseconds."""
         with self.lock:
             kept_since = time.monotonic() - self.KEPT_SECONDS
-            due = {path: kept for path, kept in self.messages.items() if kept[1] > kept_since}
-            self.messages.clear()
+            for path in [path for path, kept in self.messages.items() if kept[1] <= kept_since]:
+                del self.messages[path]
+            due = list(self.messages.items())
         try:
-            for path, (data, failed_at) in due.items():
-                if enabled() and not deliver("POST", path, data):
-                    with self.lock:
-                        self.messages.setdefault(path, (data, failed_at))
+            again: dict[Callable, list] = {}  # a match is read and published once a round
+            for path, kept in due:
+                if not enabled():
+                    continue
+                if kept[2] is not None:
+                    again.setdefault(kept[2], []).append((path, kept))
+                elif deliver("POST", path, kept[0]):
+                    self.sent(path, kept)
+            for republish, paths in again.items():
+                try:  # send() forgets each stream group nginx takes, and keeps the others
+                    republish()
+                except Exception:  # the database away: this match waits for the next round
+                    logger.exception("push: a match could not be read to be sent again")
+                    continue
+                for path, kept in paths:  # a link renewed meanwhile: its old group is done
+                    self.sent(path, kept)
         finally:  # whatever went wrong, the next round is scheduled while anything is kept
+            connections.close_all()  # this thread's, opened by a Republish
             with self.lock:
                 self.retrying = bool(self.messages)
                 if self.retrying:
                     self.retry_later()
+
+    def sent(self, path: str, kept: tuple) -> None:
+        with self.lock:
+            if self.messages.get(path) is kept:
+                del self.messages[path]
 
 
 UNSENT = Unsent()

@@ -272,6 +272,35 @@ def test_a_change_saved_while_nginx_was_down_reaches_the_streams_once_it_is_back
         assert ask[0] == 200 and "1/13 el" in ask[2].decode()  # the version names the save
 
 
+def test_a_server_that_kept_an_older_change_sends_the_match_as_it_is_now(tmp_path, static_root):
+    """Two app servers each kept a change a stopped nginx did not take, and the one that kept
+    the newer ends before nginx is back. The other sends again what the match is now, not the
+    older change it kept: were nginx to hold that older one as the match's newest, a page
+    showing it whose stream opens would ask nothing, and stay behind."""
+    ports = [free_port(), free_port()]
+    nginx = PushNginx(tmp_path / "nginx", ports)
+    env = server_env(database_url(tmp_path), static_root, **nginx.push_env())
+    prepare(env, static=False)
+    one = Gunicorn(env, workers=1, port=ports[0], log=tmp_path / "one.log")
+    two = Gunicorn(env, workers=1, port=ports[1], log=tmp_path / "two.log")
+    with one, two, nginx:
+        table = Table(nginx.port)
+        viewer = Client(nginx.port)
+        path = table.stream_of(viewer, table.view)
+        nginx.stop(graceful=False)
+        table.scorer.port = ports[0]
+        assert table.save(1)[0] == 200  # kept by app server 1
+        table.scorer.port = ports[1]
+        assert table.save(2)[0] == 200  # kept by app server 2, which then ends
+        two.kill()
+        nginx.start()
+        time.sleep(2.5)  # app server 1 has sent again what it kept
+        _, data = Stream(nginx.port, path).next(timeout=3)
+        version = int(data.split(".")[0])
+        ask = viewer.get(table.view + f"poll/?v={version}", {"HX-Request": "true"})
+        assert ask[0] == 204  # the message names the newest version: nothing newer to show
+
+
 def test_a_link_renewed_while_nginx_was_down_tells_its_streams_once_it_is_back(own_stack):
     """A rotation's closing of the old link's streams, not taken by a stopped nginx, is sent
     again as the message "gone": the page told asks, and finds its link gone."""
