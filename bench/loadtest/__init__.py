@@ -97,13 +97,13 @@ every phone in ≤ 1 s median, ≤ 2.5 s at most, with push; push carries ≥ 2 
 every phone back within 10 s of a restart. Each run also measures the minimal view's median
 (one request at a time: the machine's speed that day).
 
-`--servers 1,2 --balancer` is the scaled-out stack: that many app servers (each `--workers` ×
-`--threads`) behind nginx (round robin), the cache on Redis (`--cache redis`), the database from
-DATABASE_URL (scripts/with-postgres.sh). After each stack's load it checks, through the balancer
-and on each server directly: a save sent to one server and retried on the other is saved once;
-two corrections of one hand version on two servers: the second gets the conflict; 20 misses from
-one address, answered by both servers, all the plain 404, after which a link a phone was sent
-still opens from that address.
+`--servers 1,2 --balancer` is the scaled-out stack: that many app servers (each `--workers`
+gunicorn processes of `--threads`) behind nginx (each link's requests to one process), the cache on
+Redis (`--cache redis`), the database from DATABASE_URL (scripts/with-postgres.sh). After each
+stack's load it checks, through the balancer and on each server directly: a save sent to one server
+and retried on the other is saved once; two corrections of one hand version on two servers: the
+second gets the conflict; 20 misses from one address, answered by both servers, all the plain 404,
+after which a link a phone was sent still opens from that address.
 
 Each step also prints its p95 and the server's CPU from ARRIVED s in, once every phone is there.
 

@@ -1,9 +1,10 @@
-"""One stack the load runs against: `servers` gunicorn app servers behind nginx as `make serve`
-runs it (deploy/nginx.conf.in, with nchan holding the phones' streams; bench/harness.py
-PushNginx). With `push` the app servers publish each change to nchan and their pages carry a
-stream; without it they do not, and the pages poll: the same front, the same servers, only push
-differs. Its own module so that the checks (checks.py), which the stack's run (stacks.py) calls,
-can name it without importing that run back."""
+"""One stack the load runs against: `servers` app servers behind nginx as `make serve` runs them
+(deploy/nginx.conf.in, with nchan holding the phones' streams; bench/harness.py PushNginx): each
+app server is `--workers` gunicorn processes, each of its own in nginx's upstream, which sends each
+link's requests to one of them. With `push` the app servers publish each change to nchan and their
+pages carry a stream; without it they do not, and the pages poll: the same front, the same servers,
+only push differs. Its own module so that the checks (checks.py), which the stack's run (stacks.py)
+calls, can name it without importing that run back."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ from bench.harness import Gunicorn, PushNginx, free_port
 
 
 class Stack:
-    """`servers` gunicorn app servers behind nginx (round robin), publishing when `push`."""
+    """`servers` app servers of `--workers` gunicorn processes each behind nginx (each link's
+    requests to one process), publishing when `push`."""
 
     def __init__(self, env, args, servers: int, directory: Path, push: bool) -> None:
         name = f"{'push' if push else 'poll'}-{servers}"
-        ports = [free_port() for _ in range(servers)]
+        ports = [free_port() for _ in range(servers * args.workers)]
         self.nginx = PushNginx(directory / f"nginx-{name}", ports)
         # Behind nginx: the phone's address is the one nginx saw (both modes).
         server_env = {**env, "DJANGO_TRUSTED_PROXIES": "127.0.0.1"}
@@ -27,7 +29,7 @@ class Stack:
         self.servers = [
             Gunicorn(
                 server_env,
-                workers=args.workers,
+                workers=1,
                 worker_class=args.worker_class,
                 threads=args.threads,
                 port=port,

@@ -202,8 +202,9 @@ def run_stack(args, env, servers: int, directory: Path) -> dict[str, dict]:
         )
         front = f"{servers} app server(s)" if servers > 1 else "one app server"
         print(
-            f"\n{args.database}, {front} behind nginx (nchan), each gunicorn -w {args.workers} "
-            f"{args.worker_class}{f' --threads {args.threads}' if args.threads > 1 else ''}, "
+            f"\n{args.database}, {front} behind nginx (nchan, each link to one process), each "
+            f"{args.workers} gunicorn process(es) {args.worker_class}"
+            f"{f' --threads {args.threads}' if args.threads > 1 else ''}, "
             f"cache {args.cache}; per table: a save every {args.save_every:g} s with "
             f"{'a preview a tap' if args.previews is None else f'{args.previews} previews'} in "
             f"the {args.entry_seconds:g} s before it, a correction "

@@ -247,6 +247,28 @@ def test_a_change_through_either_app_server_reaches_every_phone(tmp_path, static
         assert stream.next()[1] != "gone"
 
 
+def test_each_link_is_answered_by_one_app_server(tmp_path, static_root):
+    """nginx sends every request of a link to one app server (deploy/nginx.conf.in), where what
+    is drawn for it is kept; the links of many matches are spread over both."""
+    ports = [free_port(), free_port()]
+    nginx = PushNginx(tmp_path / "nginx", ports)
+    env = server_env(database_url(tmp_path), static_root, **nginx.push_env())
+    prepare(env, static=False)
+    one = Gunicorn(env, workers=1, port=ports[0], log=tmp_path / "one.log")
+    two = Gunicorn(env, workers=1, port=ports[1], log=tmp_path / "two.log")
+    with one, two, nginx:
+        answered_by: dict[str, set[str]] = {}
+        for _ in range(6):
+            table = Table(nginx.port)
+            for link, client in ((table.edit, table.scorer), (table.view, Client(nginx.port))):
+                for path in (link, link + "poll/?v=0", link + "kurallar/"):
+                    status, headers, _ = client.get(path, {"HX-Request": "true"})
+                    assert status in (200, 204, 286), (path, status)
+                    answered_by.setdefault(link, set()).add(headers["x-upstream"])
+        assert all(len(servers) == 1 for servers in answered_by.values())
+        assert len(set().union(*answered_by.values())) == 2
+
+
 def test_a_change_saved_while_nginx_was_down_reaches_the_streams_once_it_is_back(own_stack):
     """Django sends again what nginx did not take (cetele.live.push.Unsent): a page whose
     stream dropped with nginx asks nothing when it opens again (app.js), and learns of the save

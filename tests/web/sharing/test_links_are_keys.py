@@ -612,7 +612,7 @@ def test_make_serve_binds_the_loopback_address_by_default():
     # nginx answers on BIND, gunicorn and nchan's publisher behind it on 127.0.0.1 only.
     serve = (ROOT / "scripts" / "serve.sh").read_text()
     assert "BIND=${BIND:-127.0.0.1:${PORT:-8000}}" in serve
-    assert "APP=127.0.0.1:" in serve and "PUBLISH=127.0.0.1:" in serve
+    assert 'APPS+=("127.0.0.1:' in serve and "PUBLISH=127.0.0.1:" in serve
     assert "0.0.0.0" not in serve
 
 
