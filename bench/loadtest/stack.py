@@ -25,7 +25,7 @@ class Stack:
         server_env = {**env, "DJANGO_TRUSTED_PROXIES": "127.0.0.1"}
         if push:
             server_env.update(self.nginx.push_env())
-        self.logs_at = [directory / f"gunicorn-{name}-{n}.log" for n in range(servers)]
+        self.logs_at = [directory / f"gunicorn-{name}-{n}.log" for n in range(len(ports))]
         self.servers = [
             Gunicorn(
                 server_env,
