@@ -258,15 +258,28 @@ def test_each_link_is_answered_by_one_app_server(tmp_path, static_root):
     two = Gunicorn(env, workers=1, port=ports[1], log=tmp_path / "two.log")
     with one, two, nginx:
         answered_by: dict[str, set[str]] = {}
-        for _ in range(6):
+
+        def ask(client: Client, link: str, paths: tuple[str, ...]) -> None:
+            for path in paths:
+                status, headers, _ = client.get(link + path, {"HX-Request": "true"})
+                assert status in (200, 204, 286), (link + path, status)
+                answered_by.setdefault(link, set()).add(headers["x-upstream"])
+
+        tables = []  # a table's view link, whose key is the URL's third part (/masa/izle/<key>/)
+        for number in range(12):
             table = Table(nginx.port)
             for link, client in ((table.edit, table.scorer), (table.view, Client(nginx.port))):
-                for path in (link, link + "poll/?v=0", link + "kurallar/"):
-                    status, headers, _ = client.get(path, {"HX-Request": "true"})
-                    assert status in (200, 204, 286), (path, status)
-                    answered_by.setdefault(link, set()).add(headers["x-upstream"])
+                ask(client, link, ("", "poll/?v=0", "kurallar/"))
+            status, headers, _ = table.scorer.post(table.edit + "masa/", {"name": f"{number}"})
+            assert status == 302
+            page = headers["location"].removeprefix(f"http://127.0.0.1:{nginx.port}")
+            shown = table.scorer.get(page)[2].decode()
+            view = re.search(r"/masa/izle/[A-Za-z0-9_-]{22,64}/", shown)[0]
+            ask(Client(nginx.port), view, ("", "", ""))
+            tables.append(view)
         assert all(len(servers) == 1 for servers in answered_by.values())
         assert len(set().union(*answered_by.values())) == 2
+        assert len(set().union(*(answered_by[view] for view in tables))) == 2
 
 
 def test_a_change_saved_while_nginx_was_down_reaches_the_streams_once_it_is_back(own_stack):
