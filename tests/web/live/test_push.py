@@ -62,6 +62,20 @@ def push_stack(folder: Path, static_root: Path) -> Iterator[SimpleNamespace]:
         yield SimpleNamespace(nginx=nginx, app=app, url=f"http://127.0.0.1:{nginx.port}")
 
 
+@contextlib.contextmanager
+def two_app_servers(folder: Path, static_root: Path) -> Iterator[SimpleNamespace]:
+    """nginx (push) in front of two app servers of one gunicorn process each (the scaled-out
+    stack, and make serve's processes): its `nginx` and its `servers`, each reachable alone."""
+    ports = [free_port(), free_port()]
+    nginx = PushNginx(folder / "nginx", ports)
+    env = server_env(database_url(folder), static_root, **nginx.push_env())
+    prepare(env, static=False)
+    one = Gunicorn(env, workers=1, port=ports[0], log=folder / "one.log")
+    two = Gunicorn(env, workers=1, port=ports[1], log=folder / "two.log")
+    with one, two, nginx:
+        yield SimpleNamespace(nginx=nginx, servers=[one, two])
+
+
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory, static_root):
     """One stack for the module's tests, each at a match of its own: starting a stack cost
@@ -226,15 +240,8 @@ def test_a_phone_cannot_publish_nor_make_nginx_abort(stack):
 def test_a_change_through_either_app_server_reaches_every_phone(tmp_path, static_root):
     """Two app servers behind one nginx (the scaled-out stack): a save through one and a row
     through the other each reach the phones, whichever server drew their pages."""
-    ports = [free_port(), free_port()]
-    nginx = PushNginx(tmp_path / "nginx", ports)
-    env = server_env(database_url(tmp_path), static_root, **nginx.push_env())
-    prepare(env, static=False)
-    with (
-        Gunicorn(env, workers=1, port=ports[0], log=tmp_path / "one.log"),
-        Gunicorn(env, workers=1, port=ports[1], log=tmp_path / "two.log"),
-        nginx,
-    ):
+    with two_app_servers(tmp_path, static_root) as running:
+        nginx, ports = running.nginx, [server.port for server in running.servers]
         table = Table(nginx.port)
         stream = Stream(nginx.port, table.stream_of(Client(nginx.port), table.view))
         time.sleep(0.2)
@@ -250,13 +257,8 @@ def test_a_change_through_either_app_server_reaches_every_phone(tmp_path, static
 def test_each_link_is_answered_by_one_app_server(tmp_path, static_root):
     """nginx sends every request of a link to one app server (deploy/nginx.conf.in), where what
     is drawn for it is kept; the links of many matches are spread over both."""
-    ports = [free_port(), free_port()]
-    nginx = PushNginx(tmp_path / "nginx", ports)
-    env = server_env(database_url(tmp_path), static_root, **nginx.push_env())
-    prepare(env, static=False)
-    one = Gunicorn(env, workers=1, port=ports[0], log=tmp_path / "one.log")
-    two = Gunicorn(env, workers=1, port=ports[1], log=tmp_path / "two.log")
-    with one, two, nginx:
+    with two_app_servers(tmp_path, static_root) as running:
+        nginx = running.nginx
         answered_by: dict[str, set[str]] = {}
 
         def ask(client: Client, link: str, paths: tuple[str, ...]) -> None:
@@ -312,20 +314,15 @@ def test_a_server_that_kept_an_older_change_sends_the_match_as_it_is_now(tmp_pat
     the newer ends before nginx is back. The other sends again what the match is now, not the
     older change it kept: were nginx to hold that older one as the match's newest, a page
     showing it whose stream opens would ask nothing, and stay behind."""
-    ports = [free_port(), free_port()]
-    nginx = PushNginx(tmp_path / "nginx", ports)
-    env = server_env(database_url(tmp_path), static_root, **nginx.push_env())
-    prepare(env, static=False)
-    one = Gunicorn(env, workers=1, port=ports[0], log=tmp_path / "one.log")
-    two = Gunicorn(env, workers=1, port=ports[1], log=tmp_path / "two.log")
-    with one, two, nginx:
+    with two_app_servers(tmp_path, static_root) as running:
+        nginx, (one, two) = running.nginx, running.servers
         table = Table(nginx.port)
         viewer = Client(nginx.port)
         path = table.stream_of(viewer, table.view)
         nginx.stop(graceful=False)
-        table.scorer.port = ports[0]
+        table.scorer.port = one.port
         assert table.save(1)[0] == 200  # kept by app server 1
-        table.scorer.port = ports[1]
+        table.scorer.port = two.port
         assert table.save(2)[0] == 200  # kept by app server 2, which then ends
         two.kill()
         nginx.start()
