@@ -287,4 +287,4 @@ def restart_lines(restart: dict) -> list[str]:
         f"{restart['peak_after']:.0f} in one second after the start (each phone opens its "
         f"stream again after 0.5–1, 1–2, 2–4 s …, and asks 0–5 s later only if an ask it was "
         f"told to make failed with it); refused or cut while down: {restart['refused']} requests",
-    ]
+    ] + [f"  not seen up to date: {line}" for line in restart.get("unseen", [])]

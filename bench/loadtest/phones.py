@@ -39,6 +39,7 @@ class Phone:
     stream: str = ""  # its page's stream (data-stream), when the app pushes
     lost_at: float = 0.0  # when its stream failed, until it opens again (0: open, or never held)
     behind: bool = False  # an ask it was told to make failed with its stream: owed on reopening
+    told: tuple[float, bytes] = (0.0, b"")  # its stream's last message: when, and what it said
     # When, in this step, it first asked (polling) or held its stream (push): a change saved
     # before that reached a phone still arriving, not one following the match (figures.delays).
     arrived_at: float = 0.0

@@ -146,6 +146,7 @@ class PushPhones(PhoneActions):
                     return True, False
                 if line.startswith(b"data:"):
                     data = line[len(b"data:") :]
+                    phone.told = (time.monotonic(), data.strip())
                     self.fire(
                         step,
                         self.asked(step, table, phone, spectator, data, rng),

@@ -182,9 +182,38 @@ def restart_step(run: Run, args) -> dict:
             (len(v) for s, v in step.by_second.items() if s >= int(restart.started_at)), default=0
         ),
         "refused": sum(step.errors.values()),
+        "unseen": never_up_to_date(restart, load),
     }
     print("\n".join(restart_lines(result)))
     return result
+
+
+def never_up_to_date(restart: Restart, load, most: int = 5) -> list[str]:
+    """What the load client knows of each phone (up to `most`) not seen up to date after the
+    restart: what it is, what it showed, its table's newest save and its stream's last message,
+    in seconds from nginx's stop."""
+    pages = [(table, phone) for table in load.live for phone in table.phones]
+    pages += [(None, spectator.phone) for spectator in load.spectators]
+    lines = []
+    for table, phone in pages:
+        if id(phone) not in restart.were_open or id(phone) in restart.caught_up:
+            continue
+        if len(lines) == most:
+            break
+        stop = restart.stopped_at
+        parts = [f"role {phone.role or 'tournament'}", f"shows {phone.known}"]
+        if phone.rows_url:
+            parts.append(f"rows {phone.rows_url.partition('?')[2]}")
+        if table is not None:
+            version, at = max(table.saves, default=(table.version, stop))
+            parts.append(f"its table's newest save {version} at {at - stop:+.2f} s")
+        opened = restart.reopened.get(id(phone))
+        parts.append(f"open again at {opened - stop:+.2f} s" if opened else "not open again")
+        parts.append(f"owed an ask {phone.behind}")
+        told_at, told = phone.told
+        parts.append(f"last told {told.decode()!r} at {told_at - stop:+.2f} s" if told_at else "")
+        lines.append(", ".join(part for part in parts if part))
+    return lines
 
 
 def run_stack(args, env, servers: int, directory: Path) -> dict[str, dict]:
