@@ -16,8 +16,9 @@ line of nginx holds opens the match. Rotating a link or deleting a match closes 
 Publishing never fails the change (its callbacks are `robust`: an error, a database that went
 away meanwhile, is logged by Django): the change is already saved when it is published. What
 nginx did not take (stopped or restarting) is sent again every second until it does (`Unsent`),
-a match's versions as the match is then (`Republish`), never an older change an app server kept:
-a page whose stream dropped while it stayed in sight asks nothing when its stream opens again
+a match's versions as the match is then (`Republish`), never an older change an app server kept,
+and so is what it took in the seconds before it stopped answering, which it may have lost: a
+page whose stream dropped while it stayed in sight asks nothing when its stream opens again
 (app.js), since what it missed is a message, sent again here or the newest nginx holds for its
 stream (60 s). A page that may be behind (hidden or offline meanwhile, an ask cut with its
 stream, its stream down over 45 s) asks for its version. Without a publisher (`make run`, the
@@ -29,7 +30,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -128,33 +130,30 @@ def publish_tournaments(tournaments: QuerySet) -> None:
 
 @dataclass(frozen=True)
 class Republish:
-    """A match's message sent again as the match is when it is sent, not as it was when nginx
-    refused it: two app servers (or two threads) may each keep one change of a match, and send
-    them again in any order, or one of them end first. Were the older one the last nginx took,
-    a page showing that version whose stream opens would be told nothing newer."""
+    """A match whose message is sent again as the match is when it is sent, not as it was when
+    nginx refused it: two app servers (or two threads) may each keep one change of a match, and
+    send them again in any order, or one of them end first. Were the older one the last nginx
+    took, a page showing that version whose stream opens would be told nothing newer."""
 
     model: type
     pk: int
 
-    def __call__(self) -> None:
-        publish_matches(self.model.objects.filter(pk=self.pk))
 
-
-def send(method: str, ids: list[str], body: str | bytes, again: Callable | None = None) -> None:
+def send(method: str, ids: list[str], body: str | bytes, again: Republish | None = None) -> None:
     """One request to nchan's publisher per CHANNELS_A_REQUEST streams; a failure is logged
-    (without the stream's address) and the message kept to be sent again (by `again`, when
-    given): the change itself is saved. A DELETE not taken is sent again as a message, "gone":
-    nginx restarted has no channel left to close, and the page told asks, to find its link
-    gone."""
+    (without the stream's address) and the message kept to be sent again (as the match is then,
+    when `again` names it): the change itself is saved. A DELETE not taken is sent again as a
+    message, "gone": nginx restarted has no channel left to close, and the page told asks, to
+    find its link gone."""
     data = body.encode() if isinstance(body, str) else body
+    kept = b"gone" if method == "DELETE" else data
     for start in range(0, len(ids), CHANNELS_A_REQUEST):
         path = "/".join(ids[start : start + CHANNELS_A_REQUEST])
+        started = time.monotonic()
         if deliver(method, path, data, log=True):
-            UNSENT.forget(path)
-        elif method == "DELETE":
-            UNSENT.keep(path, b"gone")
+            UNSENT.took(path, kept, again, started)
         else:
-            UNSENT.keep(path, data, again)
+            UNSENT.keep(path, kept, again)
 
 
 def deliver(method: str, path: str, data: bytes, log: bool = False) -> bool:
@@ -181,33 +180,54 @@ class Unsent:
     RETRY_SECONDS from a thread of this process until nginx takes them, for KEPT_SECONDS: a
     page whose stream has been down over 45 s asks for its version when it opens again
     (app.js), so an older message would tell no one. A match's message is sent again as the
-    match is then (its `again`, Republish). Each process keeps its own: one that ends meanwhile
-    loses them, and another process's message of the same match, or its next change, tells its
-    phones."""
+    match is then (Republish). Each process keeps its own: one that ends meanwhile loses them,
+    and another process's message of the same match, or its next change, tells its phones.
+
+    What nginx took in the TAKEN_SECONDS before it stopped answering is sent again too: an
+    nginx going down still takes a message (seen 10 ms after its SIGTERM) whose streams it has
+    already closed, and the nginx started after it holds nothing, so the phones of that match,
+    opening their streams again, would be told nothing until its next change. Such a message is
+    a repeat to a phone that had it: the versions it names are those it shows."""
 
     RETRY_SECONDS = 1.0
     KEPT_SECONDS = 60.0
+    TAKEN_SECONDS = 5.0
 
     def __init__(self) -> None:
-        # path: (body, when it first failed, how to send it again as it is then, or None)
-        self.messages: dict[str, tuple[bytes, float, Callable | None]] = {}
+        # path: (body, when it was first kept, the match to send again as it is then, or None)
+        self.messages: dict[str, tuple[bytes, float, Republish | None]] = {}
+        # What nginx took lately: (when its request started, path, body, match), oldest first.
+        self.taken: deque[tuple[float, str, bytes, Republish | None]] = deque()
+        self.down_since: float | None = None  # the first failure since all was sent
         self.lock = threading.Lock()
         self.retrying = False
 
-    def keep(self, path: str, data: bytes, again: Callable | None = None) -> None:
+    def took(self, path: str, data: bytes, again: Republish | None, started: float) -> None:
+        """nginx took this message, whose request started at `started`."""
         with self.lock:
+            if self.down_since is not None and started < self.down_since:
+                # Sent before nginx stopped answering: taken by the nginx going down, maybe.
+                self.messages[path] = (data, time.monotonic(), again)
+            else:  # a newer message reached these streams: the one kept would repeat an older
+                self.messages.pop(path, None)
+            self.taken.append((started, path, data, again))
+            while self.taken[0][0] < started - self.TAKEN_SECONDS:
+                self.taken.popleft()
+
+    def keep(self, path: str, data: bytes, again: Republish | None = None) -> None:
+        with self.lock:
+            now = time.monotonic()
+            if self.down_since is None:
+                self.down_since = now
+                for started, taken_path, taken_data, taken_again in self.taken:
+                    if started >= now - self.TAKEN_SECONDS:
+                        self.messages[taken_path] = (taken_data, now, taken_again)
+                self.taken.clear()
             earlier = self.messages.get(path)
-            failed_at = earlier[1] if earlier else time.monotonic()
-            self.messages[path] = (data, failed_at, again)
+            self.messages[path] = (data, earlier[1] if earlier else now, again)
             if not self.retrying:
                 self.retrying = True
                 self.retry_later()
-
-    def forget(self, path: str) -> None:
-        """A newer message reached these streams: the one kept would only repeat an older."""
-        if self.messages:
-            with self.lock:
-                self.messages.pop(path, None)
 
     def retry_later(self) -> None:
         timer = threading.Timer(self.RETRY_SECONDS, self.send_again)
@@ -224,28 +244,32 @@ class Unsent:
                 del self.messages[path]
             due = list(self.messages.items())
         try:
-            again: dict[Callable, list] = {}  # a match is read and published once a round
+            matches: dict[type, dict[int, list]] = {}  # read and published once a round
             for path, kept in due:
                 if not enabled():
                     continue
-                if kept[2] is not None:
-                    again.setdefault(kept[2], []).append((path, kept))
+                if (match := kept[2]) is not None:
+                    matches.setdefault(match.model, {}).setdefault(match.pk, []).append(
+                        (path, kept)
+                    )
                 elif deliver("POST", path, kept[0]):
                     self.sent(path, kept)
-            for republish, paths in again.items():
+            for model, paths in matches.items():
                 try:  # send() forgets each stream group nginx takes, and keeps the others
-                    republish()
-                except Exception:  # the database away: this match waits for the next round
-                    logger.exception("push: a match could not be read to be sent again")
+                    publish_matches(model.objects.filter(pk__in=list(paths)))
+                except Exception:  # the database away: these matches wait for the next round
+                    logger.exception("push: matches could not be read to be sent again")
                     continue
-                for path, kept in paths:  # a link renewed meanwhile: its old group is done
-                    self.sent(path, kept)
+                for path, kept in (found for each in paths.values() for found in each):
+                    self.sent(path, kept)  # a link renewed meanwhile: its old group is done
         finally:  # whatever went wrong, the next round is scheduled while anything is kept
-            connections.close_all()  # this thread's, opened by a Republish
+            connections.close_all()  # this thread's, opened to read the matches
             with self.lock:
                 self.retrying = bool(self.messages)
                 if self.retrying:
                     self.retry_later()
+                else:
+                    self.down_since = None
 
     def sent(self, path: str, kept: tuple) -> None:
         with self.lock:

@@ -8,6 +8,7 @@ and a rotated link or a deleted match closes its streams.
 import contextlib
 import http.client
 import os
+import queue
 import re
 import signal
 import socket
@@ -331,6 +332,34 @@ def test_a_server_that_kept_an_older_change_sends_the_match_as_it_is_now(tmp_pat
         version = int(data.split(".")[0])
         ask = viewer.get(table.view + f"poll/?v={version}", {"HX-Request": "true"})
         assert ask[0] == 204  # the message names the newest version: nothing newer to show
+
+
+def test_a_change_nginx_took_as_it_went_down_reaches_the_streams_once_it_is_back(
+    tmp_path, static_root
+):
+    """nginx took a match's message and then stopped, its memory lost with it (an nginx going
+    down still takes messages, after it has closed their streams). The app server that meets
+    nginx stopped sends again what it took just before: a page of that match whose stream opens
+    on the new nginx is told the match's newest version, not nothing until its next change."""
+    with two_app_servers(tmp_path, static_root) as running:
+        nginx, one = running.nginx, running.servers[0]
+        table, other = Table(nginx.port), Table(nginx.port)
+        viewer = Client(nginx.port)
+        path = table.stream_of(viewer, table.view)
+        table.scorer.port = other.scorer.port = one.port
+        assert table.save(1)[0] == 200  # nginx takes its message ...
+        nginx.stop(graceful=False)  # ... and loses it
+        assert other.save(1)[0] == 200  # another match's message: nginx is not there
+        nginx.start()
+        time.sleep(2.5)  # app server 1 has sent again what it kept
+        try:
+            _, data = Stream(nginx.port, path).next(timeout=3)
+        except queue.Empty:
+            pytest.fail("the page's stream was told nothing of the save nginx lost")
+        version = int(data.split(".")[0])
+        assert viewer.get(table.view + f"poll/?v={version}", {"HX-Request": "true"})[0] == 204
+        ask = viewer.get(table.view + f"poll/?v={version - 1}", {"HX-Request": "true"})
+        assert ask[0] == 200 and "1/13 el" in ask[2].decode()
 
 
 def test_a_link_renewed_while_nginx_was_down_tells_its_streams_once_it_is_back(own_stack):
