@@ -13,6 +13,7 @@ in memory.
 """
 
 import hashlib
+import threading
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -26,11 +27,27 @@ FORMS = "forms"
 
 Drawing = TypeVar("Drawing")
 
+# The drawings this process is drawing now, by key: whoever asks for one meanwhile waits.
+DRAWING: dict[str, threading.Lock] = {}
+DRAWING_GUARD = threading.Lock()
+
 
 def kept(key: str, draw: Callable[[], Drawing], alias: str = SHEETS) -> Drawing:
     """The drawing named `key`: taken from memory, or drawn now by `draw` and kept (in `alias`:
-    FORMS for a drawing no change to the match moves, out of the way of the states' churn)."""
-    return caches[alias].get_or_set(key, draw)
+    FORMS for a drawing no change to the match moves, out of the way of the states' churn),
+    once, however many threads ask for it at the same time."""
+    cache = caches[alias]
+    if (found := cache.get(key)) is not None:
+        return found
+    with DRAWING_GUARD:
+        drawing = DRAWING.setdefault(key, threading.Lock())
+    try:
+        with drawing:  # drawn by the first to get here; the others find it kept
+            return cache.get_or_set(key, draw)
+    finally:
+        with DRAWING_GUARD:
+            if DRAWING.get(key) is drawing:
+                del DRAWING[key]
 
 
 def state_stamp(pk: int, created_at, versions: str = "", touched_at=None) -> str:

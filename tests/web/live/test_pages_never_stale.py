@@ -4,6 +4,10 @@ the pages around it are each request's own (no phone's token is in another's pag
 
 import json
 import re
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -173,6 +177,29 @@ def test_a_save_answers_without_the_sheet_and_the_scorer_s_poll_is_given_the_kep
     with django_assert_num_queries(2):  # the match by its link, its players: the sheet is kept
         other = edit(Client(), match)
     assert sheet_of(other) == polled
+
+
+def test_a_drawing_many_phones_ask_for_at_once_is_drawn_once():
+    """A table's phones are told of a change together and ask within a moment of each other:
+    the first draws the sheet, and the others wait for its drawing rather than each drawing it
+    too, slower for all."""
+    draws = []
+    drawing = threading.Event()
+
+    def draw() -> str:
+        draws.append(threading.get_ident())
+        drawing.set()
+        time.sleep(0.3)
+        return "the sheet"
+
+    key = f"sheet:{uuid.uuid4()}"
+    with ThreadPoolExecutor(4) as phones:
+        first = phones.submit(kept, key, draw)
+        assert drawing.wait(5)
+        others = [phones.submit(kept, key, draw) for _ in range(3)]
+        shown = [first.result()] + [other.result() for other in others]
+    assert shown == ["the sheet"] * 4
+    assert len(draws) == 1
 
 
 def test_the_sheets_cache_is_bounded():
