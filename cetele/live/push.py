@@ -184,7 +184,7 @@ class Unsent:
     and another process's message of the same match, or its next change, tells its phones.
 
     What nginx took in the TAKEN_SECONDS before it stopped answering is sent again too: an
-    nginx going down still takes a message (seen 10 ms after its SIGTERM) whose streams it has
+    nginx going down still takes a message (seen 11–12 ms after its SIGTERM) whose streams it has
     already closed, and the nginx started after it holds nothing, so the phones of that match,
     opening their streams again, would be told nothing until its next change. Such a message is
     a repeat to a phone that had it: the versions it names are those it shows."""
@@ -255,7 +255,7 @@ class Unsent:
                 elif deliver("POST", path, kept[0]):
                     self.sent(path, kept)
             for model, paths in matches.items():
-                try:  # send() forgets each stream group nginx takes, and keeps the others
+                try:  # send() drops each stream group nginx takes (took), and keeps the others
                     publish_matches(model.objects.filter(pk__in=list(paths)))
                 except Exception:  # the database away: these matches wait for the next round
                     logger.exception("push: matches could not be read to be sent again")

@@ -346,6 +346,8 @@ def test_a_change_nginx_took_as_it_went_down_reaches_the_streams_once_it_is_back
         table, other = Table(nginx.port), Table(nginx.port)
         viewer = Client(nginx.port)
         path = table.stream_of(viewer, table.view)
+        # Both saves through one single-process server: the process that meets nginx stopped
+        # is the one whose message nginx took.
         table.scorer.port = other.scorer.port = one.port
         assert table.save(1)[0] == 200  # nginx takes its message ...
         nginx.stop(graceful=False)  # ... and loses it
